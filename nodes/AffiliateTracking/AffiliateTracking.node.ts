@@ -1,0 +1,51 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import * as authorization from './actions/authorization';
+import * as conversion from './actions/conversion';
+import * as promoter from './actions/promoter';
+import { router } from './actions/router';
+
+export class AffiliateTracking implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Affiliate Tracking',
+		name: 'affiliateTracking',
+		icon: { light: 'file:../../icons/affiliateTracking.svg', dark: 'file:../../icons/affiliateTracking.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Relay authorized users, track signups and purchases, refund conversions, and read promoters of an affiliate and referral tracking service',
+		defaults: { name: 'Affiliate Tracking' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'affiliateTrackingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Authorization', value: 'authorization' },
+					{ name: 'Conversion', value: 'conversion' },
+					{ name: 'Promoter', value: 'promoter' },
+				],
+				default: 'conversion',
+			},
+			...authorization.description,
+			...conversion.description,
+			...promoter.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,16 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationResult } from '../../helpers/itemLoop';
+import { ParameterReader } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { readRelayBody, relayProperties } from './relayFields';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['authorization'], operation: ['authorize'] } },
+	relayProperties('productKey'),
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const body = readRelayBody(new ParameterReader(this, itemIndex), 'productKey') as IDataObject;
+	return (await apiRequest.call(this, { method: 'POST', path: '/oauth/authorize', body }, itemIndex)) as IDataObject;
+}

@@ -1,0 +1,30 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationResult } from '../../helpers/itemLoop';
+import { ParameterReader } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['authorization'], operation: ['exchangeCode'] } },
+	[
+		{
+			displayName: 'Authorization Code',
+			name: 'code',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: "={{ $json.query.x_auth_code }}",
+			description:
+				'The x_auth_code query parameter of the landing URL. It can be exchanged once, by the promoted product, before it expires.',
+		},
+	],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const code = new ParameterReader(this, itemIndex).requiredString('code', 'Authorization Code');
+	return (await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/oauth/getUserByAuthorizationCode', body: { code } },
+		itemIndex,
+	)) as IDataObject;
+}

@@ -1,0 +1,69 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationResult } from '../../helpers/itemLoop';
+import { ParameterReader } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { extraBodyFieldsOption, invitedUserIdProperty, withExtraBodyFields } from './conversionFields';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['conversion'], operation: ['trackEvent'] } },
+	[
+		{
+			displayName: 'Event Name',
+			name: 'eventName',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'trial_started',
+			description:
+				'Your event name. Use Track Signup and Track Purchase for signup and purchase events.',
+		},
+		invitedUserIdProperty,
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Conversion Value',
+					name: 'conversionValue',
+					type: 'number',
+					default: 0,
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					description: 'A positive value makes the event a paid conversion (refundable)',
+				},
+				extraBodyFieldsOption,
+				{
+					displayName: 'Transaction ID',
+					name: 'transactionId',
+					type: 'string',
+					default: '',
+					description: 'Your order or payment ID, at most 255 characters; needed to refund a paid event',
+				},
+			],
+		},
+	],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const params = new ParameterReader(this, itemIndex);
+	const eventName = params.requiredString('eventName', 'Event Name');
+	if (eventName === 'signup') {
+		throw params.fail('Event Name', 'must not be "signup": use the Track Signup operation, which sends the invite code');
+	}
+	const body: IDataObject = {
+		event_name: eventName,
+		invited_user_id: params.requiredString('invitedUserId', 'Invited User ID'),
+	};
+	const transactionId = params.optionalString('additionalFields.transactionId', 'Transaction ID');
+	if (transactionId !== undefined) body.transaction_id = transactionId;
+	const value = params.amount('additionalFields.conversionValue', 'Conversion Value', false);
+	if (value !== undefined) body.conversion_value = value;
+	return (await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/track/conversion', body: withExtraBodyFields(params, body) },
+		itemIndex,
+	)) as IDataObject;
+}

@@ -1,0 +1,51 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationResult } from '../../helpers/itemLoop';
+import { ParameterReader } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { promoterPath, userIdProperty } from './promoterFields';
+
+const EXPANDABLE = ['balances', 'links', 'statistics'] as const;
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['promoter'], operation: ['get'] } },
+	[
+		userIdProperty,
+		{
+			displayName: 'Include',
+			name: 'expand',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Balances', value: 'balances' },
+				{ name: 'Links', value: 'links' },
+				{ name: 'Statistics', value: 'statistics', description: 'All-time statistics (no date range)' },
+			],
+			default: [],
+			description: 'Related data to include in the promoter object',
+		},
+	],
+);
+
+function readExpand(params: ParameterReader): string[] {
+	const raw = params.raw('expand', []);
+	const values =
+		typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map((value) => String(value)) : null;
+	if (values === null) throw params.fail('Include', 'must be a list of balances, links, statistics');
+	const wanted = values.map((value) => value.trim()).filter((value) => value !== '');
+	const unknown = wanted.find((value) => !(EXPANDABLE as readonly string[]).includes(value));
+	if (unknown !== undefined) {
+		throw params.fail('Include', `can only hold ${EXPANDABLE.join(', ')} (got "${unknown}")`);
+	}
+	return [...new Set(wanted)];
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const params = new ParameterReader(this, itemIndex);
+	const path = promoterPath(params);
+	const expand = readExpand(params);
+	return (await apiRequest.call(
+		this,
+		{ method: 'GET', path, query: { expand: expand.length > 0 ? expand.join(',') : undefined } },
+		itemIndex,
+	)) as IDataObject;
+}

@@ -1,0 +1,27 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationResult } from '../../helpers/itemLoop';
+import { ParameterReader } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { promoterPath, splitIntoItemsProperty, userIdProperty } from './promoterFields';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['promoter'], operation: ['getLinks'] } },
+	[
+		userIdProperty,
+		{
+			...splitIntoItemsProperty,
+			description: `${splitIntoItemsProperty.description} A promoter without enabled links gives no item when on.`,
+		},
+	],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const params = new ParameterReader(this, itemIndex);
+	const links = (await apiRequest.call(
+		this,
+		{ method: 'GET', path: promoterPath(params, '/links') },
+		itemIndex,
+	)) as IDataObject[];
+	return params.raw('splitIntoItems', true) === false ? { links } : links;
+}

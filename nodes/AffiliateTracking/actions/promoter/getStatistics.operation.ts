@@ -1,0 +1,46 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationResult } from '../../helpers/itemLoop';
+import { ParameterReader } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { promoterPath, userIdProperty } from './promoterFields';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['promoter'], operation: ['getStatistics'] } },
+	[
+		userIdProperty,
+		{
+			displayName: 'Start Date',
+			name: 'startDate',
+			type: 'string',
+			default: '',
+			placeholder: '2026-03-01',
+			description:
+				'Optional. First day counted, written YYYY-MM-DD, from 00:00:00. Dates are read in UTC+8 (China Standard Time).',
+		},
+		{
+			displayName: 'End Date',
+			name: 'endDate',
+			type: 'string',
+			default: '',
+			placeholder: '2026-03-31',
+			description:
+				'Optional. Last day counted, written YYYY-MM-DD, to 23:59:59; not before Start Date. Dates are read in UTC+8 (China Standard Time).',
+		},
+	],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+	const params = new ParameterReader(this, itemIndex);
+	const path = promoterPath(params, '/statistics');
+	const startDate = params.date('startDate', 'Start Date');
+	const endDate = params.date('endDate', 'End Date');
+	if (startDate !== undefined && endDate !== undefined && startDate > endDate) {
+		throw params.fail('End Date', `must not be earlier than Start Date (${endDate} is before ${startDate})`);
+	}
+	return (await apiRequest.call(
+		this,
+		{ method: 'GET', path, query: { start_date: startDate, end_date: endDate } },
+		itemIndex,
+	)) as IDataObject;
+}

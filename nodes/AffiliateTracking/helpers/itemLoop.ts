@@ -1,0 +1,83 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+type NodeError = NodeApiError | NodeOperationError;
+
+/** What an operation returns for one item: one object, or a list that becomes one item each. */
+export type OperationResult = IDataObject | IDataObject[];
+
+export type ItemHandler = (itemIndex: number) => Promise<OperationResult>;
+
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * The error item of "Continue On Fail" and the error output: the server's message and the
+ * envelope code (when there is one), paired with its input item. `error` routes it to the
+ * error output when the node uses one.
+ */
+function errorItem(error: NodeError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	const code = error.context.envelopeCode;
+	if (code !== undefined) json.code = code;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (error.description) json.description = error.description;
+	return { json, error, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs `handler` once per input item, up to `concurrency` at a time, and returns every
+ * item's outcome in input order: its results, or (under Continue On Fail) its error item.
+ * Without Continue On Fail the first failure stops the loop and is thrown.
+ */
+export async function runForEachItem(
+	context: IExecuteFunctions,
+	handler: ItemHandler,
+	concurrency = 1,
+): Promise<INodeExecutionData[][]> {
+	const itemCount = context.getInputData().length;
+	const outcomes: INodeExecutionData[][] = new Array(itemCount);
+	const continueOnFail = context.continueOnFail();
+	let nextIndex = 0;
+	let failure: NodeError | undefined;
+
+	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
+		try {
+			const result = await handler(itemIndex);
+			return (Array.isArray(result) ? result : [result]).map((json) => ({
+				json,
+				pairedItem: { item: itemIndex },
+			}));
+		} catch (error) {
+			const nodeError = asNodeError(context, error, itemIndex);
+			if (!continueOnFail) throw nodeError;
+			return [errorItem(nodeError, itemIndex)];
+		}
+	};
+
+	const worker = async (): Promise<void> => {
+		while (failure === undefined && nextIndex < itemCount) {
+			const itemIndex = nextIndex++;
+			try {
+				outcomes[itemIndex] = await runItem(itemIndex);
+			} catch (error) {
+				failure ??= error as NodeError;
+			}
+		}
+	};
+
+	const workers = Math.max(1, Math.min(concurrency, itemCount));
+	await Promise.all(Array.from({ length: workers }, worker));
+	if (failure !== undefined) throw failure;
+	return [outcomes.flat()];
+}

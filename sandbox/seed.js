@@ -1,0 +1,221 @@
+// @ts-check
+'use strict';
+/**
+ * Demo data of the sandbox. Every key and secret here is a public test fixture that works only
+ * against this sandbox.
+ */
+
+const PRODUCTS = {
+	/** Promoting product: relays its users to VideoMax. */
+	photopal: 'prd_photopal',
+	/** Promoted product: affiliate and referral campaigns in progress, two tracking domains. */
+	videomax: 'prd_videomax',
+	/** A product whose campaigns are paused: authorize to it and promoter login fail. */
+	paused: 'prd_pausedapp',
+};
+
+/** @typedef {{ secret: string, version: 'v1'|'v2', product: string, status?: 'active'|'disabled'|'expired'|'deleted', allowlist?: string[], permissions?: string[] }} SeedKey */
+
+/** @type {Record<string, SeedKey>} */
+const KEYS = {
+	pk_test_videomax_v2: { secret: 'sk_test_videomax_v2_4f1c9a7e', version: 'v2', product: PRODUCTS.videomax },
+	pk_test_videomax_v1: { secret: 'sk_test_videomax_v1_8b2d6e30', version: 'v1', product: PRODUCTS.videomax },
+	pk_test_photopal_v2: { secret: 'sk_test_photopal_v2_93ac51f2', version: 'v2', product: PRODUCTS.photopal },
+	pk_test_photopal_v1: { secret: 'sk_test_photopal_v1_27e8d4b6', version: 'v1', product: PRODUCTS.photopal },
+	pk_test_paused_v2: { secret: 'sk_test_paused_v2_5d0f7a11', version: 'v2', product: PRODUCTS.paused },
+	pk_test_readonly_v2: {
+		secret: 'sk_test_readonly_v2_c3e9b845',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		permissions: ['promoter:read'],
+	},
+	pk_test_adjustonly_v2: {
+		secret: 'sk_test_adjustonly_v2_61a4f0d9',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		permissions: ['conversion:adjust'],
+	},
+	pk_test_disabled_v2: {
+		secret: 'sk_test_disabled_v2_0e7b3c52',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		status: 'disabled',
+	},
+	pk_test_expired_v2: {
+		secret: 'sk_test_expired_v2_d94a2f68',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		status: 'expired',
+	},
+	pk_test_deleted_v2: {
+		secret: 'sk_test_deleted_v2_7c15e8a3',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		status: 'deleted',
+	},
+	/** Allowlisted to a documentation range: requests from loopback are refused. */
+	pk_test_allowlist_v2: {
+		secret: 'sk_test_allowlist_v2_b8f2c4e0',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		allowlist: ['203.0.113.0/24'],
+	},
+	/** Allowlisted to loopback: requests from this machine pass. */
+	pk_test_loopback_v2: {
+		secret: 'sk_test_loopback_v2_2a6d9e17',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+		allowlist: ['127.0.0.1', '::1'],
+	},
+};
+
+/** 2026-03-01 10:00:00 UTC+8, the time most seeded records were made. */
+const SEED_TIME = Date.parse('2026-03-01T10:00:00+08:00');
+const DAY = 24 * 3600 * 1000;
+
+/**
+ * @returns {import('./state').SeedData}
+ */
+function seedData() {
+	return {
+		products: [
+			{
+				key: PRODUCTS.photopal,
+				name: 'PhotoPal',
+				currency: 'USD',
+				promotionUrl: 'https://photopal.example/welcome',
+				affiliateCampaign: { id: 101, state: 'in_progress' },
+				referralCampaign: null,
+				trackingDomains: { default: 'go.photopal.example' },
+			},
+			{
+				key: PRODUCTS.videomax,
+				name: 'VideoMax',
+				currency: 'USD',
+				promotionUrl: 'https://videomax.example/landing',
+				affiliateCampaign: { id: 201, state: 'in_progress' },
+				referralCampaign: {
+					id: 202,
+					key: 'cmp_videomax_referral',
+					name: 'VideoMax Friends',
+					state: 'in_progress',
+					introductions: {
+						en: { title: 'Give 20%, get 20%', subtitle: 'Share VideoMax with friends' },
+						zh: { title: '邀请好友，各得20%', subtitle: '分享 VideoMax' },
+					},
+				},
+				trackingDomains: { default: 'go.videomax.example', zh: 'cn.go.videomax.example' },
+			},
+			{
+				key: PRODUCTS.paused,
+				name: 'PausedApp',
+				currency: 'EUR',
+				promotionUrl: 'https://paused.example/start',
+				affiliateCampaign: { id: 301, state: 'paused' },
+				referralCampaign: null,
+				trackingDomains: { default: 'go.paused.example' },
+			},
+		],
+		keys: KEYS,
+		promoters: [
+			{
+				product: PRODUCTS.videomax,
+				userId: 'user_1001',
+				status: 'approved',
+				lang: 'en',
+				email: 'ada@example.com',
+				username: 'Ada',
+				referralCode: 'ADA2026',
+				joinedAt: SEED_TIME - 30 * DAY,
+				extraLinks: [{ inviteCode: 'ADA-SPRING', enabled: true }, { inviteCode: 'ADA-OLD', enabled: false }],
+				wallet: [
+					{ currency: 'USD', availableCents: 12550, withdrawingCents: 2000 },
+					{ currency: 'EUR', availableCents: 500, withdrawingCents: 0 },
+				],
+				clicks: [SEED_TIME - 20 * DAY, SEED_TIME - 2 * DAY, SEED_TIME, SEED_TIME + 5 * DAY],
+			},
+			{
+				product: PRODUCTS.videomax,
+				userId: 'user_1002',
+				status: 'pending',
+				lang: 'zh',
+				username: '李雷',
+				referralCode: 'LILEI88',
+				joinedAt: SEED_TIME - 3 * DAY,
+				extraLinks: [],
+				wallet: [],
+				clicks: [],
+			},
+			{
+				// Not in the referral campaign: no code, no links, no funds.
+				product: PRODUCTS.videomax,
+				userId: 'user/with space&ü',
+				status: 'unapplied',
+				lang: 'en',
+				referralCode: null,
+				joinedAt: null,
+				extraLinks: [],
+				wallet: [],
+				clicks: [],
+			},
+		],
+		conversions: [
+			// Signup of the buyer, then a purchase with every reward state.
+			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'signup', invitedUserId: 'buyer_1', createdAt: SEED_TIME - 10 * DAY },
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'purchase',
+				invitedUserId: 'buyer_1',
+				transactionId: 'txn_1001',
+				valueCents: 10000,
+				createdAt: SEED_TIME - 9 * DAY,
+				rewards: [
+					{ status: 'pending', cents: 1000, subRewards: [{ status: 'approved', cents: 200 }, { status: 'paid', cents: 100 }] },
+					{ status: 'approved', cents: 500, subRewards: [] },
+					{ status: 'paid', cents: 700, subRewards: [] },
+				],
+			},
+			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'signup', invitedUserId: 'buyer_2', createdAt: SEED_TIME + 1 * DAY },
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'purchase',
+				invitedUserId: 'buyer_2',
+				transactionId: 'txn_1002',
+				valueCents: 4900,
+				createdAt: SEED_TIME + 2 * DAY,
+				rewards: [{ status: 'paid', cents: 490, subRewards: [] }],
+			},
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'purchase',
+				invitedUserId: 'buyer_2',
+				transactionId: 'txn_voided',
+				valueCents: 2500,
+				voided: true,
+				createdAt: SEED_TIME + 3 * DAY,
+				rewards: [{ status: 'rejected', cents: 250, subRewards: [] }],
+			},
+			// Two conversions share one transaction id: refund must refuse.
+			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'purchase', invitedUserId: 'buyer_1', transactionId: 'txn_duplicate', valueCents: 1000, createdAt: SEED_TIME, rewards: [] },
+			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'purchase', invitedUserId: 'buyer_2', transactionId: 'txn_duplicate', valueCents: 1000, createdAt: SEED_TIME, rewards: [] },
+			// A custom event without value: not paid-type.
+			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'trial_started', invitedUserId: 'buyer_1', transactionId: 'txn_trial', valueCents: 0, createdAt: SEED_TIME, rewards: [] },
+			// A numeric transaction id, refundable as the integer 20260301.
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'upgrade',
+				invitedUserId: 'buyer_1',
+				transactionId: '20260301',
+				valueCents: 3000,
+				createdAt: SEED_TIME,
+				rewards: [{ status: 'pending', cents: 300, subRewards: [] }],
+			},
+		],
+	};
+}
+
+module.exports = { PRODUCTS, KEYS, SEED_TIME, seedData };

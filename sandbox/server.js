@@ -1,0 +1,392 @@
+// @ts-check
+'use strict';
+/**
+ * A local emulation of the brand-side open API: the spec's endpoints, both signature versions
+ * verified from the raw request, key states, allowlists, permissions, business state, and
+ * switchable faults for tests and benchmarks. Listens on 127.0.0.1 only.
+ */
+const http = require('node:http');
+const net = require('node:net');
+
+const { seedData } = require('./seed');
+const { SandboxState, CODE, fail } = require('./state');
+const { expectedV1, expectedV2, sameSignature } = require('./verify');
+
+const PREFIX = '/api/open/v1';
+const TIMESTAMP_TOLERANCE_S = 300;
+
+/**
+ * @typedef {'oauth'|'conversion'|'refund'|'promoterLogin'|'promoterRead'} RequestClass
+ * @typedef {{ name: string, cls: RequestClass, method: string, v2Only?: boolean, permission?: string, permissionCode?: number, serverError: string }} Route
+ * @typedef {{ kind: 'latency'|'http5xx'|'rateLimit'|'malformedJson'|'drop'|'appError', match?: RequestClass|'*',
+ *   when?: 'before'|'after', times?: number, probability?: number, latencyMs?: number, status?: number, retryAfterSeconds?: number }} Fault
+ * @typedef {{ method: string, path: string, route: string, cls: string, status: number, code: number|null, fault: string|null }} LogEntry
+ */
+
+/** @type {Record<string, Route>} */
+const STATIC_ROUTES = {
+	'POST /oauth/authorize': { name: 'authorize', cls: 'oauth', method: 'POST', serverError: 'Failed to create the authorization code' },
+	'GET /oauth/authorizeAndRedirect': { name: 'authorizeAndRedirect', cls: 'oauth', method: 'GET', serverError: 'Failed to create the authorization code' },
+	'POST /oauth/getUserByAuthorizationCode': { name: 'exchangeCode', cls: 'oauth', method: 'POST', serverError: 'Failed to read the authorization code' },
+	'POST /oauth/getDebugAuthCode': { name: 'debugCode', cls: 'oauth', method: 'POST', serverError: 'Failed to create the authorization code' },
+	'POST /track/conversion': { name: 'trackConversion', cls: 'conversion', method: 'POST', serverError: 'Failed to record the conversion' },
+	'POST /track/refund': { name: 'refund', cls: 'refund', method: 'POST', v2Only: true, permission: 'conversion:adjust', permissionCode: CODE.auth, serverError: 'Failed to apply the conversion adjustment' },
+	'POST /promoter/login': { name: 'promoterLogin', cls: 'promoterLogin', method: 'POST', serverError: 'Failed to log the promoter in' },
+};
+
+/** @param {string} view @returns {Route} */
+const promoterRoute = (view) => ({ name: `promoter.${view}`, cls: 'promoterRead', method: 'GET', v2Only: true, permission: 'promoter:read', permissionCode: CODE.other, serverError: 'Failed to retrieve promoter data' });
+
+/** @param {string} method @param {string} path @returns {{ route: Route, userId?: string, view?: 'get'|'links'|'statistics'|'balances' } | null} */
+function matchRoute(method, path) {
+	if (!path.startsWith(`${PREFIX}/`)) return null;
+	const rest = path.slice(PREFIX.length);
+	const fixed = STATIC_ROUTES[`${method} ${rest}`];
+	if (fixed) return { route: fixed };
+	const m = /^\/promoters\/([^/]*)(?:\/(links|statistics|balances))?$/.exec(rest);
+	if (m && method === 'GET') {
+		const view = /** @type {'links'|'statistics'|'balances'|undefined} */ (m[2]) ?? 'get';
+		return { route: promoterRoute(view), userId: m[1], view };
+	}
+	return null;
+}
+
+/** @param {string} ip */
+function normaliseIp(ip) {
+	return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+/** @param {string} ip @param {string} rule single address or IPv4 CIDR */
+function ipMatches(ip, rule) {
+	if (!rule.includes('/')) return normaliseIp(rule) === ip;
+	const [base, bitsText] = rule.split('/');
+	if (!net.isIPv4(base) || !net.isIPv4(ip)) return false;
+	const toInt = (/** @type {string} */ a) => a.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
+	const bits = Number(bitsText);
+	const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+	return ((toInt(ip) & mask) >>> 0) === ((toInt(base) & mask) >>> 0);
+}
+
+/** @param {string} query @returns {Map<string, string[]>} */
+function parseQuery(query) {
+	/** @type {Map<string, string[]>} */
+	const values = new Map();
+	for (const pair of query.split('&').filter(Boolean)) {
+		const [name, value = ''] = pair.split('=');
+		const decode = (/** @type {string} */ s) => decodeURIComponent(s.replace(/\+/g, ' '));
+		const key = decode(name);
+		values.set(key, [...(values.get(key) ?? []), decode(value)]);
+	}
+	return values;
+}
+
+/** A small seeded generator, so that a fault probability gives the same run twice. @param {number} seed */
+function mulberry32(seed) {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class Sandbox {
+	/**
+	 * @param {{ port?: number, host?: string, clockOffsetSeconds?: number, latencyMs?: number, maxConcurrent?: number,
+	 *   retryAfterSeconds?: number, randomSeed?: number, logLimit?: number }} [options]
+	 */
+	constructor(options = {}) {
+		this.port = options.port ?? 0;
+		this.host = options.host ?? '127.0.0.1';
+		/** Seconds added to the real clock: a test moves the server's time with it. */
+		this.clockOffsetSeconds = options.clockOffsetSeconds ?? 0;
+		this.latencyMs = options.latencyMs ?? 0;
+		/** Above this many requests in flight the sandbox answers 429 with Retry-After. */
+		this.maxConcurrent = options.maxConcurrent ?? Infinity;
+		this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
+		this.random = mulberry32(options.randomSeed ?? 42);
+		this.logLimit = options.logLimit ?? 5000;
+		/** @type {Fault[]} */
+		this.faults = [];
+		this.state = new SandboxState(seedData(), () => this.nowMs());
+		this.requestCount = 0;
+		this.inFlight = 0;
+		this.peakInFlight = 0;
+		/** @type {LogEntry[]} */
+		this.log = [];
+		/** @type {http.Server | null} */
+		this.server = null;
+		/** @type {Set<import('node:net').Socket>} */
+		this.sockets = new Set();
+	}
+
+	nowMs() {
+		return Date.now() + this.clockOffsetSeconds * 1000;
+	}
+
+	get url() {
+		return `http://${this.host}:${this.port}`;
+	}
+
+	/** Fresh business state and counters; keys and settings stay. */
+	reset() {
+		this.state = new SandboxState(seedData(), () => this.nowMs());
+		this.faults = [];
+		this.requestCount = 0;
+		this.peakInFlight = 0;
+		this.log = [];
+	}
+
+	/** @param {Fault} fault */
+	addFault(fault) {
+		this.faults.push({ match: '*', times: Infinity, probability: 1, ...fault });
+	}
+
+	clearFaults() {
+		this.faults = [];
+	}
+
+	/** @returns {Promise<string>} the base URL */
+	async start() {
+		this.server = http.createServer((req, res) => {
+			this.handle(req, res).catch((error) => {
+				if (!res.headersSent) {
+					res.writeHead(500, { 'Content-Type': 'text/plain' });
+					res.end(`sandbox error: ${error instanceof Error ? error.message : String(error)}`);
+				}
+			});
+		});
+		this.server.keepAliveTimeout = 5000;
+		this.server.on('connection', (socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+		const server = this.server;
+		await new Promise((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.port, this.host, () => resolve(undefined));
+		});
+		const address = server.address();
+		if (address && typeof address === 'object') this.port = address.port;
+		return this.url;
+	}
+
+	async stop() {
+		const server = this.server;
+		if (!server) return;
+		this.server = null;
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise((resolve) => server.close(() => resolve(undefined)));
+	}
+
+	/** @param {Route} route @param {'before'|'after'} when @returns {Fault | undefined} */
+	pickFault(route, when) {
+		for (const fault of this.faults) {
+			if ((fault.when ?? (fault.kind === 'malformedJson' ? 'after' : 'before')) !== when) continue;
+			if (fault.match !== '*' && fault.match !== route.cls) continue;
+			if ((fault.times ?? Infinity) <= 0) continue;
+			if ((fault.probability ?? 1) < 1 && this.random() >= (fault.probability ?? 1)) continue;
+			fault.times = (fault.times ?? Infinity) - 1;
+			return fault;
+		}
+		return undefined;
+	}
+
+	/** @param {LogEntry} entry */
+	record(entry) {
+		this.log.push(entry);
+		if (this.log.length > this.logLimit) this.log.splice(0, this.log.length - this.logLimit);
+	}
+
+	/** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
+	async handle(req, res) {
+		this.requestCount++;
+		this.inFlight++;
+		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+		res.on('close', () => this.inFlight--);
+
+		/** @type {Buffer[]} */
+		const chunks = [];
+		for await (const chunk of req) chunks.push(chunk);
+		const body = Buffer.concat(chunks);
+		const rawUrl = req.url ?? '/';
+		const queryAt = rawUrl.indexOf('?');
+		const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+		const query = queryAt === -1 ? '' : rawUrl.slice(queryAt + 1);
+		const method = (req.method ?? 'GET').toUpperCase();
+		const matched = matchRoute(method, path);
+		const logBase = { method, path, route: matched?.route.name ?? 'unknown', cls: matched?.route.cls ?? 'none' };
+
+		if (!matched) {
+			this.record({ ...logBase, status: 404, code: null, fault: null });
+			res.writeHead(404, { 'Content-Type': 'text/html' });
+			res.end('<html><body><h1>404 Not Found</h1></body></html>');
+			return;
+		}
+		const { route } = matched;
+
+		if (this.inFlight > this.maxConcurrent) {
+			this.record({ ...logBase, status: 429, code: null, fault: 'concurrency' });
+			res.writeHead(429, { 'Content-Type': 'text/html', 'Retry-After': String(this.retryAfterSeconds), Date: new Date(this.nowMs()).toUTCString() });
+			res.end('<html><body><h1>429 Too Many Requests</h1></body></html>');
+			return;
+		}
+		if (this.latencyMs > 0) await sleep(this.latencyMs);
+
+		const before = this.pickFault(route, 'before');
+		if (before && (await this.applyFault(before, route, res, logBase, null))) return;
+
+		const outcome = this.process(req, route, matched, { method, path, query, body });
+		const after = this.pickFault(route, 'after');
+		if (after && (await this.applyFault(after, route, res, logBase, outcome))) return;
+
+		const headers = { Date: new Date(this.nowMs()).toUTCString() };
+		if ('redirect' in outcome) {
+			this.record({ ...logBase, status: 302, code: null, fault: null });
+			res.writeHead(302, { ...headers, Location: outcome.redirect });
+			res.end();
+			return;
+		}
+		this.record({ ...logBase, status: 200, code: outcome.code, fault: null });
+		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
+		res.end(JSON.stringify(outcome));
+	}
+
+	/**
+	 * @param {Fault} fault @param {Route} route @param {http.ServerResponse} res
+	 * @param {{ method: string, path: string, route: string, cls: string }} logBase
+	 * @param {import('./state').Envelope | import('./state').Redirect | null} outcome
+	 * @returns {Promise<boolean>} whether the response was taken over by the fault
+	 */
+	async applyFault(fault, route, res, logBase, outcome) {
+		const log = (/** @type {number} */ status) => this.record({ ...logBase, status, code: null, fault: fault.kind });
+		const date = new Date(this.nowMs()).toUTCString();
+		switch (fault.kind) {
+			case 'latency':
+				await sleep(fault.latencyMs ?? 1000);
+				return false;
+			case 'http5xx': {
+				const status = fault.status ?? 502;
+				log(status);
+				res.writeHead(status, { 'Content-Type': 'text/html', Date: date });
+				res.end(`<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`);
+				return true;
+			}
+			case 'rateLimit':
+				log(429);
+				res.writeHead(429, { 'Content-Type': 'text/html', 'Retry-After': String(fault.retryAfterSeconds ?? this.retryAfterSeconds), Date: date });
+				res.end('<html><body><h1>429 Too Many Requests</h1></body></html>');
+				return true;
+			case 'malformedJson': {
+				log(200);
+				const text = JSON.stringify(outcome && !('redirect' in outcome) ? outcome : { code: 0, message: 'success', data: {} });
+				res.writeHead(200, { 'Content-Type': 'application/json', Date: date });
+				res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+				return true;
+			}
+			case 'drop':
+				log(0);
+				res.socket?.destroy();
+				return true;
+			case 'appError':
+				log(200);
+				res.writeHead(200, { 'Content-Type': 'application/json', Date: date });
+				res.end(JSON.stringify(fail(CODE.other, route.serverError)));
+				return true;
+			default:
+				return false;
+		}
+	}
+
+	/**
+	 * Authentication in the order a gateway checks it, then the endpoint.
+	 * @param {http.IncomingMessage} req @param {Route} route
+	 * @param {{ userId?: string, view?: 'get'|'links'|'statistics'|'balances' }} matched
+	 * @param {{ method: string, path: string, query: string, body: Buffer }} raw
+	 * @returns {import('./state').Envelope | import('./state').Redirect}
+	 */
+	process(req, route, matched, raw) {
+		const header = (/** @type {string} */ name) => {
+			const value = req.headers[name];
+			return Array.isArray(value) ? value[0] : value;
+		};
+		const apiKey = header('x-api-key');
+		const signature = header('x-api-sign');
+		if (!apiKey || !signature) return fail(CODE.auth, 'The API key and signature are required');
+		const key = this.state.keys.get(apiKey);
+		if (!key || key.status === 'deleted') return fail(CODE.auth, 'The API key was not found');
+		if (key.status === 'disabled') return fail(CODE.auth, 'The API key is disabled');
+		if (key.status === 'expired') return fail(CODE.auth, 'The API key has expired');
+		const ip = normaliseIp(req.socket.remoteAddress ?? '');
+		if (key.allowlist && !key.allowlist.some((rule) => ipMatches(ip, rule))) return fail(CODE.auth, 'The client IP address is not allowlisted');
+		if (route.v2Only && key.version !== 'v2') return fail(CODE.auth, 'This endpoint requires signature version 2');
+
+		const nowSeconds = Math.floor(this.nowMs() / 1000);
+		let timestamp = header('x-api-timestamp');
+		if (timestamp === undefined || timestamp === '') {
+			if (key.version === 'v2') return fail(CODE.auth, 'The request timestamp is required');
+			timestamp = String(nowSeconds);
+		}
+		if (!/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) - nowSeconds) > TIMESTAMP_TOLERANCE_S) {
+			return fail(CODE.auth, 'The request timestamp is invalid or expired');
+		}
+		const contentType = header('content-type') ?? '';
+		const expected = key.version === 'v1' ? expectedV1({ ...raw, contentType }, timestamp, key.secret) : expectedV2(raw, timestamp, key.secret);
+		if (!sameSignature(signature, expected)) return fail(CODE.auth, 'Signature verification failed');
+		if (route.permission && key.permissions && !key.permissions.includes(route.permission)) {
+			return fail(route.permissionCode ?? CODE.auth, `Missing required permission: ${route.permission}`);
+		}
+
+		const product = key.product;
+		const query = parseQuery(raw.query);
+		if (route.method === 'GET') {
+			if (route.name === 'authorizeAndRedirect') return this.authorizeAndRedirect(product, query);
+			return this.state.readPromoter(product, matched.userId ?? '', matched.view ?? 'get', query);
+		}
+		let input;
+		try {
+			input = raw.body.length === 0 ? {} : JSON.parse(raw.body.toString('utf8'));
+		} catch {
+			return fail(CODE.invalid, 'The request body is not valid JSON');
+		}
+		if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail(CODE.invalid, 'The request body must be a JSON object');
+		switch (route.name) {
+			case 'authorize':
+				return this.state.issueAuthCode(product, input, 'product_key', false);
+			case 'debugCode':
+				return this.state.issueAuthCode(product, input, 'source_product_key', true);
+			case 'exchangeCode':
+				return this.state.exchangeCode(product, input);
+			case 'trackConversion':
+				return this.state.trackConversion(product, input);
+			case 'refund':
+				return this.state.refund(product, input);
+			default:
+				return this.state.promoterLogin(product, input);
+		}
+	}
+
+	/** Endpoint 2: the same checks as endpoint 1, answered with a 302 on success. @param {string} product @param {Map<string, string[]>} query */
+	authorizeAndRedirect(product, query) {
+		/** @type {Record<string, unknown>} */
+		const input = {};
+		for (const field of ['product_key', 'target_product_key', 'user_id']) input[field] = query.get(field)?.[0];
+		const extra = query.get('extra')?.[0];
+		if (extra !== undefined && extra !== '') {
+			try {
+				input.extra = JSON.parse(extra);
+			} catch {
+				return fail(CODE.invalid, 'The extra field must be a JSON-encoded object');
+			}
+		}
+		const envelope = this.state.issueAuthCode(product, input, 'product_key', false);
+		if (envelope.code !== CODE.ok) return envelope;
+		return { redirect: /** @type {{ redirect_url: string }} */ (envelope.data).redirect_url };
+	}
+}
+
+module.exports = { Sandbox, PREFIX };
