@@ -1,0 +1,267 @@
+/**
+ * Runs workflows through n8n-core's real engine (WorkflowExecute) with this package loaded
+ * from its built `dist/` by n8n's own PackageDirectoryLoader, as n8n loads a community package.
+ */
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialType,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IRunExecutionData,
+	type IVersionedNodeType,
+	type IWorkflowBase,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const PACKAGE_DIR = resolve(__dirname, '../..');
+export const PACKAGE_NAME = 'n8n-nodes-affiliate-tracking';
+export const NODE_TYPE = `${PACKAGE_NAME}.affiliateTracking`;
+export const CREDENTIAL_TYPE = 'affiliateTrackingApi';
+
+let loading: Promise<PackageDirectoryLoader> | undefined;
+
+/** The built package as n8n loads it (once per test file). */
+export async function loadPackage(): Promise<PackageDirectoryLoader> {
+	loading ??= (async () => {
+		const loader = new PackageDirectoryLoader(PACKAGE_DIR);
+		await loader.loadAll();
+		return loader;
+	})();
+	return await loading;
+}
+
+class PackageNodeTypes implements INodeTypes {
+	constructor(private readonly loader: PackageDirectoryLoader) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const shortName = nodeType.startsWith(`${PACKAGE_NAME}.`) ? nodeType.slice(PACKAGE_NAME.length + 1) : nodeType;
+		const entry = this.loader.nodeTypes[shortName];
+		if (!entry) throw new Error(`Unknown node type ${nodeType}`);
+		return entry.type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+}
+
+/** Hands the engine test credentials by credential id, signing through the credential type's own authenticate(). */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly loader: PackageDirectoryLoader,
+		private readonly credentials: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	private credentialType(typeName: string): ICredentialType {
+		const entry = this.loader.credentialTypes[typeName];
+		if (!entry) throw new Error(`Unknown credential type ${typeName}`);
+		return entry.type;
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const { authenticate } = this.credentialType(typeName);
+		if (typeof authenticate !== 'function') throw new Error(`${typeName} has no authenticate function`);
+		return await authenticate(credentials, requestOptions);
+	}
+
+	async preAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by these tests');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.credentials[nodeCredentials.id ?? ''];
+		if (!data) throw new Error(`No test credential with id ${nodeCredentials.id}`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(typeName: string): INodeProperties[] {
+		return this.credentialType(typeName).properties;
+	}
+}
+
+export interface RunOptions {
+	/** Test credentials by the credential id the workflow's nodes name. */
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** Items fed to the first node. */
+	input?: INodeExecutionData[];
+}
+
+export interface WorkflowRun {
+	run: IRun;
+	/** Output items of a node's first run, per output (0 = main, 1 = error output). */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** The error that stopped the run, if any. */
+	error: IRun['data']['resultData']['error'];
+}
+
+function additionalData(
+	credentialsHelper: ICredentialsHelper,
+	hooks: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const base = 'http://127.0.0.1:5678/';
+	const data: Partial<IWorkflowExecuteAdditionalData> = {
+		credentialsHelper,
+		hooks,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}form`,
+		formWaitingBaseUrl: `${base}form-waiting`,
+		formTestBaseUrl: `${base}form-test`,
+		webhookBaseUrl: `${base}webhook`,
+		webhookWaitingBaseUrl: `${base}webhook-waiting`,
+		webhookTestBaseUrl: `${base}webhook-test`,
+		mcpBaseUrl: `${base}mcp`,
+		mcpTestBaseUrl: `${base}mcp-test`,
+		variables: {},
+		logAiEvent: () => {},
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used by these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used by these tests');
+		},
+	};
+	return data as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs a workflow from its first node (the one without incoming connections). */
+export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptions): Promise<WorkflowRun> {
+	const loader = await loadPackage();
+	const nodeTypes = new PackageNodeTypes(loader);
+	const workflow = new Workflow({
+		id: workflowData.id ?? 'test',
+		name: workflowData.name,
+		nodes: workflowData.nodes,
+		connections: workflowData.connections,
+		nodeTypes,
+		settings: workflowData.settings,
+		active: false,
+	});
+	const targets = new Set(
+		Object.values(workflowData.connections).flatMap((byType) =>
+			Object.values(byType).flatMap((outputs) => outputs.flatMap((links) => (links ?? []).map((link) => link.node))),
+		),
+	);
+	const startNode = workflowData.nodes.find((node) => !targets.has(node.name)) as INode;
+
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData);
+	let resolveRun: (run: IRun) => void = () => {};
+	const finished = new Promise<IRun>((resolve) => {
+		resolveRun = resolve;
+	});
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
+
+	const runExecutionData: IRunExecutionData = {
+		version: 1,
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null },
+			],
+		},
+	} as IRunExecutionData;
+
+	const engine = new WorkflowExecute(
+		additionalData(new TestCredentialsHelper(loader, options.credentials), hooks),
+		'manual',
+		runExecutionData,
+	);
+	await engine.processRunExecutionData(workflow);
+	const run = await finished;
+	return {
+		run,
+		error: run.data.resultData.error,
+		output(nodeName, outputIndex = 0) {
+			const taskData = run.data.resultData.runData[nodeName]?.[0];
+			if (!taskData) throw new Error(`Node "${nodeName}" did not run`);
+			return taskData.data?.main?.[outputIndex] ?? [];
+		},
+	};
+}
+
+export function readWorkflowFixture(name: string): IWorkflowBase {
+	return JSON.parse(readFileSync(join(PACKAGE_DIR, 'test', 'workflows', name), 'utf8')) as IWorkflowBase;
+}
+
+/** A one-node workflow around the Affiliate Tracking node, for the parameter-driven tests. */
+export function singleNodeWorkflow(
+	parameters: INode['parameters'],
+	settings: Partial<Pick<INode, 'continueOnFail' | 'onError'>> & { credentialId?: string } = {},
+): IWorkflowBase {
+	const { credentialId = 'videomax-v2', ...nodeSettings } = settings;
+	return {
+		id: 'single',
+		name: 'single node',
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		connections: {},
+		nodes: [
+			{
+				id: 'affiliate-node',
+				name: 'Affiliate Tracking',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+				credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
+				...nodeSettings,
+			},
+		],
+	} as IWorkflowBase;
+}

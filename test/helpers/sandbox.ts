@@ -1,0 +1,46 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { Sandbox } from '../../sandbox/server';
+import { KEYS } from '../../sandbox/seed';
+
+export { Sandbox, KEYS };
+
+export const PROMOTER_CENTER_URL = 'https://promoter.example.com';
+
+/** Credential id used in workflows for a seeded key: pk_test_videomax_v2 → "videomax-v2". */
+export function credentialId(apiKey: string): string {
+	return apiKey.replace(/^pk_test_/, '').replace(/_/g, '-');
+}
+
+export function credentialFor(sandbox: Sandbox, apiKey: string, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+	const key = KEYS[apiKey];
+	if (!key) throw new Error(`no seeded key ${apiKey}`);
+	return {
+		baseUrl: sandbox.url,
+		apiKey,
+		apiSecret: key.secret,
+		signatureVersion: key.version,
+		promoterCenterUrl: PROMOTER_CENTER_URL,
+		...overrides,
+	};
+}
+
+/** Every seeded key as a test credential, by credential id. */
+export function allCredentials(sandbox: Sandbox): Record<string, ICredentialDataDecryptedObject> {
+	return Object.fromEntries(Object.keys(KEYS).map((apiKey) => [credentialId(apiKey), credentialFor(sandbox, apiKey)]));
+}
+
+/** A sandbox on 127.0.0.1 for the tests of one file, with fresh state before each test. */
+export function useSandbox(options: ConstructorParameters<typeof Sandbox>[0] = {}): Sandbox {
+	const sandbox = new Sandbox(options);
+	beforeAll(async () => {
+		await sandbox.start();
+	});
+	afterAll(async () => {
+		await sandbox.stop();
+	});
+	beforeEach(() => {
+		sandbox.reset();
+	});
+	return sandbox;
+}
