@@ -90,8 +90,7 @@ function topLevelFieldNames(raw) {
  * @param {string} timestamp @param {string} secret
  */
 function expectedV1(raw, timestamp, secret) {
-	const lower = topLevelFieldNames(raw).map((n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase()));
-	const names = [...new Set(lower)].sort(strnatcmp);
+	const names = [...new Set(topLevelFieldNames(raw))].map((n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase())).sort(strnatcmp);
 	return sha256(`${names.join('&')}${timestamp}${secret}`);
 }
 

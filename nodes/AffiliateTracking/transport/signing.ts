@@ -111,7 +111,8 @@ function asciiLowerCase(name: string): string {
  * signV1 so that this string can be shown in diagnostics.
  */
 export function v1StringToSign(fieldNames: Iterable<string>, timestamp: string): string {
-	const names = [...new Set([...fieldNames].map(asciiLowerCase))];
+	// A name in both query and body is one field (PHP merges them); case variants stay apart.
+	const names = [...new Set(fieldNames)].map(asciiLowerCase);
 	names.sort(naturalCompare);
 	return names.join('&') + timestamp;
 }
