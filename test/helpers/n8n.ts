@@ -222,6 +222,7 @@ export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptio
 	);
 	await engine.processRunExecutionData(workflow);
 	const run = await finished;
+	assertNoSecrets(run, Object.values(options.credentials));
 	return {
 		run,
 		error: run.data.resultData.error,
@@ -264,4 +265,27 @@ export function singleNodeWorkflow(
 			},
 		],
 	} as IWorkflowBase;
+}
+
+/** Every serialized run is scanned: an API secret in output, errors or metadata fails the test. */
+export function assertNoSecrets(run: IRun, credentials: ICredentialDataDecryptedObject[]): void {
+	const serialized = JSON.stringify(run, (_key, value: unknown) =>
+		value instanceof Error ? { ...value, message: value.message, stack: value.stack, description: (value as { description?: unknown }).description } : value,
+	);
+	for (const { apiSecret } of credentials) {
+		if (typeof apiSecret === 'string' && apiSecret.length >= 8 && serialized.includes(apiSecret)) {
+			throw new Error(`An API secret appears in the serialized run data (${apiSecret.slice(0, 8)}…)`);
+		}
+	}
+}
+
+/** The same workflow with every node's credential set to another test credential. */
+export function withCredential(workflowData: IWorkflowBase, credentialId: string): IWorkflowBase {
+	return {
+		...workflowData,
+		nodes: workflowData.nodes.map((node) => ({
+			...node,
+			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
+		})),
+	};
 }
