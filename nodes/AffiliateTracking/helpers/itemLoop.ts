@@ -22,17 +22,21 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 }
 
 /**
- * The error item of "Continue On Fail" and the error output: the server's message and the
- * envelope code (when there is one), paired with its input item. `error` routes it to the
- * error output when the node uses one.
+ * The error item of "Continue On Fail": the server's message, the envelope code (when there is
+ * one) and the remedy, paired with its input item. n8n routes an item to the error output only
+ * when its json holds nothing but `error`, `message` and `details`, so there the code and the
+ * remedy go under `details` (and n8n adds the input item's fields).
  */
-function errorItem(error: NodeError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
+function errorItem(error: NodeError, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
+	const details: IDataObject = {};
 	const code = error.context.envelopeCode;
-	if (code !== undefined) json.code = code;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	if (error.description) json.description = error.description;
-	return { json, error, pairedItem: { item: itemIndex } };
+	if (code !== undefined) details.code = code;
+	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+	if (error.description) details.description = error.description;
+	const json: IDataObject = toErrorOutput
+		? { error: error.message, details }
+		: { error: error.message, ...details };
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 /**
@@ -48,6 +52,7 @@ export async function runForEachItem(
 	const itemCount = context.getInputData().length;
 	const outcomes: INodeExecutionData[][] = new Array(itemCount);
 	const continueOnFail = context.continueOnFail();
+	const toErrorOutput = context.getNode().onError === 'continueErrorOutput';
 	let nextIndex = 0;
 	let failure: NodeError | undefined;
 
@@ -61,7 +66,7 @@ export async function runForEachItem(
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
-			return [errorItem(nodeError, itemIndex)];
+			return [errorItem(nodeError, itemIndex, toErrorOutput)];
 		}
 	};
 
