@@ -4,6 +4,7 @@
  */
 import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import {
+	createRunExecutionData,
 	ICredentialsHelper,
 	NodeHelpers,
 	Workflow,
@@ -19,7 +20,6 @@ import {
 	type INodeType,
 	type INodeTypes,
 	type IRun,
-	type IRunExecutionData,
 	type IVersionedNodeType,
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
@@ -201,19 +201,11 @@ export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptio
 	});
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveRun(run));
 
-	const runExecutionData: IRunExecutionData = {
-		version: 1,
-		resultData: { runData: {} },
+	const runExecutionData = createRunExecutionData({
 		executionData: {
-			contextData: {},
-			metadata: {},
-			waitingExecution: {},
-			waitingExecutionSource: null,
-			nodeExecutionStack: [
-				{ node: startNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null },
-			],
+			nodeExecutionStack: [{ node: startNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
 		},
-	} as IRunExecutionData;
+	});
 
 	const engine = new WorkflowExecute(
 		additionalData(new TestCredentialsHelper(loader, options.credentials), hooks),
@@ -234,6 +226,7 @@ export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptio
 	};
 }
 
+/** A fixture as n8n imports it: the file holds the parts a user's export holds. */
 export function readWorkflowFixture(name: string): IWorkflowBase {
 	return JSON.parse(readFileSync(join(PACKAGE_DIR, 'test', 'workflows', name), 'utf8')) as IWorkflowBase;
 }
@@ -248,6 +241,7 @@ export function singleNodeWorkflow(
 		id: 'single',
 		name: 'single node',
 		active: false,
+		activeVersionId: null,
 		isArchived: false,
 		createdAt: new Date(),
 		updatedAt: new Date(),
@@ -264,7 +258,7 @@ export function singleNodeWorkflow(
 				...nodeSettings,
 			},
 		],
-	} as IWorkflowBase;
+	};
 }
 
 /** Every serialized run is scanned: an API secret in output, errors or metadata fails the test. */

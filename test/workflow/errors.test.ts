@@ -3,7 +3,7 @@
  * Fail and the error output, one outcome per input item, validation before any request, and
  * the secret kept out of every run.
  */
-import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
 import { assertNoSecrets, runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
 import { allCredentials, credentialFor, KEYS, useSandbox } from '../helpers/sandbox';
@@ -14,7 +14,7 @@ describe('errors and items', () => {
 	const sandbox = useSandbox();
 
 	describe('every authentication failure surfaces with its message, code and remedy', () => {
-		const cases: Array<[string, string, IDataObject, string, string]> = [
+		const cases: Array<[string, string, ICredentialDataDecryptedObject, string, string]> = [
 			['unknown key', 'pk_test_videomax_v2', { apiKey: 'pk_unknown' }, 'The API key was not found', 'dashboard'],
 			['deleted key', 'pk_test_deleted_v2', {}, 'The API key was not found', 'dashboard'],
 			['v1 key on a v2-only endpoint', 'pk_test_videomax_v1', {}, 'This endpoint requires signature version 2', 'Create a new key'],
