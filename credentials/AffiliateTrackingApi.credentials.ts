@@ -46,7 +46,8 @@ export class AffiliateTrackingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'pk_…',
-			description: 'The API Key (starts with pk_) from the brand dashboard: product settings → developer integration',
+			description:
+				'The API Key (starts with pk_) from the brand dashboard: product settings → developer integration',
 		},
 		{
 			displayName: 'API Secret',
@@ -64,8 +65,16 @@ export class AffiliateTrackingApi implements ICredentialType {
 			name: 'signatureVersion',
 			type: 'options',
 			options: [
-				{ name: 'V2 (Current)', value: 'v2', description: 'HMAC-SHA256; every key created since v2 was released' },
-				{ name: 'V1 (Legacy)', value: 'v1', description: 'Keys created before v2; not accepted by Refund and the promoter reads' },
+				{
+					name: 'V2 (Current)',
+					value: 'v2',
+					description: 'HMAC-SHA256; every key created since v2 was released',
+				},
+				{
+					name: 'V1 (Legacy)',
+					value: 'v1',
+					description: 'Keys created before v2; not accepted by Refund and the promoter reads',
+				},
 			],
 			default: 'v2',
 			description: 'Fixed per key: the brand dashboard lists the version of each key',

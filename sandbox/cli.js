@@ -27,10 +27,18 @@ async function main() {
 	});
 	const url = await sandbox.start();
 	console.log(`Affiliate tracking sandbox listening on ${url}`);
-	console.log('Use it as the credential\'s Base URL. Test keys (public fixtures, valid only here):');
+	console.log("Use it as the credential's Base URL. Test keys (public fixtures, valid only here):");
 	for (const [apiKey, key] of Object.entries(KEYS)) {
-		const notes = [key.status && key.status !== 'active' ? key.status : '', key.permissions ? `permissions: ${key.permissions.join(', ')}` : '', key.allowlist ? `allowlist: ${key.allowlist.join(', ')}` : ''].filter(Boolean).join('; ');
-		console.log(`  ${apiKey.padEnd(24)} ${key.secret.padEnd(32)} ${key.version}  ${key.product}${notes ? `  (${notes})` : ''}`);
+		const notes = [
+			key.status && key.status !== 'active' ? key.status : '',
+			key.permissions ? `permissions: ${key.permissions.join(', ')}` : '',
+			key.allowlist ? `allowlist: ${key.allowlist.join(', ')}` : '',
+		]
+			.filter(Boolean)
+			.join('; ');
+		console.log(
+			`  ${apiKey.padEnd(24)} ${key.secret.padEnd(32)} ${key.version}  ${key.product}${notes ? `  (${notes})` : ''}`,
+		);
 	}
 	console.log('Press Ctrl-C to stop.');
 	const stop = async () => {

@@ -18,11 +18,31 @@ const PRODUCTS = {
 
 /** @type {Record<string, SeedKey>} */
 const KEYS = {
-	pk_test_videomax_v2: { secret: 'sk_test_videomax_v2_4f1c9a7e', version: 'v2', product: PRODUCTS.videomax },
-	pk_test_videomax_v1: { secret: 'sk_test_videomax_v1_8b2d6e30', version: 'v1', product: PRODUCTS.videomax },
-	pk_test_photopal_v2: { secret: 'sk_test_photopal_v2_93ac51f2', version: 'v2', product: PRODUCTS.photopal },
-	pk_test_photopal_v1: { secret: 'sk_test_photopal_v1_27e8d4b6', version: 'v1', product: PRODUCTS.photopal },
-	pk_test_paused_v2: { secret: 'sk_test_paused_v2_5d0f7a11', version: 'v2', product: PRODUCTS.paused },
+	pk_test_videomax_v2: {
+		secret: 'sk_test_videomax_v2_4f1c9a7e',
+		version: 'v2',
+		product: PRODUCTS.videomax,
+	},
+	pk_test_videomax_v1: {
+		secret: 'sk_test_videomax_v1_8b2d6e30',
+		version: 'v1',
+		product: PRODUCTS.videomax,
+	},
+	pk_test_photopal_v2: {
+		secret: 'sk_test_photopal_v2_93ac51f2',
+		version: 'v2',
+		product: PRODUCTS.photopal,
+	},
+	pk_test_photopal_v1: {
+		secret: 'sk_test_photopal_v1_27e8d4b6',
+		version: 'v1',
+		product: PRODUCTS.photopal,
+	},
+	pk_test_paused_v2: {
+		secret: 'sk_test_paused_v2_5d0f7a11',
+		version: 'v2',
+		product: PRODUCTS.paused,
+	},
 	pk_test_readonly_v2: {
 		secret: 'sk_test_readonly_v2_c3e9b845',
 		version: 'v2',
@@ -68,6 +88,9 @@ const KEYS = {
 		allowlist: ['127.0.0.1', '::1'],
 	},
 };
+
+/** A secret that belongs to no key: signatures made with it fail verification. */
+const WRONG_SECRET = 'sk_test_belongs_to_no_key_9d3e1b70';
 
 /** 2026-03-01 10:00:00 UTC+8, the time most seeded records were made. */
 const SEED_TIME = Date.parse('2026-03-01T10:00:00+08:00');
@@ -127,7 +150,10 @@ function seedData() {
 				username: 'Ada',
 				referralCode: 'ADA2026',
 				joinedAt: SEED_TIME - 30 * DAY,
-				extraLinks: [{ inviteCode: 'ADA-SPRING', enabled: true }, { inviteCode: 'ADA-OLD', enabled: false }],
+				extraLinks: [
+					{ inviteCode: 'ADA-SPRING', enabled: true },
+					{ inviteCode: 'ADA-OLD', enabled: false },
+				],
 				wallet: [
 					{ currency: 'USD', availableCents: 12550, withdrawingCents: 2000 },
 					{ currency: 'EUR', availableCents: 500, withdrawingCents: 0 },
@@ -161,7 +187,13 @@ function seedData() {
 		],
 		conversions: [
 			// Signup of the buyer, then a purchase with every reward state.
-			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'signup', invitedUserId: 'buyer_1', createdAt: SEED_TIME - 10 * DAY },
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'signup',
+				invitedUserId: 'buyer_1',
+				createdAt: SEED_TIME - 10 * DAY,
+			},
 			{
 				product: PRODUCTS.videomax,
 				promoter: 'user_1001',
@@ -171,12 +203,25 @@ function seedData() {
 				valueCents: 10000,
 				createdAt: SEED_TIME - 9 * DAY,
 				rewards: [
-					{ status: 'pending', cents: 1000, subRewards: [{ status: 'approved', cents: 200 }, { status: 'paid', cents: 100 }] },
+					{
+						status: 'pending',
+						cents: 1000,
+						subRewards: [
+							{ status: 'approved', cents: 200 },
+							{ status: 'paid', cents: 100 },
+						],
+					},
 					{ status: 'approved', cents: 500, subRewards: [] },
 					{ status: 'paid', cents: 700, subRewards: [] },
 				],
 			},
-			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'signup', invitedUserId: 'buyer_2', createdAt: SEED_TIME + 1 * DAY },
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'signup',
+				invitedUserId: 'buyer_2',
+				createdAt: SEED_TIME + 1 * DAY,
+			},
 			{
 				product: PRODUCTS.videomax,
 				promoter: 'user_1001',
@@ -199,10 +244,37 @@ function seedData() {
 				rewards: [{ status: 'rejected', cents: 250, subRewards: [] }],
 			},
 			// Two conversions share one transaction id: refund must refuse.
-			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'purchase', invitedUserId: 'buyer_1', transactionId: 'txn_duplicate', valueCents: 1000, createdAt: SEED_TIME, rewards: [] },
-			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'purchase', invitedUserId: 'buyer_2', transactionId: 'txn_duplicate', valueCents: 1000, createdAt: SEED_TIME, rewards: [] },
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'purchase',
+				invitedUserId: 'buyer_1',
+				transactionId: 'txn_duplicate',
+				valueCents: 1000,
+				createdAt: SEED_TIME,
+				rewards: [],
+			},
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'purchase',
+				invitedUserId: 'buyer_2',
+				transactionId: 'txn_duplicate',
+				valueCents: 1000,
+				createdAt: SEED_TIME,
+				rewards: [],
+			},
 			// A custom event without value: not paid-type.
-			{ product: PRODUCTS.videomax, promoter: 'user_1001', event: 'trial_started', invitedUserId: 'buyer_1', transactionId: 'txn_trial', valueCents: 0, createdAt: SEED_TIME, rewards: [] },
+			{
+				product: PRODUCTS.videomax,
+				promoter: 'user_1001',
+				event: 'trial_started',
+				invitedUserId: 'buyer_1',
+				transactionId: 'txn_trial',
+				valueCents: 0,
+				createdAt: SEED_TIME,
+				rewards: [],
+			},
 			// A numeric transaction id, refundable as the integer 20260301.
 			{
 				product: PRODUCTS.videomax,
@@ -218,4 +290,4 @@ function seedData() {
 	};
 }
 
-module.exports = { PRODUCTS, KEYS, SEED_TIME, seedData };
+module.exports = { PRODUCTS, KEYS, WRONG_SECRET, SEED_TIME, seedData };

@@ -25,17 +25,63 @@ const TIMESTAMP_TOLERANCE_S = 300;
 
 /** @type {Record<string, Route>} */
 const STATIC_ROUTES = {
-	'POST /oauth/authorize': { name: 'authorize', cls: 'oauth', method: 'POST', serverError: 'Failed to create the authorization code' },
-	'GET /oauth/authorizeAndRedirect': { name: 'authorizeAndRedirect', cls: 'oauth', method: 'GET', serverError: 'Failed to create the authorization code' },
-	'POST /oauth/getUserByAuthorizationCode': { name: 'exchangeCode', cls: 'oauth', method: 'POST', serverError: 'Failed to read the authorization code' },
-	'POST /oauth/getDebugAuthCode': { name: 'debugCode', cls: 'oauth', method: 'POST', serverError: 'Failed to create the authorization code' },
-	'POST /track/conversion': { name: 'trackConversion', cls: 'conversion', method: 'POST', serverError: 'Failed to record the conversion' },
-	'POST /track/refund': { name: 'refund', cls: 'refund', method: 'POST', v2Only: true, permission: 'conversion:adjust', permissionCode: CODE.auth, serverError: 'Failed to apply the conversion adjustment' },
-	'POST /promoter/login': { name: 'promoterLogin', cls: 'promoterLogin', method: 'POST', serverError: 'Failed to log the promoter in' },
+	'POST /oauth/authorize': {
+		name: 'authorize',
+		cls: 'oauth',
+		method: 'POST',
+		serverError: 'Failed to create the authorization code',
+	},
+	'GET /oauth/authorizeAndRedirect': {
+		name: 'authorizeAndRedirect',
+		cls: 'oauth',
+		method: 'GET',
+		serverError: 'Failed to create the authorization code',
+	},
+	'POST /oauth/getUserByAuthorizationCode': {
+		name: 'exchangeCode',
+		cls: 'oauth',
+		method: 'POST',
+		serverError: 'Failed to read the authorization code',
+	},
+	'POST /oauth/getDebugAuthCode': {
+		name: 'debugCode',
+		cls: 'oauth',
+		method: 'POST',
+		serverError: 'Failed to create the authorization code',
+	},
+	'POST /track/conversion': {
+		name: 'trackConversion',
+		cls: 'conversion',
+		method: 'POST',
+		serverError: 'Failed to record the conversion',
+	},
+	'POST /track/refund': {
+		name: 'refund',
+		cls: 'refund',
+		method: 'POST',
+		v2Only: true,
+		permission: 'conversion:adjust',
+		permissionCode: CODE.auth,
+		serverError: 'Failed to apply the conversion adjustment',
+	},
+	'POST /promoter/login': {
+		name: 'promoterLogin',
+		cls: 'promoterLogin',
+		method: 'POST',
+		serverError: 'Failed to log the promoter in',
+	},
 };
 
 /** @param {string} view @returns {Route} */
-const promoterRoute = (view) => ({ name: `promoter.${view}`, cls: 'promoterRead', method: 'GET', v2Only: true, permission: 'promoter:read', permissionCode: CODE.other, serverError: 'Failed to retrieve promoter data' });
+const promoterRoute = (view) => ({
+	name: `promoter.${view}`,
+	cls: 'promoterRead',
+	method: 'GET',
+	v2Only: true,
+	permission: 'promoter:read',
+	permissionCode: CODE.other,
+	serverError: 'Failed to retrieve promoter data',
+});
 
 /** @param {string} method @param {string} path @returns {{ route: Route, userId?: string, view?: 'get'|'links'|'statistics'|'balances' } | null} */
 function matchRoute(method, path) {
@@ -61,10 +107,11 @@ function ipMatches(ip, rule) {
 	if (!rule.includes('/')) return normaliseIp(rule) === ip;
 	const [base, bitsText] = rule.split('/');
 	if (!net.isIPv4(base) || !net.isIPv4(ip)) return false;
-	const toInt = (/** @type {string} */ a) => a.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
+	const toInt = (/** @type {string} */ a) =>
+		a.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
 	const bits = Number(bitsText);
 	const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-	return ((toInt(ip) & mask) >>> 0) === ((toInt(base) & mask) >>> 0);
+	return (toInt(ip) & mask) >>> 0 === (toInt(base) & mask) >>> 0;
 }
 
 /** @param {string} query @returns {Map<string, string[]>} */
@@ -219,7 +266,12 @@ class Sandbox {
 		const query = queryAt === -1 ? '' : rawUrl.slice(queryAt + 1);
 		const method = (req.method ?? 'GET').toUpperCase();
 		const matched = matchRoute(method, path);
-		const logBase = { method, path, route: matched?.route.name ?? 'unknown', cls: matched?.route.cls ?? 'none' };
+		const logBase = {
+			method,
+			path,
+			route: matched?.route.name ?? 'unknown',
+			cls: matched?.route.cls ?? 'none',
+		};
 
 		if (!matched) {
 			this.record({ ...logBase, status: 404, code: null, fault: null });
@@ -231,7 +283,11 @@ class Sandbox {
 
 		if (this.inFlight > this.maxConcurrent) {
 			this.record({ ...logBase, status: 429, code: null, fault: 'concurrency' });
-			res.writeHead(429, { 'Content-Type': 'text/html', 'Retry-After': String(this.retryAfterSeconds), Date: new Date(this.nowMs()).toUTCString() });
+			res.writeHead(429, {
+				'Content-Type': 'text/html',
+				'Retry-After': String(this.retryAfterSeconds),
+				Date: new Date(this.nowMs()).toUTCString(),
+			});
 			res.end('<html><body><h1>429 Too Many Requests</h1></body></html>');
 			return;
 		}
@@ -263,7 +319,8 @@ class Sandbox {
 	 * @returns {Promise<boolean>} whether the response was taken over by the fault
 	 */
 	async applyFault(fault, route, res, logBase, outcome) {
-		const log = (/** @type {number} */ status) => this.record({ ...logBase, status, code: null, fault: fault.kind });
+		const log = (/** @type {number} */ status) =>
+			this.record({ ...logBase, status, code: null, fault: fault.kind });
 		const date = new Date(this.nowMs()).toUTCString();
 		switch (fault.kind) {
 			case 'latency':
@@ -273,17 +330,25 @@ class Sandbox {
 				const status = fault.status ?? 502;
 				log(status);
 				res.writeHead(status, { 'Content-Type': 'text/html', Date: date });
-				res.end(`<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`);
+				res.end(
+					`<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`,
+				);
 				return true;
 			}
 			case 'rateLimit':
 				log(429);
-				res.writeHead(429, { 'Content-Type': 'text/html', 'Retry-After': String(fault.retryAfterSeconds ?? this.retryAfterSeconds), Date: date });
+				res.writeHead(429, {
+					'Content-Type': 'text/html',
+					'Retry-After': String(fault.retryAfterSeconds ?? this.retryAfterSeconds),
+					Date: date,
+				});
 				res.end('<html><body><h1>429 Too Many Requests</h1></body></html>');
 				return true;
 			case 'malformedJson': {
 				log(200);
-				const text = JSON.stringify(outcome && !('redirect' in outcome) ? outcome : { code: 0, message: 'success', data: {} });
+				const text = JSON.stringify(
+					outcome && !('redirect' in outcome) ? outcome : { code: 0, message: 'success', data: {} },
+				);
 				res.writeHead(200, { 'Content-Type': 'application/json', Date: date });
 				res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
 				return true;
@@ -322,8 +387,10 @@ class Sandbox {
 		if (key.status === 'disabled') return fail(CODE.auth, 'The API key is disabled');
 		if (key.status === 'expired') return fail(CODE.auth, 'The API key has expired');
 		const ip = normaliseIp(req.socket.remoteAddress ?? '');
-		if (key.allowlist && !key.allowlist.some((rule) => ipMatches(ip, rule))) return fail(CODE.auth, 'The client IP address is not allowlisted');
-		if (route.v2Only && key.version !== 'v2') return fail(CODE.auth, 'This endpoint requires signature version 2');
+		if (key.allowlist && !key.allowlist.some((rule) => ipMatches(ip, rule)))
+			return fail(CODE.auth, 'The client IP address is not allowlisted');
+		if (route.v2Only && key.version !== 'v2')
+			return fail(CODE.auth, 'This endpoint requires signature version 2');
 
 		const nowSeconds = Math.floor(this.nowMs() / 1000);
 		let timestamp = header('x-api-timestamp');
@@ -331,14 +398,24 @@ class Sandbox {
 			if (key.version === 'v2') return fail(CODE.auth, 'The request timestamp is required');
 			timestamp = String(nowSeconds);
 		}
-		if (!/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) - nowSeconds) > TIMESTAMP_TOLERANCE_S) {
+		if (
+			!/^\d+$/.test(timestamp) ||
+			Math.abs(Number(timestamp) - nowSeconds) > TIMESTAMP_TOLERANCE_S
+		) {
 			return fail(CODE.auth, 'The request timestamp is invalid or expired');
 		}
 		const contentType = header('content-type') ?? '';
-		const expected = key.version === 'v1' ? expectedV1({ ...raw, contentType }, timestamp, key.secret) : expectedV2(raw, timestamp, key.secret);
-		if (!sameSignature(signature, expected)) return fail(CODE.auth, 'Signature verification failed');
+		const expected =
+			key.version === 'v1'
+				? expectedV1({ ...raw, contentType }, timestamp, key.secret)
+				: expectedV2(raw, timestamp, key.secret);
+		if (!sameSignature(signature, expected))
+			return fail(CODE.auth, 'Signature verification failed');
 		if (route.permission && key.permissions && !key.permissions.includes(route.permission)) {
-			return fail(route.permissionCode ?? CODE.auth, `Missing required permission: ${route.permission}`);
+			return fail(
+				route.permissionCode ?? CODE.auth,
+				`Missing required permission: ${route.permission}`,
+			);
 		}
 
 		const product = key.product;
@@ -353,7 +430,8 @@ class Sandbox {
 		} catch {
 			return fail(CODE.invalid, 'The request body is not valid JSON');
 		}
-		if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail(CODE.invalid, 'The request body must be a JSON object');
+		if (input === null || typeof input !== 'object' || Array.isArray(input))
+			return fail(CODE.invalid, 'The request body must be a JSON object');
 		switch (route.name) {
 			case 'authorize':
 				return this.state.issueAuthCode(product, input, 'product_key', false);
@@ -374,7 +452,8 @@ class Sandbox {
 	authorizeAndRedirect(product, query) {
 		/** @type {Record<string, unknown>} */
 		const input = {};
-		for (const field of ['product_key', 'target_product_key', 'user_id']) input[field] = query.get(field)?.[0];
+		for (const field of ['product_key', 'target_product_key', 'user_id'])
+			input[field] = query.get(field)?.[0];
 		const extra = query.get('extra')?.[0];
 		if (extra !== undefined && extra !== '') {
 			try {

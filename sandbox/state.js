@@ -27,7 +27,7 @@ const UTC8 = 8 * 3600 * 1000;
  * @typedef {SeedPromoter & { stringId: string, affiliateId: number, phone?: string, themeMode: string }} Promoter
  * @typedef {{ id: number, product: string, campaignId: number, affiliateId: number, eventType: number, eventName: string,
  *   status: number, invitedUserId: string, transactionId: string|null, valueCents: number, createdAt: number,
- *   voided: boolean, refundedAt: number|null, reason: string|null }} Conversion
+ *   voided: boolean, refundedAt: number|null, reason: string|null, adjustments: number }} Conversion
  * @typedef {{ id: number, conversionId: number, parentId: number|null, affiliateId: number, cents: number, currency: string,
  *   status: string, note: string, createdAt: number }} Reward
  * @typedef {{ target: string, source: string, userKey: string, userName: string, extra: object, locale: string,
@@ -43,7 +43,11 @@ const money = (cents) => (cents / 100).toFixed(2);
 /** @param {number} ms ISO 8601 in UTC+8 with its offset */
 const isoUtc8 = (ms) => new Date(ms + UTC8).toISOString().replace(/\.\d{3}Z$/, '+08:00');
 /** @param {number} ms "Y-m-d H:i:s" in UTC+8 */
-const ymdHisUtc8 = (ms) => new Date(ms + UTC8).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
+const ymdHisUtc8 = (ms) =>
+	new Date(ms + UTC8)
+		.toISOString()
+		.replace('T', ' ')
+		.replace(/\.\d{3}Z$/, '');
 /** @param {string} text */
 const shortHash = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
 /** @param {unknown} v */
@@ -92,12 +96,18 @@ class SandboxState {
 	addPromoter(seed) {
 		const affiliateId = this.nextId++;
 		/** @type {Promoter} */
-		const promoter = { ...seed, stringId: `ps_${shortHash(`${seed.product}|${seed.userId}`)}`, affiliateId, themeMode: 'light' };
+		const promoter = {
+			...seed,
+			stringId: `ps_${shortHash(`${seed.product}|${seed.userId}`)}`,
+			affiliateId,
+			themeMode: 'light',
+		};
 		this.promoters.set(`${seed.product}|${seed.userId}`, promoter);
 		const campaign = this.products.get(seed.product)?.referralCampaign;
 		if (campaign) {
 			for (const code of [seed.referralCode, ...seed.extraLinks.map((l) => l.inviteCode)]) {
-				if (code) this.refs.set(code, { product: seed.product, affiliateId, campaignId: campaign.id });
+				if (code)
+					this.refs.set(code, { product: seed.product, affiliateId, campaignId: campaign.id });
 			}
 		}
 		return promoter;
@@ -108,11 +118,21 @@ class SandboxState {
 		const promoter = this.promoters.get(`${seed.product}|${seed.promoter}`);
 		const campaign = this.products.get(seed.product)?.referralCampaign;
 		if (!promoter || !campaign) throw new Error(`bad seed conversion ${JSON.stringify(seed)}`);
-		const conversion = this.createConversion(seed.product, campaign.id, promoter.affiliateId, seed.event, seed.invitedUserId, seed.transactionId ?? null, seed.valueCents ?? 0, seed.createdAt);
+		const conversion = this.createConversion(
+			seed.product,
+			campaign.id,
+			promoter.affiliateId,
+			seed.event,
+			seed.invitedUserId,
+			seed.transactionId ?? null,
+			seed.valueCents ?? 0,
+			seed.createdAt,
+		);
 		conversion.voided = seed.voided === true;
 		for (const reward of seed.rewards ?? []) {
 			const parent = this.addReward(conversion, null, reward.cents, reward.status);
-			for (const sub of reward.subRewards) this.addReward(conversion, parent.id, sub.cents, sub.status);
+			for (const sub of reward.subRewards)
+				this.addReward(conversion, parent.id, sub.cents, sub.status);
 		}
 	}
 
@@ -120,7 +140,16 @@ class SandboxState {
 	 * @param {string} product @param {number} campaignId @param {number} affiliateId @param {string} eventName
 	 * @param {string} invitedUserId @param {string|null} transactionId @param {number} valueCents @param {number} createdAt
 	 */
-	createConversion(product, campaignId, affiliateId, eventName, invitedUserId, transactionId, valueCents, createdAt) {
+	createConversion(
+		product,
+		campaignId,
+		affiliateId,
+		eventName,
+		invitedUserId,
+		transactionId,
+		valueCents,
+		createdAt,
+	) {
 		/** @type {Conversion} */
 		const conversion = {
 			id: this.nextId++,
@@ -137,6 +166,7 @@ class SandboxState {
 			voided: false,
 			refundedAt: null,
 			reason: null,
+			adjustments: 0,
 		};
 		this.conversions.push(conversion);
 		return conversion;
@@ -146,9 +176,58 @@ class SandboxState {
 	addReward(conversion, parentId, cents, status) {
 		const currency = this.products.get(conversion.product)?.currency ?? 'USD';
 		/** @type {Reward} */
-		const reward = { id: this.nextId++, conversionId: conversion.id, parentId, affiliateId: conversion.affiliateId, cents, currency, status, note: '', createdAt: conversion.createdAt };
+		const reward = {
+			id: this.nextId++,
+			conversionId: conversion.id,
+			parentId,
+			affiliateId: conversion.affiliateId,
+			cents,
+			currency,
+			status,
+			note: '',
+			createdAt: conversion.createdAt,
+		};
 		this.rewards.push(reward);
 		return reward;
+	}
+
+	/**
+	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
+	 * one pending reward. @param {string} product @param {number} count @param {string} prefix
+	 * @returns {string[]} their transaction ids
+	 */
+	addPurchases(product, count, prefix = 'bulk') {
+		const campaign = /** @type {Product} */ (this.products.get(product)).referralCampaign;
+		const promoter = [...this.promoters.values()].find(
+			(p) => p.product === product && p.referralCode !== null,
+		);
+		if (!campaign || !promoter)
+			throw new Error(`${product} has no referral campaign with a promoter`);
+		return Array.from({ length: count }, (_, i) => {
+			const transactionId = `${prefix}_${i}`;
+			this.createConversion(
+				product,
+				campaign.id,
+				promoter.affiliateId,
+				'signup',
+				`${prefix}_user_${i}`,
+				null,
+				0,
+				this.now(),
+			);
+			const purchase = this.createConversion(
+				product,
+				campaign.id,
+				promoter.affiliateId,
+				'purchase',
+				`${prefix}_user_${i}`,
+				transactionId,
+				1000,
+				this.now(),
+			);
+			this.addReward(purchase, null, 100, 'pending');
+			return transactionId;
+		});
 	}
 
 	/** @param {Conversion} c */
@@ -165,16 +244,22 @@ class SandboxState {
 	 */
 	issueAuthCode(callerProduct, input, sourceField, debug) {
 		for (const field of [sourceField, 'target_product_key', 'user_id']) {
-			if (!isNonEmptyString(input[field])) return fail(CODE.invalid, `The ${field} field is required`);
+			if (!isNonEmptyString(input[field]))
+				return fail(CODE.invalid, `The ${field} field is required`);
 		}
-		if (input.extra !== undefined && !isPlainObject(input.extra)) return fail(CODE.invalid, 'The extra field must be an object');
+		if (input.extra !== undefined && !isPlainObject(input.extra))
+			return fail(CODE.invalid, 'The extra field must be an object');
 		const source = String(input[sourceField]);
 		if (!this.products.has(source) || (!debug && source !== callerProduct)) {
-			return fail(CODE.notFound, `The product ${source} does not exist or does not belong to this API key`);
+			return fail(
+				CODE.notFound,
+				`The product ${source} does not exist or does not belong to this API key`,
+			);
 		}
 		const target = this.products.get(String(input.target_product_key));
 		if (!target) return fail(CODE.notFound, 'The authorization target product does not exist');
-		if (!target.promotionUrl) return fail(CODE.other, 'The target product has no promotion URL configured');
+		if (!target.promotionUrl)
+			return fail(CODE.other, 'The target product has no promotion URL configured');
 		if (!target.affiliateCampaign || target.affiliateCampaign.state !== 'in_progress') {
 			return fail(CODE.other, 'The target product has no affiliate campaign in progress');
 		}
@@ -186,7 +271,8 @@ class SandboxState {
 			target: target.key,
 			source,
 			userKey: `uk_${shortHash(`${source}|${userId}`)}`,
-			userName: typeof extra.name === 'string' ? extra.name : `user_${shortHash(userId).slice(0, 6)}`,
+			userName:
+				typeof extra.name === 'string' ? extra.name : `user_${shortHash(userId).slice(0, 6)}`,
 			extra,
 			locale: typeof extra.locale === 'string' ? extra.locale : 'en',
 			psRef,
@@ -204,10 +290,24 @@ class SandboxState {
 		const key = `${target.key}|${userId}`;
 		let relay = this.promoters.get(key);
 		if (!relay) {
-			relay = this.addPromoter({ product: target.key, userId, status: 'approved', lang: 'en', referralCode: null, joinedAt: this.now(), extraLinks: [], wallet: [], clicks: [] });
+			relay = this.addPromoter({
+				product: target.key,
+				userId,
+				status: 'approved',
+				lang: 'en',
+				referralCode: null,
+				joinedAt: this.now(),
+				extraLinks: [],
+				wallet: [],
+				clicks: [],
+			});
 		}
 		const psRef = `rl_${shortHash(key)}`;
-		this.refs.set(psRef, { product: target.key, affiliateId: relay.affiliateId, campaignId: /** @type {{id:number}} */ (target.affiliateCampaign).id });
+		this.refs.set(psRef, {
+			product: target.key,
+			affiliateId: relay.affiliateId,
+			campaignId: /** @type {{id:number}} */ (target.affiliateCampaign).id,
+		});
 		return psRef;
 	}
 
@@ -217,46 +317,97 @@ class SandboxState {
 		const entry = this.authCodes.get(String(input.code));
 		if (!entry) return fail(CODE.notFound, 'The authorization code does not exist');
 		if (entry.redeemed) return fail(CODE.invalid, 'The authorization code has already been used');
-		if (this.now() > entry.expiresAt) return fail(CODE.invalid, 'The authorization code has expired');
-		if (entry.target !== callerProduct) return fail(CODE.invalid, 'The authorization code does not belong to this product');
+		if (this.now() > entry.expiresAt)
+			return fail(CODE.invalid, 'The authorization code has expired');
+		if (entry.target !== callerProduct)
+			return fail(CODE.invalid, 'The authorization code does not belong to this product');
 		entry.redeemed = true;
 		const source = /** @type {Product} */ (this.products.get(entry.source));
-		return ok({ user_key: entry.userKey, user_name: entry.userName, ref: source.name, ref_product_key: source.key, locale: entry.locale, extra: entry.extra });
+		return ok({
+			user_key: entry.userKey,
+			user_name: entry.userName,
+			ref: source.name,
+			ref_product_key: source.key,
+			locale: entry.locale,
+			extra: entry.extra,
+		});
 	}
 
 	// ---- conversions ----------------------------------------------------------------------
 
 	/** Endpoint 5. @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
 	trackConversion(product, input) {
-		if (!isNonEmptyString(input.event_name)) return fail(CODE.invalid, 'The event_name field is required');
-		if (!isNonEmptyString(input.invited_user_id)) return fail(CODE.invalid, 'The invited_user_id field is required');
+		if (!isNonEmptyString(input.event_name))
+			return fail(CODE.invalid, 'The event_name field is required');
+		if (!isNonEmptyString(input.invited_user_id))
+			return fail(CODE.invalid, 'The invited_user_id field is required');
 		const eventName = String(input.event_name);
 		const invitedUserId = String(input.invited_user_id);
-		const signup = this.conversions.find((c) => c.product === product && c.invitedUserId === invitedUserId && c.eventName === 'signup');
+		const signup = this.conversions.find(
+			(c) => c.product === product && c.invitedUserId === invitedUserId && c.eventName === 'signup',
+		);
 		if (eventName === 'signup') {
-			if (!isNonEmptyString(input.invite_code)) return fail(CODE.invalid, 'The invite_code field is required');
+			if (!isNonEmptyString(input.invite_code))
+				return fail(CODE.invalid, 'The invite_code field is required');
 			if (signup) return fail(CODE.invalid, 'The conversion event already exists');
 			const ref = this.refs.get(String(input.invite_code));
-			if (!ref || ref.product !== product) return fail(CODE.notFound, 'The invite code does not match any promotion link of this product');
-			if (!this.campaignInProgress(product, ref.campaignId)) return fail(CODE.other, 'No campaign is available for this conversion');
-			const c = this.createConversion(product, ref.campaignId, ref.affiliateId, 'signup', invitedUserId, null, 0, this.now());
+			if (!ref || ref.product !== product)
+				return fail(
+					CODE.notFound,
+					'The invite code does not match any promotion link of this product',
+				);
+			if (!this.campaignInProgress(product, ref.campaignId))
+				return fail(CODE.other, 'No campaign is available for this conversion');
+			const c = this.createConversion(
+				product,
+				ref.campaignId,
+				ref.affiliateId,
+				'signup',
+				invitedUserId,
+				null,
+				0,
+				this.now(),
+			);
 			return ok(this.conversionData(c));
 		}
-		if (!signup) return fail(CODE.invalid, 'No signup was reported for this invited user; report the signup first');
+		if (!signup)
+			return fail(
+				CODE.invalid,
+				'No signup was reported for this invited user; report the signup first',
+			);
 		const transactionId = input.transaction_id;
-		if (transactionId !== undefined && !(typeof transactionId === 'string' || Number.isInteger(transactionId))) {
+		if (
+			transactionId !== undefined &&
+			!(typeof transactionId === 'string' || Number.isInteger(transactionId))
+		) {
 			return fail(CODE.invalid, 'The transaction_id field has an invalid format');
 		}
-		if (eventName === 'purchase' && (transactionId === undefined || String(transactionId).trim() === '')) {
+		if (
+			eventName === 'purchase' &&
+			(transactionId === undefined || String(transactionId).trim() === '')
+		) {
 			return fail(CODE.invalid, 'The transaction_id field is required');
 		}
 		const value = input.conversion_value;
-		if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+		if (
+			value !== undefined &&
+			(typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+		) {
 			return fail(CODE.invalid, 'The conversion_value field must be a number not below 0');
 		}
-		if (!this.campaignInProgress(product, signup.campaignId)) return fail(CODE.other, 'No campaign is available for this conversion');
+		if (!this.campaignInProgress(product, signup.campaignId))
+			return fail(CODE.other, 'No campaign is available for this conversion');
 		const cents = Math.round((value ?? 0) * 100);
-		const c = this.createConversion(product, signup.campaignId, signup.affiliateId, eventName, invitedUserId, transactionId === undefined ? null : String(transactionId).trim(), cents, this.now());
+		const c = this.createConversion(
+			product,
+			signup.campaignId,
+			signup.affiliateId,
+			eventName,
+			invitedUserId,
+			transactionId === undefined ? null : String(transactionId).trim(),
+			cents,
+			this.now(),
+		);
 		if (SandboxState.isPaidType(c)) {
 			const reward = this.addReward(c, null, Math.round(cents / 10), 'pending');
 			this.addReward(c, reward.id, Math.round(cents / 50), 'pending');
@@ -273,27 +424,51 @@ class SandboxState {
 
 	/** @param {Conversion} c */
 	conversionData(c) {
-		return { conversion_id: c.id, campaign_id: c.campaignId, affiliate_id: c.affiliateId, event_type: c.eventType, event_name: c.eventName, status: c.status };
+		return {
+			conversion_id: c.id,
+			campaign_id: c.campaignId,
+			affiliate_id: c.affiliateId,
+			event_type: c.eventType,
+			event_name: c.eventName,
+			status: c.status,
+		};
 	}
 
 	/** Endpoint 6, the spec's rules 1 to 6. @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
 	refund(product, input) {
 		const raw = input.transaction_id;
-		if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return fail(CODE.invalid, 'The transaction_id field is required');
-		if (!(typeof raw === 'string' || Number.isInteger(raw))) return fail(CODE.invalid, 'The transaction_id field has an invalid format');
+		if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
+			return fail(CODE.invalid, 'The transaction_id field is required');
+		if (!(typeof raw === 'string' || Number.isInteger(raw)))
+			return fail(CODE.invalid, 'The transaction_id field has an invalid format');
 		const transactionId = String(raw).trim();
-		if (transactionId.length > 255) return fail(CODE.invalid, 'The transaction_id field must not exceed 255 characters');
+		if (transactionId.length > 255)
+			return fail(CODE.invalid, 'The transaction_id field must not exceed 255 characters');
 		const reasonRaw = input.reason;
-		if (reasonRaw !== undefined && reasonRaw !== null && typeof reasonRaw !== 'string') return fail(CODE.invalid, 'The reason field has an invalid format');
-		if (typeof reasonRaw === 'string' && reasonRaw.length > 255) return fail(CODE.invalid, 'The reason field must not exceed 255 characters');
+		if (reasonRaw !== undefined && reasonRaw !== null && typeof reasonRaw !== 'string')
+			return fail(CODE.invalid, 'The reason field has an invalid format');
+		if (typeof reasonRaw === 'string' && reasonRaw.length > 255)
+			return fail(CODE.invalid, 'The reason field must not exceed 255 characters');
 		const reason = typeof reasonRaw === 'string' && reasonRaw !== '' ? reasonRaw : null;
 
-		const matches = this.conversions.filter((c) => c.product === product && c.transactionId === transactionId);
-		if (matches.length === 0) return fail(CODE.notFound, 'The conversion for the specified transaction was not found');
-		if (matches.length > 1) return fail(CODE.invalid, 'Multiple conversion records match the specified transaction_id; the request cannot be processed automatically');
+		const matches = this.conversions.filter(
+			(c) => c.product === product && c.transactionId === transactionId,
+		);
+		if (matches.length === 0)
+			return fail(CODE.notFound, 'The conversion for the specified transaction was not found');
+		if (matches.length > 1)
+			return fail(
+				CODE.invalid,
+				'Multiple conversion records match the specified transaction_id; the request cannot be processed automatically',
+			);
 		const conversion = matches[0];
-		if (!SandboxState.isPaidType(conversion)) return fail(CODE.invalid, 'This conversion type does not support refunds or voids');
-		if (conversion.voided) return fail(CODE.other, 'This conversion has already been voided and cannot be fully refunded again');
+		if (!SandboxState.isPaidType(conversion))
+			return fail(CODE.invalid, 'This conversion type does not support refunds or voids');
+		if (conversion.voided)
+			return fail(
+				CODE.other,
+				'This conversion has already been voided and cannot be fully refunded again',
+			);
 		const data = {
 			conversion_id: conversion.id,
 			transaction_id: transactionId,
@@ -312,7 +487,9 @@ class SandboxState {
 		for (const reward of this.rewards.filter((r) => r.conversionId === conversion.id)) {
 			const prefix = reward.parentId === null ? '' : 'sub_';
 			if (reward.status === 'paid') {
-				data[/** @type {'preserved_paid_reward_count'} */ (`preserved_paid_${prefix}reward_count`)]++;
+				data[
+					/** @type {'preserved_paid_reward_count'} */ (`preserved_paid_${prefix}reward_count`)
+				]++;
 			} else if (reward.status === 'pending' || reward.status === 'approved') {
 				reward.status = 'rejected';
 				reward.note = `API全额退款${reason ? ` ${reason}` : ''}`;
@@ -320,6 +497,7 @@ class SandboxState {
 			}
 		}
 		conversion.refundedAt = this.now();
+		conversion.adjustments++;
 		conversion.reason = reason;
 		data.status = 'APPLIED';
 		data.adjusted_at = ymdHisUtc8(conversion.refundedAt);
@@ -331,23 +509,44 @@ class SandboxState {
 	/** Endpoint 8. @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
 	promoterLogin(product, input) {
 		if (!isNonEmptyString(input.user_id)) return fail(CODE.other, 'The user_id field is required');
-		if (input.email !== undefined && input.email !== '' && (typeof input.email !== 'string' || !EMAIL.test(input.email))) {
+		if (
+			input.email !== undefined &&
+			input.email !== '' &&
+			(typeof input.email !== 'string' || !EMAIL.test(input.email))
+		) {
 			return fail(CODE.other, 'The email address has an invalid format');
 		}
-		if (input.lang !== undefined && !LANGS.includes(String(input.lang))) return fail(CODE.other, `The lang field must be one of: ${LANGS.join(', ')}`);
-		if (input.theme_mode !== undefined && !THEMES.includes(String(input.theme_mode))) return fail(CODE.other, `The theme_mode field must be one of: ${THEMES.join(', ')}`);
+		if (input.lang !== undefined && !LANGS.includes(String(input.lang)))
+			return fail(CODE.other, `The lang field must be one of: ${LANGS.join(', ')}`);
+		if (input.theme_mode !== undefined && !THEMES.includes(String(input.theme_mode)))
+			return fail(CODE.other, `The theme_mode field must be one of: ${THEMES.join(', ')}`);
 		const p = /** @type {Product} */ (this.products.get(product));
 		const campaign = p.referralCampaign;
-		if (!campaign || campaign.state !== 'in_progress') return fail(CODE.other, 'No referral campaign exists for this product');
+		if (!campaign || campaign.state !== 'in_progress')
+			return fail(CODE.other, 'No referral campaign exists for this product');
 		const userId = String(input.user_id);
 		let promoter = this.promoters.get(`${product}|${userId}`);
 		if (!promoter) {
 			const code = `R${shortHash(`${product}|${userId}|code`).slice(0, 7).toUpperCase()}`;
-			promoter = this.addPromoter({ product, userId, status: 'approved', lang: 'en', referralCode: code, joinedAt: this.now(), extraLinks: [], wallet: [], clicks: [] });
+			promoter = this.addPromoter({
+				product,
+				userId,
+				status: 'approved',
+				lang: 'en',
+				referralCode: code,
+				joinedAt: this.now(),
+				extraLinks: [],
+				wallet: [],
+				clicks: [],
+			});
 		} else if (promoter.referralCode === null) {
 			promoter.referralCode = `R${shortHash(`${product}|${userId}|code`).slice(0, 7).toUpperCase()}`;
 			promoter.joinedAt = this.now();
-			this.refs.set(promoter.referralCode, { product, affiliateId: promoter.affiliateId, campaignId: campaign.id });
+			this.refs.set(promoter.referralCode, {
+				product,
+				affiliateId: promoter.affiliateId,
+				campaignId: campaign.id,
+			});
 		}
 		if (typeof input.email === 'string' && input.email !== '') promoter.email = input.email;
 		if (isNonEmptyString(input.username)) promoter.username = String(input.username);
@@ -356,7 +555,12 @@ class SandboxState {
 		if (input.lang !== undefined) promoter.lang = String(input.lang);
 		if (input.theme_mode !== undefined) promoter.themeMode = String(input.theme_mode);
 		const token = crypto.randomBytes(24).toString('base64url');
-		return ok({ token, user_string_id: promoter.stringId, lang: promoter.lang, theme_mode: promoter.themeMode });
+		return ok({
+			token,
+			user_string_id: promoter.stringId,
+			lang: promoter.lang,
+			theme_mode: promoter.themeMode,
+		});
 	}
 
 	/** @param {string} product @param {string} userId */
@@ -384,23 +588,50 @@ class SandboxState {
 		if (!campaign || promoter.referralCode === null) return [];
 		const domain = p.trackingDomains[promoter.lang] ?? p.trackingDomains.default;
 		const intro = campaign.introductions[promoter.lang] ?? campaign.introductions.en;
-		const introduction = intro ? { locale: campaign.introductions[promoter.lang] ? promoter.lang : 'en', title: intro.title, subtitle: intro.subtitle } : null;
+		const introduction = intro
+			? {
+					locale: campaign.introductions[promoter.lang] ? promoter.lang : 'en',
+					title: intro.title,
+					subtitle: intro.subtitle,
+				}
+			: null;
 		const codes = [{ inviteCode: promoter.referralCode, enabled: true }, ...promoter.extraLinks];
 		return codes
 			.filter((l) => l.enabled)
-			.map((l) => ({ object: 'promotion_link', campaign_key: campaign.key, campaign_name: campaign.name, url: `https://${domain}/${l.inviteCode}`, introduction }));
+			.map((l) => ({
+				object: 'promotion_link',
+				campaign_key: campaign.key,
+				campaign_name: campaign.name,
+				url: `https://${domain}/${l.inviteCode}`,
+				introduction,
+			}));
 	}
 
 	/** @param {Promoter} promoter @param {number|null} from @param {number|null} to @param {string|null} startDate @param {string|null} endDate */
 	statistics(promoter, from, to, startDate, endDate) {
 		const p = /** @type {Product} */ (this.products.get(promoter.product));
-		const inRange = (/** @type {number} */ t) => (from === null || t >= from) && (to === null || t <= to);
+		const inRange = (/** @type {number} */ t) =>
+			(from === null || t >= from) && (to === null || t <= to);
 		const campaignId = p.referralCampaign?.id;
-		const conversions = this.conversions.filter((c) => c.affiliateId === promoter.affiliateId && c.campaignId === campaignId && inRange(c.createdAt));
-		const signups = new Set(conversions.filter((c) => c.eventName === 'signup').map((c) => c.invitedUserId));
-		const paying = new Set(conversions.filter((c) => SandboxState.isPaidType(c) && !c.voided && c.refundedAt === null).map((c) => c.invitedUserId));
-		const rewards = this.rewards.filter((r) => r.affiliateId === promoter.affiliateId && inRange(r.createdAt));
-		const sum = (/** @type {string[]} */ states) => rewards.filter((r) => states.includes(r.status)).reduce((total, r) => total + r.cents, 0);
+		const conversions = this.conversions.filter(
+			(c) =>
+				c.affiliateId === promoter.affiliateId &&
+				c.campaignId === campaignId &&
+				inRange(c.createdAt),
+		);
+		const signups = new Set(
+			conversions.filter((c) => c.eventName === 'signup').map((c) => c.invitedUserId),
+		);
+		const paying = new Set(
+			conversions
+				.filter((c) => SandboxState.isPaidType(c) && !c.voided && c.refundedAt === null)
+				.map((c) => c.invitedUserId),
+		);
+		const rewards = this.rewards.filter(
+			(r) => r.affiliateId === promoter.affiliateId && inRange(r.createdAt),
+		);
+		const sum = (/** @type {string[]} */ states) =>
+			rewards.filter((r) => states.includes(r.status)).reduce((total, r) => total + r.cents, 0);
 		return {
 			object: 'promoter_statistics',
 			clicks: promoter.clicks.filter(inRange).length,
@@ -420,20 +651,33 @@ class SandboxState {
 		/** @type {Map<string, { available: number, pending: number, withdrawing: number }>} */
 		const byCurrency = new Map();
 		const entry = (/** @type {string} */ currency) => {
-			if (!byCurrency.has(currency)) byCurrency.set(currency, { available: 0, pending: 0, withdrawing: 0 });
-			return /** @type {{ available: number, pending: number, withdrawing: number }} */ (byCurrency.get(currency));
+			if (!byCurrency.has(currency))
+				byCurrency.set(currency, { available: 0, pending: 0, withdrawing: 0 });
+			return /** @type {{ available: number, pending: number, withdrawing: number }} */ (
+				byCurrency.get(currency)
+			);
 		};
 		for (const w of promoter.wallet) {
 			entry(w.currency).available += w.availableCents;
 			entry(w.currency).withdrawing += w.withdrawingCents;
 		}
 		for (const r of this.rewards) {
-			if (r.affiliateId === promoter.affiliateId && (r.status === 'pending' || r.status === 'approved')) entry(r.currency).pending += r.cents;
+			if (
+				r.affiliateId === promoter.affiliateId &&
+				(r.status === 'pending' || r.status === 'approved')
+			)
+				entry(r.currency).pending += r.cents;
 		}
 		if (byCurrency.size === 0) entry(p.currency);
 		return [...byCurrency.entries()]
 			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-			.map(([currency, v]) => ({ object: 'balance', currency, available: money(v.available), pending: money(v.pending), withdrawing: money(v.withdrawing) }));
+			.map(([currency, v]) => ({
+				object: 'balance',
+				currency,
+				available: money(v.available),
+				pending: money(v.pending),
+				withdrawing: money(v.withdrawing),
+			}));
 	}
 
 	/**
@@ -448,14 +692,19 @@ class SandboxState {
 		} catch {
 			return fail(CODE.other, 'The user_id path parameter has an invalid format');
 		}
-		if (userId === '' || userId.length > 255) return fail(CODE.other, 'The user_id path parameter has an invalid format');
+		if (userId === '' || userId.length > 255)
+			return fail(CODE.other, 'The user_id path parameter has an invalid format');
 		if (view === 'get') {
 			const expand = query.get('expand');
 			/** @type {string[]} */
 			let wanted = [];
 			if (expand !== undefined) {
-				if (expand.length !== 1 || query.has('expand[]')) return fail(CODE.other, 'The expand parameter has an invalid format');
-				wanted = expand[0].split(',').map((v) => v.trim()).filter(Boolean);
+				if (expand.length !== 1 || query.has('expand[]'))
+					return fail(CODE.other, 'The expand parameter has an invalid format');
+				wanted = expand[0]
+					.split(',')
+					.map((v) => v.trim())
+					.filter(Boolean);
 				const unknown = wanted.find((v) => !['links', 'statistics', 'balances'].includes(v));
 				if (unknown !== undefined) return fail(CODE.other, `Unsupported expand value: ${unknown}`);
 			} else if (query.has('expand[]')) {
@@ -466,7 +715,8 @@ class SandboxState {
 			/** @type {Record<string, unknown>} */
 			const data = this.promoterObject(promoter);
 			if (wanted.includes('links')) data.links = this.links(promoter);
-			if (wanted.includes('statistics')) data.statistics = this.statistics(promoter, null, null, null, null);
+			if (wanted.includes('statistics'))
+				data.statistics = this.statistics(promoter, null, null, null, null);
 			if (wanted.includes('balances')) data.balances = this.balances(promoter);
 			return ok(data);
 		}
@@ -476,11 +726,19 @@ class SandboxState {
 			const [startDate] = query.get('start_date') ?? [];
 			const [endDate] = query.get('end_date') ?? [];
 			const from = startDate === undefined ? null : parseYmd(startDate);
-			if (startDate !== undefined && from === null) return fail(CODE.other, 'The start_date parameter must use the Y-m-d format');
+			if (startDate !== undefined && from === null)
+				return fail(CODE.other, 'The start_date parameter must use the Y-m-d format');
 			const toStart = endDate === undefined ? null : parseYmd(endDate);
-			if (endDate !== undefined && toStart === null) return fail(CODE.other, 'The end_date parameter must use the Y-m-d format');
-			if (from !== null && toStart !== null && from > toStart) return fail(CODE.other, 'The start_date must not be later than the end_date');
-			range = [from, toStart === null ? null : toStart + 24 * 3600 * 1000 - 1, startDate ?? null, endDate ?? null];
+			if (endDate !== undefined && toStart === null)
+				return fail(CODE.other, 'The end_date parameter must use the Y-m-d format');
+			if (from !== null && toStart !== null && from > toStart)
+				return fail(CODE.other, 'The start_date must not be later than the end_date');
+			range = [
+				from,
+				toStart === null ? null : toStart + 24 * 3600 * 1000 - 1,
+				startDate ?? null,
+				endDate ?? null,
+			];
 		}
 		const promoter = this.findPromoter(product, userId);
 		if (!promoter) return fail(CODE.notFound, 'The promoter was not found');

@@ -38,10 +38,18 @@ function strnatcmp(x, y) {
 			let cmp;
 			if (runA[0] === '0' || runB[0] === '0') {
 				const n = Math.min(runA.length, runB.length);
-				cmp = runA.slice(0, n) < runB.slice(0, n) ? -1 : runA.slice(0, n) > runB.slice(0, n) ? 1 : 0;
+				cmp =
+					runA.slice(0, n) < runB.slice(0, n) ? -1 : runA.slice(0, n) > runB.slice(0, n) ? 1 : 0;
 				if (cmp === 0) cmp = Math.sign(runA.length - runB.length);
 			} else {
-				cmp = runA.length !== runB.length ? Math.sign(runA.length - runB.length) : runA < runB ? -1 : runA > runB ? 1 : 0;
+				cmp =
+					runA.length !== runB.length
+						? Math.sign(runA.length - runB.length)
+						: runA < runB
+							? -1
+							: runA > runB
+								? 1
+								: 0;
 			}
 			if (cmp !== 0) return cmp;
 			i = ie;
@@ -90,7 +98,9 @@ function topLevelFieldNames(raw) {
  * @param {string} timestamp @param {string} secret
  */
 function expectedV1(raw, timestamp, secret) {
-	const names = [...new Set(topLevelFieldNames(raw))].map((n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase())).sort(strnatcmp);
+	const names = [...new Set(topLevelFieldNames(raw))]
+		.map((n) => n.replace(/[A-Z]/g, (c) => c.toLowerCase()))
+		.sort(strnatcmp);
 	return sha256(`${names.join('&')}${timestamp}${secret}`);
 }
 

@@ -9,13 +9,17 @@ import {
 import * as authorization from './actions/authorization';
 import * as conversion from './actions/conversion';
 import * as promoter from './actions/promoter';
+import { requestOptions } from './actions/requestOptions';
 import { router } from './actions/router';
 
 export class AffiliateTracking implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Affiliate Tracking',
 		name: 'affiliateTracking',
-		icon: { light: 'file:../../icons/affiliateTracking.svg', dark: 'file:../../icons/affiliateTracking.dark.svg' },
+		icon: {
+			light: 'file:../../icons/affiliateTracking.svg',
+			dark: 'file:../../icons/affiliateTracking.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
@@ -42,6 +46,7 @@ export class AffiliateTracking implements INodeType {
 			...authorization.description,
 			...conversion.description,
 			...promoter.description,
+			requestOptions,
 		],
 	};
 

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { request } from 'undici';
 
 import { AffiliateTrackingApi } from '../../credentials/AffiliateTrackingApi.credentials';
@@ -17,7 +21,7 @@ export interface Answer {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
 	text: string;
-	json: { code: number; message: string; data: any } | undefined;
+	json: { code: number; message: string; data: Record<string, unknown> } | undefined;
 }
 
 /**
@@ -28,7 +32,10 @@ export async function signedCall(
 	sandbox: Sandbox,
 	apiKey: string,
 	call: Call,
-	options: { credential?: ICredentialDataDecryptedObject; tamper?: (signed: IHttpRequestOptions) => IHttpRequestOptions } = {},
+	options: {
+		credential?: ICredentialDataDecryptedObject;
+		tamper?: (signed: IHttpRequestOptions) => IHttpRequestOptions;
+	} = {},
 ): Promise<Answer> {
 	const credential = credentialFor(sandbox, apiKey, options.credential);
 	const credentialType = new AffiliateTrackingApi();

@@ -24,10 +24,10 @@ import {
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { workflowFixtures, type WorkflowFixtureName } from '../workflows';
 
-export const PACKAGE_DIR = resolve(__dirname, '../..');
+/** The package root, set by jest.config.js. */
+declare const PACKAGE_DIR: string;
 export const PACKAGE_NAME = 'n8n-nodes-affiliate-tracking';
 export const NODE_TYPE = `${PACKAGE_NAME}.affiliateTracking`;
 export const CREDENTIAL_TYPE = 'affiliateTrackingApi';
@@ -48,7 +48,9 @@ class PackageNodeTypes implements INodeTypes {
 	constructor(private readonly loader: PackageDirectoryLoader) {}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const shortName = nodeType.startsWith(`${PACKAGE_NAME}.`) ? nodeType.slice(PACKAGE_NAME.length + 1) : nodeType;
+		const shortName = nodeType.startsWith(`${PACKAGE_NAME}.`)
+			? nodeType.slice(PACKAGE_NAME.length + 1)
+			: nodeType;
 		const entry = this.loader.nodeTypes[shortName];
 		if (!entry) throw new Error(`Unknown node type ${nodeType}`);
 		return entry.type;
@@ -92,7 +94,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.credentialType(typeName);
-		if (typeof authenticate !== 'function') throw new Error(`${typeName} has no authenticate function`);
+		if (typeof authenticate !== 'function')
+			throw new Error(`${typeName} has no authenticate function`);
 		return await authenticate(credentials, requestOptions);
 	}
 
@@ -175,7 +178,10 @@ function additionalData(
 }
 
 /** Runs a workflow from its first node (the one without incoming connections). */
-export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptions): Promise<WorkflowRun> {
+export async function runWorkflow(
+	workflowData: IWorkflowBase,
+	options: RunOptions,
+): Promise<WorkflowRun> {
 	const loader = await loadPackage();
 	const nodeTypes = new PackageNodeTypes(loader);
 	const workflow = new Workflow({
@@ -189,7 +195,9 @@ export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptio
 	});
 	const targets = new Set(
 		Object.values(workflowData.connections).flatMap((byType) =>
-			Object.values(byType).flatMap((outputs) => outputs.flatMap((links) => (links ?? []).map((link) => link.node))),
+			Object.values(byType).flatMap((outputs) =>
+				outputs.flatMap((links) => (links ?? []).map((link) => link.node)),
+			),
 		),
 	);
 	const startNode = workflowData.nodes.find((node) => !targets.has(node.name)) as INode;
@@ -203,7 +211,9 @@ export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptio
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null },
+			],
 		},
 	});
 
@@ -226,9 +236,10 @@ export async function runWorkflow(workflowData: IWorkflowBase, options: RunOptio
 	};
 }
 
-/** A fixture as n8n imports it: the file holds the parts a user's export holds. */
-export function readWorkflowFixture(name: string): IWorkflowBase {
-	return JSON.parse(readFileSync(join(PACKAGE_DIR, 'test', 'workflows', name), 'utf8')) as IWorkflowBase;
+/** A fresh copy of a workflow fixture (tests may change it). */
+export function readWorkflowFixture(name: WorkflowFixtureName): IWorkflowBase {
+	// The JSON holds what a user's export holds; the engine needs no more than that.
+	return structuredClone(workflowFixtures[name]) as unknown as IWorkflowBase;
 }
 
 /** A one-node workflow around the Affiliate Tracking node, for the parameter-driven tests. */
@@ -264,11 +275,20 @@ export function singleNodeWorkflow(
 /** Every serialized run is scanned: an API secret in output, errors or metadata fails the test. */
 export function assertNoSecrets(run: IRun, credentials: ICredentialDataDecryptedObject[]): void {
 	const serialized = JSON.stringify(run, (_key, value: unknown) =>
-		value instanceof Error ? { ...value, message: value.message, stack: value.stack, description: (value as { description?: unknown }).description } : value,
+		value instanceof Error
+			? {
+					...value,
+					message: value.message,
+					stack: value.stack,
+					description: (value as { description?: unknown }).description,
+				}
+			: value,
 	);
 	for (const { apiSecret } of credentials) {
 		if (typeof apiSecret === 'string' && apiSecret.length >= 8 && serialized.includes(apiSecret)) {
-			throw new Error(`An API secret appears in the serialized run data (${apiSecret.slice(0, 8)}…)`);
+			throw new Error(
+				`An API secret appears in the serialized run data (${apiSecret.slice(0, 8)}…)`,
+			);
 		}
 	}
 }

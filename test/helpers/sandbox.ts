@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { Sandbox } from '../../sandbox/server';
-import { KEYS } from '../../sandbox/seed';
+import { KEYS, WRONG_SECRET } from '../../sandbox/seed';
 
-export { Sandbox, KEYS };
+export { Sandbox, KEYS, WRONG_SECRET };
 
 export const PROMOTER_CENTER_URL = 'https://promoter.example.com';
 
@@ -12,7 +12,11 @@ export function credentialId(apiKey: string): string {
 	return apiKey.replace(/^pk_test_/, '').replace(/_/g, '-');
 }
 
-export function credentialFor(sandbox: Sandbox, apiKey: string, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+export function credentialFor(
+	sandbox: Sandbox,
+	apiKey: string,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	const key = KEYS[apiKey];
 	if (!key) throw new Error(`no seeded key ${apiKey}`);
 	return {
@@ -27,7 +31,9 @@ export function credentialFor(sandbox: Sandbox, apiKey: string, overrides: ICred
 
 /** Every seeded key as a test credential, by credential id. */
 export function allCredentials(sandbox: Sandbox): Record<string, ICredentialDataDecryptedObject> {
-	return Object.fromEntries(Object.keys(KEYS).map((apiKey) => [credentialId(apiKey), credentialFor(sandbox, apiKey)]));
+	return Object.fromEntries(
+		Object.keys(KEYS).map((apiKey) => [credentialId(apiKey), credentialFor(sandbox, apiKey)]),
+	);
 }
 
 /** A sandbox on 127.0.0.1 for the tests of one file, with fresh state before each test. */

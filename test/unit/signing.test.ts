@@ -14,7 +14,10 @@ import {
 	v1StringToSign,
 	v2StringToSign,
 } from '../../nodes/AffiliateTracking/transport/signing';
-import { signRequestOptions, toWireRequest } from '../../nodes/AffiliateTracking/transport/requestSigner';
+import {
+	signRequestOptions,
+	toWireRequest,
+} from '../../nodes/AffiliateTracking/transport/requestSigner';
 import { strnatcmp } from '../../sandbox/verify';
 
 const SECRET = 'sk_test_vector_secret';
@@ -25,16 +28,32 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 
 describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)', () => {
 	const v1Vectors: Array<[string, string[], string]> = [
-		['spec example', ['event_name', 'invite_code', 'invited_user_id'], 'event_name&invite_code&invited_user_id'],
+		[
+			'spec example',
+			['event_name', 'invite_code', 'invited_user_id'],
+			'event_name&invite_code&invited_user_id',
+		],
 		['digit runs compare as numbers', ['a10', 'a2', 'a1'], 'a1&a2&a10'],
 		['names are lower-cased before sorting', ['Zeta', 'alpha', 'B'], 'alpha&b&zeta'],
-		['names differing only in digits, one with a leading zero', ['item9', 'item10', 'item09'], 'item09&item9&item10'],
-		['underscores sort below letters and above digits', ['userid', 'user_id', 'user_10', 'user_2'], 'user_2&user_10&user_id&userid'],
+		[
+			'names differing only in digits, one with a leading zero',
+			['item9', 'item10', 'item09'],
+			'item09&item9&item10',
+		],
+		[
+			'underscores sort below letters and above digits',
+			['userid', 'user_id', 'user_10', 'user_2'],
+			'user_2&user_10&user_id&userid',
+		],
 		['leading zeros compare left-aligned', ['x1', 'x01', 'x001'], 'x001&x01&x1'],
 		['purely numeric names', ['10', '9', '1a'], '1a&9&10'],
 		['case variants are two fields', ['ID', 'id'], 'id&id'],
 		['no fields at all', [], ''],
-		['promoter login fields', ['user_id', 'theme_mode', 'lang', 'email', 'username', 'phone'], 'email&lang&phone&theme_mode&user_id&username'],
+		[
+			'promoter login fields',
+			['user_id', 'theme_mode', 'lang', 'email', 'username', 'phone'],
+			'email&lang&phone&theme_mode&user_id&username',
+		],
 	];
 	it.each(v1Vectors)('%s', (_name, names, joined) => {
 		expect(v1StringToSign(names, TS)).toBe(`${joined}${TS}`);
@@ -49,20 +68,45 @@ describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)
 
 	it('counts only top-level names of a nested JSON body and ignores values', () => {
 		const signed = signRequestOptions(
-			{ baseUrl: 'https://api.example.com', apiKey: 'pk_x', apiSecret: SECRET, signatureVersion: 'v1' },
-			{ method: 'POST', url: '/track/conversion', body: { b: { z: 1, a: [1, 2] }, A: 20260301, c: null }, headers: { 'X-Api-Timestamp': TS } },
+			{
+				baseUrl: 'https://api.example.com',
+				apiKey: 'pk_x',
+				apiSecret: SECRET,
+				signatureVersion: 'v1',
+			},
+			{
+				method: 'POST',
+				url: '/track/conversion',
+				body: { b: { z: 1, a: [1, 2] }, A: 20260301, c: null },
+				headers: { 'X-Api-Timestamp': TS },
+			},
 			0,
 		);
-		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(sha256(`a&b&c${TS}${SECRET}`));
+		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
+			sha256(`a&b&c${TS}${SECRET}`),
+		);
 	});
 
 	it('merges query and body names, a name in both counted once', () => {
 		const signed = signRequestOptions(
-			{ baseUrl: 'https://api.example.com', apiKey: 'pk_x', apiSecret: SECRET, signatureVersion: 'v1' },
-			{ method: 'POST', url: '/x?b=1&a[k]=2', qs: { c: 'v' }, body: { b: 1, d: 2 }, headers: { 'X-Api-Timestamp': TS } },
+			{
+				baseUrl: 'https://api.example.com',
+				apiKey: 'pk_x',
+				apiSecret: SECRET,
+				signatureVersion: 'v1',
+			},
+			{
+				method: 'POST',
+				url: '/x?b=1&a[k]=2',
+				qs: { c: 'v' },
+				body: { b: 1, d: 2 },
+				headers: { 'X-Api-Timestamp': TS },
+			},
 			0,
 		);
-		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(sha256(`a&b&c&d${TS}${SECRET}`));
+		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
+			sha256(`a&b&c&d${TS}${SECRET}`),
+		);
 	});
 });
 
@@ -70,46 +114,91 @@ describe('signature v2 (HMAC-SHA256 over six lines)', () => {
 	it('POST with a JSON body', () => {
 		const body = '{"event_name":"signup","invited_user_id":"u1","invite_code":"ADA2026"}';
 		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/track/conversion\n\n${TS}\n${sha256(body)}`;
-		const input = { method: 'post', path: '/api/open/v1/track/conversion', query: '', timestamp: TS, body };
+		const input = {
+			method: 'post',
+			path: '/api/open/v1/track/conversion',
+			query: '',
+			timestamp: TS,
+			body,
+		};
 		expect(v2StringToSign(input)).toBe(expected);
 		expect(signV2(input, SECRET)).toBe(hmac(expected));
 	});
 
 	it('GET with a query string and an empty body', () => {
 		const expected = `PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/user_1001/statistics\nstart_date=2026-03-01&end_date=2026-03-31\n${TS}\n${EMPTY_SHA256}`;
-		const input = { method: 'GET', path: '/api/open/v1/promoters/user_1001/statistics', query: 'start_date=2026-03-01&end_date=2026-03-31', timestamp: TS, body: '' };
+		const input = {
+			method: 'GET',
+			path: '/api/open/v1/promoters/user_1001/statistics',
+			query: 'start_date=2026-03-01&end_date=2026-03-31',
+			timestamp: TS,
+			body: '',
+		};
 		expect(signV2(input, SECRET)).toBe(hmac(expected));
 	});
 
 	it('GET without a query leaves line 4 empty', () => {
 		const expected = `PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/user_1001\n\n${TS}\n${EMPTY_SHA256}`;
-		expect(signV2({ method: 'GET', path: '/api/open/v1/promoters/user_1001', query: '', timestamp: TS, body: '' }, SECRET)).toBe(hmac(expected));
+		expect(
+			signV2(
+				{
+					method: 'GET',
+					path: '/api/open/v1/promoters/user_1001',
+					query: '',
+					timestamp: TS,
+					body: '',
+				},
+				SECRET,
+			),
+		).toBe(hmac(expected));
 	});
 
 	it('POST with an empty body hashes the empty string', () => {
 		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${EMPTY_SHA256}`;
-		expect(signV2({ method: 'POST', path: '/api/open/v1/promoter/login', query: '', timestamp: TS, body: '' }, SECRET)).toBe(hmac(expected));
+		expect(
+			signV2(
+				{ method: 'POST', path: '/api/open/v1/promoter/login', query: '', timestamp: TS, body: '' },
+				SECRET,
+			),
+		).toBe(hmac(expected));
 	});
 
 	it('a non-ASCII JSON body is hashed as its UTF-8 bytes (fixed hex from Python)', () => {
 		const body = '{"transaction_id":"txn_1001","reason":"客户退款"}';
-		expect(signV2({ method: 'POST', path: '/api/open/v1/track/refund', query: '', timestamp: TS, body }, SECRET)).toBe(
-			'ce990f9508cb804aeccd4f4da7d8bbd1f5236c1ab628146776786de00b2f520d',
-		);
+		expect(
+			signV2(
+				{ method: 'POST', path: '/api/open/v1/track/refund', query: '', timestamp: TS, body },
+				SECRET,
+			),
+		).toBe('ce990f9508cb804aeccd4f4da7d8bbd1f5236c1ab628146776786de00b2f520d');
 		expect(sha256(Buffer.from(body, 'utf8'))).toBe(sha256(body));
 	});
 
 	it('integer values are signed as serialized', () => {
 		const body = '{"transaction_id":20260301}';
 		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/track/refund\n\n${TS}\n${sha256(body)}`;
-		expect(signV2({ method: 'POST', path: '/api/open/v1/track/refund', query: '', timestamp: TS, body }, SECRET)).toBe(hmac(expected));
+		expect(
+			signV2(
+				{ method: 'POST', path: '/api/open/v1/track/refund', query: '', timestamp: TS, body },
+				SECRET,
+			),
+		).toBe(hmac(expected));
 	});
 
 	it('a path segment with "/", spaces and non-ASCII is signed percent-encoded (fixed hex from Python)', () => {
 		const path = `/api/open/v1/promoters/${encodeRfc3986('a/b c ü')}/statistics`;
 		expect(path).toBe('/api/open/v1/promoters/a%2Fb%20c%20%C3%BC/statistics');
 		expect(
-			signV2({ method: 'GET', path, query: 'start_date=2026-03-01&end_date=2026-03-31', timestamp: TS, body: '' }, SECRET),
+			signV2(
+				{
+					method: 'GET',
+					path,
+					query: 'start_date=2026-03-01&end_date=2026-03-31',
+					timestamp: TS,
+					body: '',
+				},
+				SECRET,
+			),
 		).toBe('e39dfd0e402e40fc838a06d76d043c9503f1384593c6d954317f210f775e02a1');
 	});
 
@@ -121,40 +210,68 @@ describe('signature v2 (HMAC-SHA256 over six lines)', () => {
 });
 
 describe('credential authenticate(): the signed request is the request sent', () => {
-	const credentials = { baseUrl: 'https://api.example.com/', apiKey: 'pk_x', apiSecret: SECRET, signatureVersion: 'v2' };
+	const credentials = {
+		baseUrl: 'https://api.example.com/',
+		apiKey: 'pk_x',
+		apiSecret: SECRET,
+		signatureVersion: 'v2',
+	};
 
 	it('serializes an object body once and signs those exact bytes', () => {
-		const signed = signRequestOptions(credentials, { method: 'POST', url: '/promoter/login', body: { user_id: '李雷', n: 1 } }, Number(TS));
+		const signed = signRequestOptions(
+			credentials,
+			{ method: 'POST', url: '/promoter/login', body: { user_id: '李雷', n: 1 } },
+			Number(TS),
+		);
 		expect(signed.body).toBe('{"user_id":"李雷","n":1}');
 		expect(signed.url).toBe('https://api.example.com/api/open/v1/promoter/login');
 		const headers = signed.headers as Record<string, string>;
 		expect(headers['X-Api-Timestamp']).toBe(TS);
 		expect(headers['Content-Type']).toBe('application/json');
 		expect(headers['X-Api-Sign']).toBe(
-			hmac(`PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${sha256('{"user_id":"李雷","n":1}')}`),
+			hmac(
+				`PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${sha256('{"user_id":"李雷","n":1}')}`,
+			),
 		);
 		expect(JSON.stringify(signed)).not.toContain(SECRET);
 	});
 
 	it('writes qs into the URL itself and signs it byte for byte', () => {
-		const signed = signRequestOptions(credentials, { method: 'GET', url: '/promoters/u%201', qs: { expand: 'links,statistics' } }, Number(TS));
-		expect(signed.url).toBe('https://api.example.com/api/open/v1/promoters/u%201?expand=links%2Cstatistics');
+		const signed = signRequestOptions(
+			credentials,
+			{ method: 'GET', url: '/promoters/u%201', qs: { expand: 'links,statistics' } },
+			Number(TS),
+		);
+		expect(signed.url).toBe(
+			'https://api.example.com/api/open/v1/promoters/u%201?expand=links%2Cstatistics',
+		);
 		expect(signed.qs).toBeUndefined();
 		expect(signed.body).toBeUndefined();
 		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
-			hmac(`PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/u%201\nexpand=links%2Cstatistics\n${TS}\n${EMPTY_SHA256}`),
+			hmac(
+				`PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/u%201\nexpand=links%2Cstatistics\n${TS}\n${EMPTY_SHA256}`,
+			),
 		);
 	});
 
 	it('signs the path in the form the URL parser sends it', () => {
-		const wire = toWireRequest({ method: 'GET', url: 'https://api.example.com/api/open/v1/promoters/a b' }, 'https://api.example.com');
+		const wire = toWireRequest(
+			{ method: 'GET', url: 'https://api.example.com/api/open/v1/promoters/a b' },
+			'https://api.example.com',
+		);
 		expect(wire.path).toBe('/api/open/v1/promoters/a%20b');
 	});
 
 	it('keeps a timestamp given by the caller (clock-skew correction)', () => {
-		const signed = signRequestOptions(credentials, { method: 'GET', url: '/promoters/x', headers: { 'x-api-timestamp': '42' } }, Number(TS));
+		const signed = signRequestOptions(
+			credentials,
+			{ method: 'GET', url: '/promoters/x', headers: { 'x-api-timestamp': '42' } },
+			Number(TS),
+		);
 		expect((signed.headers as Record<string, string>)['X-Api-Timestamp']).toBe('42');
-		expect(Object.keys(signed.headers ?? {}).filter((key) => /timestamp/i.test(key))).toHaveLength(1);
+		expect(Object.keys(signed.headers ?? {}).filter((key) => /timestamp/i.test(key))).toHaveLength(
+			1,
+		);
 	});
 
 	it.each([
@@ -162,15 +279,22 @@ describe('credential authenticate(): the signed request is the request sent', ()
 		['ftp://api.example.com', /https/],
 		['not a url', /not a valid address/],
 	])('refuses the base URL %s', (baseUrl, message) => {
-		expect(() => signRequestOptions({ ...credentials, baseUrl }, { method: 'GET', url: '/x' }, 0)).toThrow(message);
+		expect(() =>
+			signRequestOptions({ ...credentials, baseUrl }, { method: 'GET', url: '/x' }, 0),
+		).toThrow(message);
 	});
 
-	it.each(['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787'])('accepts plain http on loopback: %s', (baseUrl) => {
-		expect(() => signRequestOptions({ ...credentials, baseUrl }, { method: 'GET', url: '/x' }, 0)).not.toThrow();
-	});
+	it.each(['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787'])(
+		'accepts plain http on loopback: %s',
+		(baseUrl) => {
+			expect(() =>
+				signRequestOptions({ ...credentials, baseUrl }, { method: 'GET', url: '/x' }, 0),
+			).not.toThrow();
+		},
+	);
 });
 
-describe('naturalCompare agrees with the sandbox\'s separate SORT_NATURAL implementation', () => {
+describe("naturalCompare agrees with the sandbox's separate SORT_NATURAL implementation", () => {
 	it('on 5,000 random name pairs', () => {
 		let seed = 7;
 		const random = () => {
@@ -178,7 +302,11 @@ describe('naturalCompare agrees with the sandbox\'s separate SORT_NATURAL implem
 			return seed / 2147483648;
 		};
 		const alphabet = ['a', 'b', '0', '1', '2', '9', '_', 'z'];
-		const name = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+		const name = () =>
+			Array.from(
+				{ length: 1 + Math.floor(random() * 6) },
+				() => alphabet[Math.floor(random() * alphabet.length)],
+			).join('');
 		for (let i = 0; i < 5000; i++) {
 			const [x, y] = [name(), name()];
 			expect([x, y, Math.sign(naturalCompare(x, y))]).toEqual([x, y, Math.sign(strnatcmp(x, y))]);

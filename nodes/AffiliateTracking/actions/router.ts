@@ -1,9 +1,15 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
-import { runForEachItem, type OperationResult } from '../helpers/itemLoop';
+import { runForEachItem, type OperationResult, type Pacing } from '../helpers/itemLoop';
 import * as authorization from './authorization';
 import * as conversion from './conversion';
 import * as promoter from './promoter';
+import { MAX_CONCURRENCY } from './requestOptions';
 
 interface Operation {
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
@@ -41,5 +47,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of resource "${resource}" is not supported`,
 		);
 	}
-	return await runForEachItem(this, async (itemIndex) => await selected.execute.call(this, itemIndex));
+	return await runForEachItem(
+		this,
+		async (itemIndex) => await selected.execute.call(this, itemIndex),
+		readPacing(this.getNodeParameter('options', 0, {}) as IDataObject),
+	);
+}
+
+function readPacing(options: IDataObject): Pacing {
+	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
+	const concurrency = Number(options.concurrency ?? 5);
+	return {
+		concurrency: Number.isFinite(concurrency)
+			? Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(concurrency)))
+			: 5,
+		batchSize: batch?.batchSize === undefined ? undefined : Math.max(1, Number(batch.batchSize)),
+		batchIntervalMs: Math.max(0, Number(batch?.batchInterval ?? 0)),
+	};
 }

@@ -1,6 +1,7 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -27,7 +28,11 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
  * when its json holds nothing but `error`, `message` and `details`, so there the code and the
  * remedy go under `details` (and n8n adds the input item's fields).
  */
-function errorItem(error: NodeError, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
+function errorItem(
+	error: NodeError,
+	itemIndex: number,
+	toErrorOutput: boolean,
+): INodeExecutionData {
 	const details: IDataObject = {};
 	const code = error.context.envelopeCode;
 	if (code !== undefined) details.code = code;
@@ -39,21 +44,28 @@ function errorItem(error: NodeError, itemIndex: number, toErrorOutput: boolean):
 	return { json, pairedItem: { item: itemIndex } };
 }
 
+/** How items are paced: at most `concurrency` at once, optionally in batches with a pause. */
+export interface Pacing {
+	concurrency: number;
+	batchSize?: number;
+	batchIntervalMs: number;
+}
+
 /**
- * Runs `handler` once per input item, up to `concurrency` at a time, and returns every
- * item's outcome in input order: its results, or (under Continue On Fail) its error item.
- * Without Continue On Fail the first failure stops the loop and is thrown.
+ * Runs `handler` once per input item under `pacing` and returns every item's outcome in input
+ * order: its results, or (under Continue On Fail) its error item. Without Continue On Fail the
+ * first failure stops the loop and is thrown.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
 	handler: ItemHandler,
-	concurrency = 1,
+	pacing: Pacing = { concurrency: 1, batchIntervalMs: 0 },
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const outcomes: INodeExecutionData[][] = new Array(itemCount);
 	const continueOnFail = context.continueOnFail();
 	const toErrorOutput = context.getNode().onError === 'continueErrorOutput';
-	let nextIndex = 0;
+	const batchSize = Math.max(1, pacing.batchSize ?? itemCount);
 	let failure: NodeError | undefined;
 
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
@@ -70,19 +82,23 @@ export async function runForEachItem(
 		}
 	};
 
-	const worker = async (): Promise<void> => {
-		while (failure === undefined && nextIndex < itemCount) {
-			const itemIndex = nextIndex++;
-			try {
-				outcomes[itemIndex] = await runItem(itemIndex);
-			} catch (error) {
-				failure ??= error as NodeError;
+	for (let start = 0; start < itemCount && failure === undefined; start += batchSize) {
+		if (start > 0 && pacing.batchIntervalMs > 0) await sleep(pacing.batchIntervalMs);
+		const end = Math.min(itemCount, start + batchSize);
+		let nextIndex = start;
+		const worker = async (): Promise<void> => {
+			while (failure === undefined && nextIndex < end) {
+				const itemIndex = nextIndex++;
+				try {
+					outcomes[itemIndex] = await runItem(itemIndex);
+				} catch (error) {
+					failure ??= error as NodeError;
+				}
 			}
-		}
-	};
-
-	const workers = Math.max(1, Math.min(concurrency, itemCount));
-	await Promise.all(Array.from({ length: workers }, worker));
+		};
+		const workers = Math.max(1, Math.min(pacing.concurrency, end - start));
+		await Promise.all(Array.from({ length: workers }, worker));
+	}
 	if (failure !== undefined) throw failure;
 	return [outcomes.flat()];
 }

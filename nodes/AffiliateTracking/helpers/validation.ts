@@ -16,7 +16,8 @@ export class ParameterReader {
 	fail(label: string, rule: string): NodeOperationError {
 		return new NodeOperationError(this.context.getNode(), `Parameter "${label}" ${rule}`, {
 			itemIndex: this.itemIndex,
-			description: 'The request was not sent. Fix the parameter (or the input field it reads) and run again.',
+			description:
+				'The request was not sent. Fix the parameter (or the input field it reads) and run again.',
 		});
 	}
 
@@ -76,7 +77,11 @@ export class ParameterReader {
 			return undefined;
 		}
 		const parsed = typeof value === 'string' ? Number(value.trim()) : value;
-		if (typeof parsed !== 'number' || !Number.isFinite(parsed) || (typeof value === 'string' && value.trim() === '')) {
+		if (
+			typeof parsed !== 'number' ||
+			!Number.isFinite(parsed) ||
+			(typeof value === 'string' && value.trim() === '')
+		) {
 			throw this.fail(label, `must be a number, got ${describe(value)}`);
 		}
 		if (parsed < 0) throw this.fail(label, `must not be negative (got ${parsed})`);
@@ -92,7 +97,10 @@ export class ParameterReader {
 			try {
 				value = JSON.parse(value);
 			} catch (error) {
-				throw this.fail(label, `must be a JSON object; the text is not valid JSON (${(error as Error).message})`);
+				throw this.fail(
+					label,
+					`must be a JSON object; the text is not valid JSON (${(error as Error).message})`,
+				);
 			}
 		}
 		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -110,7 +118,10 @@ export class ParameterReader {
 			!Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
 			new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 		if (!valid) {
-			throw this.fail(label, `must be a real date written YYYY-MM-DD, like 2026-03-01 (got "${value}")`);
+			throw this.fail(
+				label,
+				`must be a real date written YYYY-MM-DD, like 2026-03-01 (got "${value}")`,
+			);
 		}
 		return value;
 	}

@@ -58,6 +58,16 @@ export const AUTHENTICATION_HINTS: ReadonlyArray<{ message: string; hint: string
 	},
 ];
 
+/** The spec's "server error; retry allowed" answers. */
+const RETRY_ALLOWED_MESSAGES = new Set([
+	'Failed to apply the conversion adjustment',
+	'Failed to retrieve promoter data',
+]);
+
+export function isRetryAllowedMessage(message: string): boolean {
+	return RETRY_ALLOWED_MESSAGES.has(message);
+}
+
 export function authenticationHint(message: string): string | undefined {
 	return AUTHENTICATION_HINTS.find((entry) => message.startsWith(entry.message))?.hint;
 }
@@ -98,9 +108,12 @@ const MESSAGE_HINTS: ReadonlyArray<{ pattern: RegExp; hint: string }> = [
 ];
 
 const CODE_HINTS: Record<number, string> = {
-	[ENVELOPE_CODES.notFound]: 'The referenced thing does not exist for this product. Check the IDs sent.',
-	[ENVELOPE_CODES.invalidRequest]: 'The service refused the request as invalid. Check the parameters named in the message.',
-	[ENVELOPE_CODES.otherFailure]: 'The service could not complete the request. Check the parameters named in the message.',
+	[ENVELOPE_CODES.notFound]:
+		'The referenced thing does not exist for this product. Check the IDs sent.',
+	[ENVELOPE_CODES.invalidRequest]:
+		'The service refused the request as invalid. Check the parameters named in the message.',
+	[ENVELOPE_CODES.otherFailure]:
+		'The service could not complete the request. Check the parameters named in the message.',
 };
 
 /** What to do about an envelope error, for the error's description. */

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import {
 	API_PREFIX,
@@ -45,7 +49,9 @@ function isLoopbackHost(hostname: string): boolean {
  * because the key, the timestamp and the signed payload would travel readable.
  */
 export function readCredentials(raw: ICredentialDataDecryptedObject): AffiliateTrackingCredentials {
-	const baseUrl = String(raw.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const baseUrl = String(raw.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
 	if (parsed === undefined) {
 		throw new Error(
@@ -66,7 +72,9 @@ export function readCredentials(raw: ICredentialDataDecryptedObject): AffiliateT
 		throw new Error('The credential needs both an API Key (pk_…) and an API Secret (sk_…)');
 	}
 	const signatureVersion: SignatureVersion = raw.signatureVersion === 'v1' ? 'v1' : 'v2';
-	const promoterCenterUrl = String(raw.promoterCenterUrl ?? '').trim().replace(/\/+$/, '');
+	const promoterCenterUrl = String(raw.promoterCenterUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	return {
 		baseUrl,
 		apiKey,
@@ -94,7 +102,10 @@ function resolveUrl(options: IHttpRequestOptions, baseUrl: string): URL {
 	return new URL(`${base}/${options.url.replace(/^\/+/, '')}`);
 }
 
-function serializeBody(body: IHttpRequestOptions['body']): { bytes: string | Buffer; contentType?: string } {
+function serializeBody(body: IHttpRequestOptions['body']): {
+	bytes: string | Buffer;
+	contentType?: string;
+} {
 	if (body === undefined || body === null || body === '') return { bytes: '' };
 	if (typeof body === 'string') return { bytes: body, contentType: 'application/json' };
 	if (Buffer.isBuffer(body)) return { bytes: body, contentType: 'application/json' };
@@ -167,7 +178,9 @@ export function signWireRequest(
 }
 
 function findHeader(headers: IDataObject, name: string): string | undefined {
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+	const key = Object.keys(headers).find(
+		(candidate) => candidate.toLowerCase() === name.toLowerCase(),
+	);
 	return key === undefined ? undefined : String(headers[key]);
 }
 

@@ -10,7 +10,14 @@ export const description = updateDisplayOptions(
 	relayProperties('productKey'),
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const body = readRelayBody(new ParameterReader(this, itemIndex), 'productKey') as IDataObject;
-	return (await apiRequest.call(this, { method: 'POST', path: '/oauth/authorize', body }, itemIndex)) as IDataObject;
+	return (await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/oauth/authorize', body, retrySafe: true, action: 'Authorize' },
+		itemIndex,
+	)) as IDataObject;
 }

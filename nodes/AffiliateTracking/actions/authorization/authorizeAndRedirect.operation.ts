@@ -11,14 +11,23 @@ export const description = updateDisplayOptions(
 );
 
 /** The 302 is not followed: its Location, and the two parameters it carries, are the output. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const { extra, ...fields } = readRelayBody(new ParameterReader(this, itemIndex), 'productKey');
 	const query: Record<string, string> = {};
 	for (const [name, value] of Object.entries(fields)) query[name] = String(value);
 	if (extra !== undefined) query.extra = JSON.stringify(extra);
 	const location = await redirectRequest.call(
 		this,
-		{ method: 'GET', path: '/oauth/authorizeAndRedirect', query },
+		{
+			method: 'GET',
+			path: '/oauth/authorizeAndRedirect',
+			query,
+			retrySafe: true,
+			action: 'Authorize and Get Redirect',
+		},
 		itemIndex,
 	);
 	let params: URLSearchParams | undefined;

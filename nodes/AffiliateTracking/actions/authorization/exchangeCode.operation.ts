@@ -13,18 +13,28 @@ export const description = updateDisplayOptions(
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: "={{ $json.query.x_auth_code }}",
+			placeholder: '={{ $json.query.x_auth_code }}',
 			description:
 				'The x_auth_code query parameter of the landing URL. It can be exchanged once, by the promoted product, before it expires.',
 		},
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const code = new ParameterReader(this, itemIndex).requiredString('code', 'Authorization Code');
 	return (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/oauth/getUserByAuthorizationCode', body: { code } },
+		{
+			method: 'POST',
+			path: '/oauth/getUserByAuthorizationCode',
+			body: { code },
+			// A code is redeemed once: a blind re-send after a lost answer would fail as used.
+			retrySafe: false,
+			action: 'Exchange Code',
+		},
 		itemIndex,
 	)) as IDataObject;
 }

@@ -19,11 +19,23 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
-	const body = readRelayBody(new ParameterReader(this, itemIndex), 'sourceProductKey') as IDataObject;
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
+	const body = readRelayBody(
+		new ParameterReader(this, itemIndex),
+		'sourceProductKey',
+	) as IDataObject;
 	return (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/oauth/getDebugAuthCode', body },
+		{
+			method: 'POST',
+			path: '/oauth/getDebugAuthCode',
+			body,
+			retrySafe: true,
+			action: 'Get Debug Code',
+		},
 		itemIndex,
 	)) as IDataObject;
 }

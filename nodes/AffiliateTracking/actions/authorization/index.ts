@@ -19,13 +19,15 @@ export const description: INodeProperties[] = [
 				name: 'Authorize',
 				value: 'authorize',
 				action: 'Authorize',
-				description: 'Create a one-time authorization code and the promotion link for a user of your product',
+				description:
+					'Create a one-time authorization code and the promotion link for a user of your product',
 			},
 			{
 				name: 'Authorize and Get Redirect',
 				value: 'authorizeAndRedirect',
 				action: 'Authorize and get redirect',
-				description: 'Same as Authorize, answered as a redirect; returns the redirect address without following it',
+				description:
+					'Same as Authorize, answered as a redirect; returns the redirect address without following it',
 			},
 			{
 				name: 'Exchange Code',

@@ -35,7 +35,8 @@ export function relayProperties(sourceField: 'productKey' | 'sourceProductKey'):
 			type: 'string',
 			required: true,
 			default: '',
-			description: 'Stable ID of the user in the promoting product (never shown to the promoted product)',
+			description:
+				'Stable ID of the user in the promoting product (never shown to the promoted product)',
 		},
 		{
 			displayName: 'Additional Fields',

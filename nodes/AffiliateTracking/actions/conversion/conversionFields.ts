@@ -26,7 +26,10 @@ export function withExtraBodyFields(params: ParameterReader, body: IDataObject):
 	if (extra === undefined) return body;
 	const clash = Object.keys(extra).find((name) => name in body || name === 'event_name');
 	if (clash !== undefined) {
-		throw params.fail('Extra Body Fields', `must not contain "${clash}": set it with its own parameter`);
+		throw params.fail(
+			'Extra Body Fields',
+			`must not contain "${clash}": set it with its own parameter`,
+		);
 	}
 	return { ...body, ...extra };
 }

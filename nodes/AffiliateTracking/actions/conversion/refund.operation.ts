@@ -27,15 +27,25 @@ export const description = updateDisplayOptions(
 			name: 'reason',
 			type: 'string',
 			default: '',
-			description: 'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
+			description:
+				'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
 		},
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
-	const body: IDataObject = { transaction_id: params.requiredString('transactionId', 'Transaction ID') };
+	const body: IDataObject = {
+		transaction_id: params.requiredString('transactionId', 'Transaction ID'),
+	};
 	const reason = params.optionalString('reason', 'Reason');
 	if (reason !== undefined) body.reason = reason;
-	return (await apiRequest.call(this, { method: 'POST', path: '/track/refund', body }, itemIndex)) as IDataObject;
+	return (await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/track/refund', body, retrySafe: true, action: 'Refund' },
+		itemIndex,
+	)) as IDataObject;
 }

@@ -3,7 +3,11 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from '
 import type { OperationResult } from '../../helpers/itemLoop';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { extraBodyFieldsOption, invitedUserIdProperty, withExtraBodyFields } from './conversionFields';
+import {
+	extraBodyFieldsOption,
+	invitedUserIdProperty,
+	withExtraBodyFields,
+} from './conversionFields';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversion'], operation: ['trackEvent'] } },
@@ -40,18 +44,25 @@ export const description = updateDisplayOptions(
 					name: 'transactionId',
 					type: 'string',
 					default: '',
-					description: 'Your order or payment ID, at most 255 characters; needed to refund a paid event',
+					description:
+						'Your order or payment ID, at most 255 characters; needed to refund a paid event',
 				},
 			],
 		},
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const eventName = params.requiredString('eventName', 'Event Name');
 	if (eventName === 'signup') {
-		throw params.fail('Event Name', 'must not be "signup": use the Track Signup operation, which sends the invite code');
+		throw params.fail(
+			'Event Name',
+			'must not be "signup": use the Track Signup operation, which sends the invite code',
+		);
 	}
 	const body: IDataObject = {
 		event_name: eventName,
@@ -63,7 +74,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (value !== undefined) body.conversion_value = value;
 	return (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/track/conversion', body: withExtraBodyFields(params, body) },
+		{
+			method: 'POST',
+			path: '/track/conversion',
+			body: withExtraBodyFields(params, body),
+			retrySafe: false,
+			action: 'Track Custom Event',
+		},
 		itemIndex,
 	)) as IDataObject;
 }

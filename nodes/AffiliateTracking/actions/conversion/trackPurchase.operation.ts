@@ -3,14 +3,19 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from '
 import type { OperationResult } from '../../helpers/itemLoop';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { extraBodyFieldsOption, invitedUserIdProperty, withExtraBodyFields } from './conversionFields';
+import {
+	extraBodyFieldsOption,
+	invitedUserIdProperty,
+	withExtraBodyFields,
+} from './conversionFields';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversion'], operation: ['trackPurchase'] } },
 	[
 		{
 			...invitedUserIdProperty,
-			description: 'Stable ID of the paying user in your product; their signup must have been tracked first',
+			description:
+				'Stable ID of the paying user in your product; their signup must have been tracked first',
 		},
 		{
 			displayName: 'Transaction ID',
@@ -18,7 +23,8 @@ export const description = updateDisplayOptions(
 			type: 'string',
 			required: true,
 			default: '',
-			description: 'Your order or payment ID, at most 255 characters. Refund finds the purchase by it, so keep it unique.',
+			description:
+				'Your order or payment ID, at most 255 characters. Refund finds the purchase by it, so keep it unique.',
 		},
 		{
 			displayName: 'Conversion Value',
@@ -40,7 +46,10 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const body = withExtraBodyFields(params, {
 		event_name: 'purchase',
@@ -48,5 +57,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		transaction_id: params.requiredString('transactionId', 'Transaction ID'),
 		conversion_value: params.amount('conversionValue', 'Conversion Value', true),
 	});
-	return (await apiRequest.call(this, { method: 'POST', path: '/track/conversion', body }, itemIndex)) as IDataObject;
+	return (await apiRequest.call(
+		this,
+		{ method: 'POST', path: '/track/conversion', body, retrySafe: false, action: 'Track Purchase' },
+		itemIndex,
+	)) as IDataObject;
 }

@@ -1,4 +1,10 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
 import { ParameterReader } from '../../helpers/validation';
@@ -27,11 +33,20 @@ export const description = updateDisplayOptions(
 			default: {},
 			options: [
 				{
+					displayName: 'Treat "Already Exists" as Success',
+					name: 'alreadyExistsIsSuccess',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether a signup reported before (for example by a run that timed out) gives an item with status ALREADY_EXISTS instead of an error',
+				},
+				{
 					displayName: 'Click ID',
 					name: 'clickId',
 					type: 'string',
 					default: '',
-					description: 'Click ID; may carry the same ps_ref value as Invite Code when the attribution type is uncertain',
+					description:
+						'Click ID; may carry the same ps_ref value as Invite Code when the attribution type is uncertain',
 				},
 				{
 					displayName: 'Invited User Name',
@@ -45,7 +60,10 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const body: IDataObject = {
 		event_name: 'signup',
@@ -56,5 +74,28 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (name !== undefined) body.invited_user_name = name;
 	const clickId = params.optionalString('additionalFields.clickId', 'Click ID');
 	if (clickId !== undefined) body.click_id = clickId;
-	return (await apiRequest.call(this, { method: 'POST', path: '/track/conversion', body }, itemIndex)) as IDataObject;
+	const alreadyExistsIsSuccess =
+		params.raw('additionalFields.alreadyExistsIsSuccess', false) === true;
+	try {
+		return (await apiRequest.call(
+			this,
+			{ method: 'POST', path: '/track/conversion', body, retrySafe: false, action: 'Track Signup' },
+			itemIndex,
+		)) as IDataObject;
+	} catch (error) {
+		if (
+			alreadyExistsIsSuccess &&
+			error instanceof NodeApiError &&
+			/already exists/i.test(error.message)
+		) {
+			return {
+				event_name: 'signup',
+				invited_user_id: body.invited_user_id,
+				status: 'ALREADY_EXISTS',
+				message: error.message,
+			};
+		}
+		// Hands back the same NodeApiError (n8n does not re-wrap one).
+		throw new NodeApiError(this.getNode(), error as JsonObject);
+	}
 }

@@ -18,7 +18,11 @@ export const description = updateDisplayOptions(
 			options: [
 				{ name: 'Balances', value: 'balances' },
 				{ name: 'Links', value: 'links' },
-				{ name: 'Statistics', value: 'statistics', description: 'All-time statistics (no date range)' },
+				{
+					name: 'Statistics',
+					value: 'statistics',
+					description: 'All-time statistics (no date range)',
+				},
 			],
 			default: [],
 			description: 'Related data to include in the promoter object',
@@ -29,8 +33,13 @@ export const description = updateDisplayOptions(
 function readExpand(params: ParameterReader): string[] {
 	const raw = params.raw('expand', []);
 	const values =
-		typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map((value) => String(value)) : null;
-	if (values === null) throw params.fail('Include', 'must be a list of balances, links, statistics');
+		typeof raw === 'string'
+			? raw.split(',')
+			: Array.isArray(raw)
+				? raw.map((value) => String(value))
+				: null;
+	if (values === null)
+		throw params.fail('Include', 'must be a list of balances, links, statistics');
 	const wanted = values.map((value) => value.trim()).filter((value) => value !== '');
 	const unknown = wanted.find((value) => !(EXPANDABLE as readonly string[]).includes(value));
 	if (unknown !== undefined) {
@@ -39,13 +48,22 @@ function readExpand(params: ParameterReader): string[] {
 	return [...new Set(wanted)];
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const path = promoterPath(params);
 	const expand = readExpand(params);
 	return (await apiRequest.call(
 		this,
-		{ method: 'GET', path, query: { expand: expand.length > 0 ? expand.join(',') : undefined } },
+		{
+			method: 'GET',
+			path,
+			query: { expand: expand.length > 0 ? expand.join(',') : undefined },
+			retrySafe: true,
+			action: 'Get Promoter',
+		},
 		itemIndex,
 	)) as IDataObject;
 }

@@ -10,11 +10,19 @@ export const description = updateDisplayOptions(
 	[userIdProperty, splitIntoItemsProperty],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const balances = (await apiRequest.call(
 		this,
-		{ method: 'GET', path: promoterPath(params, '/balances') },
+		{
+			method: 'GET',
+			path: promoterPath(params, '/balances'),
+			retrySafe: true,
+			action: 'Get Promoter Balances',
+		},
 		itemIndex,
 	)) as IDataObject[];
 	return params.raw('splitIntoItems', true) === false ? { balances } : balances;

@@ -16,11 +16,19 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const links = (await apiRequest.call(
 		this,
-		{ method: 'GET', path: promoterPath(params, '/links') },
+		{
+			method: 'GET',
+			path: promoterPath(params, '/links'),
+			retrySafe: true,
+			action: 'Get Promoter Links',
+		},
 		itemIndex,
 	)) as IDataObject[];
 	return params.raw('splitIntoItems', true) === false ? { links } : links;

@@ -30,17 +30,29 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const path = promoterPath(params, '/statistics');
 	const startDate = params.date('startDate', 'Start Date');
 	const endDate = params.date('endDate', 'End Date');
 	if (startDate !== undefined && endDate !== undefined && startDate > endDate) {
-		throw params.fail('End Date', `must not be earlier than Start Date (${endDate} is before ${startDate})`);
+		throw params.fail(
+			'End Date',
+			`must not be earlier than Start Date (${endDate} is before ${startDate})`,
+		);
 	}
 	return (await apiRequest.call(
 		this,
-		{ method: 'GET', path, query: { start_date: startDate, end_date: endDate } },
+		{
+			method: 'GET',
+			path,
+			query: { start_date: startDate, end_date: endDate },
+			retrySafe: true,
+			action: 'Get Promoter Statistics',
+		},
 		itemIndex,
 	)) as IDataObject;
 }

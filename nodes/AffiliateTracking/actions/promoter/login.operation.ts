@@ -66,7 +66,8 @@ export const description = updateDisplayOptions(
 					name: 'username',
 					type: 'string',
 					default: '',
-					description: 'Display name; when empty the email is used, or a name made from the user ID',
+					description:
+						'Display name; when empty the email is used, or a name made from the user ID',
 				},
 			],
 		},
@@ -77,7 +78,10 @@ export const description = updateDisplayOptions(
  * Also returns the promoter-center addresses when the credential has one. The token is
  * fresh: request a new one at every entry to the promoter center rather than storing it.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<OperationResult> {
 	const params = new ParameterReader(this, itemIndex);
 	const body: IDataObject = { user_id: params.requiredString('userId', 'User ID') };
 	const email = params.email('additionalFields.email', 'Email');
@@ -93,7 +97,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const data = (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/promoter/login', body },
+		{ method: 'POST', path: '/promoter/login', body, retrySafe: true, action: 'Promoter Login' },
 		itemIndex,
 	)) as IDataObject;
 	const { promoterCenterUrl } = await getCredentials.call(this, itemIndex);
