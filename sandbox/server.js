@@ -165,6 +165,9 @@ class Sandbox {
 		this.peakInFlight = 0;
 		/** @type {LogEntry[]} */
 		this.log = [];
+		/** Milliseconds from a request's arrival to its answer, for the benchmark's percentiles. */
+		/** @type {number[]} */
+		this.durationsMs = [];
 		/** @type {http.Server | null} */
 		this.server = null;
 		/** @type {Set<import('node:net').Socket>} */
@@ -186,6 +189,26 @@ class Sandbox {
 		this.requestCount = 0;
 		this.peakInFlight = 0;
 		this.log = [];
+		this.durationsMs = [];
+	}
+
+	/** Request count, peak concurrency, answers by HTTP status and latency percentiles since the last reset. */
+	stats() {
+		const sorted = [...this.durationsMs].sort((a, b) => a - b);
+		const percentile = (/** @type {number} */ p) =>
+			sorted.length === 0
+				? null
+				: sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+		/** @type {Record<string, number>} */
+		const byStatus = {};
+		for (const entry of this.log) byStatus[entry.status] = (byStatus[entry.status] ?? 0) + 1;
+		return {
+			requests: this.requestCount,
+			peakInFlight: this.peakInFlight,
+			byStatus,
+			p50Ms: percentile(50),
+			p99Ms: percentile(99),
+		};
 	}
 
 	/** @param {Fault} fault */
@@ -251,10 +274,18 @@ class Sandbox {
 
 	/** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
 	async handle(req, res) {
+		const arrived = performance.now();
+		if (req.url?.startsWith('/__sandbox/')) {
+			await this.handleControl(req, res);
+			return;
+		}
 		this.requestCount++;
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
-		res.on('close', () => this.inFlight--);
+		res.on('close', () => {
+			this.inFlight--;
+			if (this.durationsMs.length < 1_000_000) this.durationsMs.push(performance.now() - arrived);
+		});
 
 		/** @type {Buffer[]} */
 		const chunks = [];
@@ -310,6 +341,41 @@ class Sandbox {
 		this.record({ ...logBase, status: 200, code: outcome.code, fault: null });
 		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
 		res.end(JSON.stringify(outcome));
+	}
+
+	/**
+	 * The control routes for a sandbox in another process (`npm run sandbox`, benchmarks), outside
+	 * the API prefix: GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/settings
+	 * ({ latencyMs, maxConcurrent, retryAfterSeconds }).
+	 * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+	 */
+	async handleControl(req, res) {
+		/** @type {Buffer[]} */
+		const chunks = [];
+		for await (const chunk of req) chunks.push(chunk);
+		const answer = (/** @type {number} */ status, /** @type {unknown} */ body) => {
+			res.writeHead(status, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify(body));
+		};
+		if (req.method === 'GET' && req.url === '/__sandbox/stats') return answer(200, this.stats());
+		if (req.method === 'POST' && req.url === '/__sandbox/reset') {
+			this.reset();
+			return answer(200, { reset: true });
+		}
+		if (req.method === 'POST' && req.url === '/__sandbox/settings') {
+			const settings = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+			if (typeof settings.latencyMs === 'number') this.latencyMs = settings.latencyMs;
+			if (typeof settings.maxConcurrent === 'number') this.maxConcurrent = settings.maxConcurrent;
+			if (settings.maxConcurrent === null) this.maxConcurrent = Infinity;
+			if (typeof settings.retryAfterSeconds === 'number')
+				this.retryAfterSeconds = settings.retryAfterSeconds;
+			return answer(200, {
+				latencyMs: this.latencyMs,
+				maxConcurrent: this.maxConcurrent === Infinity ? null : this.maxConcurrent,
+				retryAfterSeconds: this.retryAfterSeconds,
+			});
+		}
+		return answer(404, { error: 'unknown control route' });
 	}
 
 	/**

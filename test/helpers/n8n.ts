@@ -45,9 +45,14 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 }
 
 class PackageNodeTypes implements INodeTypes {
-	constructor(private readonly loader: PackageDirectoryLoader) {}
+	constructor(
+		private readonly loader: PackageDirectoryLoader,
+		private readonly otherTypes: Record<string, INodeType | IVersionedNodeType> = {},
+	) {}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const other = this.otherTypes[nodeType];
+		if (other) return other;
 		const shortName = nodeType.startsWith(`${PACKAGE_NAME}.`)
 			? nodeType.slice(PACKAGE_NAME.length + 1)
 			: nodeType;
@@ -134,6 +139,8 @@ export interface RunOptions {
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	/** Items fed to the first node. */
 	input?: INodeExecutionData[];
+	/** Node types from other packages (for example n8n's HTTP Request node), by full type name. */
+	otherNodeTypes?: Record<string, INodeType | IVersionedNodeType>;
 }
 
 export interface WorkflowRun {
@@ -183,7 +190,7 @@ export async function runWorkflow(
 	options: RunOptions,
 ): Promise<WorkflowRun> {
 	const loader = await loadPackage();
-	const nodeTypes = new PackageNodeTypes(loader);
+	const nodeTypes = new PackageNodeTypes(loader, options.otherNodeTypes);
 	const workflow = new Workflow({
 		id: workflowData.id ?? 'test',
 		name: workflowData.name,

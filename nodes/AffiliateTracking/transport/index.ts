@@ -5,6 +5,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
+	type ICredentialsDecrypted,
 	type IN8nHttpFullResponse,
 	type JsonObject,
 } from 'n8n-workflow';
@@ -74,28 +75,69 @@ function numberOption(options: IDataObject, name: string, fallback: number): num
 	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
-export function readSettings(this: IExecuteFunctions, itemIndex: number): RequestSettings {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+const settingsByExecution = new WeakMap<IExecuteFunctions, RequestSettings>();
+
+/** The request options, read once per node execution (from the first item). */
+export function readSettings(this: IExecuteFunctions): RequestSettings {
+	let settings = settingsByExecution.get(this);
+	if (settings === undefined) {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		settings = {
+			maxRetries: Math.floor(numberOption(options, 'maxRetries', DEFAULT_SETTINGS.maxRetries)),
+			timeoutMs: numberOption(options, 'timeout', DEFAULT_SETTINGS.timeoutMs),
+			retryDelayMs: numberOption(options, 'retryDelay', DEFAULT_SETTINGS.retryDelayMs),
+		};
+		settingsByExecution.set(this, settings);
+	}
+	return settings;
+}
+
+interface LoadedCredentials {
+	decrypted: ICredentialsDecrypted;
+	parsed: AffiliateTrackingCredentials;
+}
+
+/**
+ * Credentials are read and decrypted once per node execution, not once per item (and per
+ * request), and handed to the HTTP helper already decrypted.
+ */
+const credentialsByExecution = new WeakMap<IExecuteFunctions, Promise<LoadedCredentials>>();
+
+async function loadCredentials(this: IExecuteFunctions): Promise<LoadedCredentials> {
+	const data = await this.getCredentials(CREDENTIAL_NAME, 0);
+	const reference = this.getNode().credentials?.[CREDENTIAL_NAME];
+	let parsed: AffiliateTrackingCredentials;
+	try {
+		parsed = readCredentials(data);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), (error as Error).message, {
+			description: 'Fix the Affiliate Tracking API credential.',
+		});
+	}
 	return {
-		maxRetries: Math.floor(numberOption(options, 'maxRetries', DEFAULT_SETTINGS.maxRetries)),
-		timeoutMs: numberOption(options, 'timeout', DEFAULT_SETTINGS.timeoutMs),
-		retryDelayMs: numberOption(options, 'retryDelay', DEFAULT_SETTINGS.retryDelayMs),
+		decrypted: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_NAME,
+			data,
+		},
+		parsed,
 	};
+}
+
+async function credentialsOf(this: IExecuteFunctions): Promise<LoadedCredentials> {
+	let loaded = credentialsByExecution.get(this);
+	if (loaded === undefined) {
+		loaded = loadCredentials.call(this);
+		credentialsByExecution.set(this, loaded);
+	}
+	return await loaded;
 }
 
 export async function getCredentials(
 	this: IExecuteFunctions,
-	itemIndex: number,
 ): Promise<AffiliateTrackingCredentials> {
-	const raw = await this.getCredentials(CREDENTIAL_NAME, itemIndex);
-	try {
-		return readCredentials(raw);
-	} catch (error) {
-		throw new NodeOperationError(this.getNode(), (error as Error).message, {
-			itemIndex,
-			description: 'Fix the Affiliate Tracking API credential.',
-		});
-	}
+	return (await credentialsOf.call(this)).parsed;
 }
 
 /**
@@ -203,13 +245,18 @@ function retryAfterMs(response: IN8nHttpFullResponse): number | undefined {
 	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-async function attempt(this: IExecuteFunctions, options: IHttpRequestOptions): Promise<Attempt> {
+async function attempt(
+	this: IExecuteFunctions,
+	options: IHttpRequestOptions,
+	credentials: ICredentialsDecrypted,
+): Promise<Attempt> {
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
 			this,
 			CREDENTIAL_NAME,
 			options,
+			{ credentialsDecrypted: credentials },
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		const { code, message } = describeTransportError(error);
@@ -313,14 +360,14 @@ async function send(
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<Extract<Attempt, { outcome: 'success' }>> {
-	const credentials = await getCredentials.call(this, itemIndex);
-	const settings = readSettings.call(this, itemIndex);
+	const { decrypted, parsed: credentials } = await credentialsOf.call(this);
+	const settings = readSettings.call(this);
 	let skewCorrected = false;
 	for (let retry = 0; ; retry++) {
 		const skew = clockSkewByHost.get(credentials.baseUrl) ?? 0;
 		const timestamp = String(Math.floor(Date.now() / 1000) + skew);
 		const options = buildRequest(call, credentials, timestamp, settings.timeoutMs);
-		const result = await attempt.call(this, options);
+		const result = await attempt.call(this, options, decrypted);
 		if (result.outcome === 'success') return result;
 		if (result.outcome === 'envelopeError') {
 			const { envelope, response } = result;

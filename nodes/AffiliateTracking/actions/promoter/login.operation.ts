@@ -100,7 +100,7 @@ export async function execute(
 		{ method: 'POST', path: '/promoter/login', body, retrySafe: true, action: 'Promoter Login' },
 		itemIndex,
 	)) as IDataObject;
-	const { promoterCenterUrl } = await getCredentials.call(this, itemIndex);
+	const { promoterCenterUrl } = await getCredentials.call(this);
 	if (promoterCenterUrl === undefined || typeof data.token !== 'string') return data;
 	const token = encodeURIComponent(data.token);
 	return {
