@@ -125,38 +125,26 @@ async function runHandBuilt(url, size, httpRequestType) {
 	const input = Array.from({ length: size }, () => ({
 		json: { url: `${url}${PATH}`, timestamp, sign: signLikeACodeNode(timestamp) },
 	}));
-	const workflow = {
-		id: 'hand-built',
-		name: 'hand-built',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		connections: {},
-		nodes: [
-			{
-				id: 'http',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [0, 0],
-				onError: 'continueRegularOutput',
-				parameters: {
-					url: '={{ $json.url }}',
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [
-							{ name: 'X-Api-Key', value: API_KEY },
-							{ name: 'X-Api-Timestamp', value: '={{ $json.timestamp }}' },
-							{ name: 'X-Api-Sign', value: '={{ $json.sign }}' },
-						],
-					},
-					options: {},
-				},
+	const workflow = harness.oneNodeWorkflow({
+		id: 'http',
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [0, 0],
+		onError: 'continueRegularOutput',
+		parameters: {
+			url: '={{ $json.url }}',
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [
+					{ name: 'X-Api-Key', value: API_KEY },
+					{ name: 'X-Api-Timestamp', value: '={{ $json.timestamp }}' },
+					{ name: 'X-Api-Sign', value: '={{ $json.sign }}' },
+				],
 			},
-		],
-	};
+			options: {},
+		},
+	});
 	const run = await harness.runWorkflow(workflow, {
 		credentials: {},
 		input,

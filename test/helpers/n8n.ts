@@ -249,34 +249,37 @@ export function readWorkflowFixture(name: WorkflowFixtureName): IWorkflowBase {
 	return structuredClone(workflowFixtures[name]) as unknown as IWorkflowBase;
 }
 
-/** A one-node workflow around the Affiliate Tracking node, for the parameter-driven tests. */
-export function singleNodeWorkflow(
-	parameters: INode['parameters'],
-	settings: Partial<Pick<INode, 'continueOnFail' | 'onError'>> & { credentialId?: string } = {},
-): IWorkflowBase {
-	const { credentialId = 'videomax-v2', ...nodeSettings } = settings;
+/** A workflow of one node, as the engine needs it. */
+export function oneNodeWorkflow(node: INode): IWorkflowBase {
 	return {
-		id: 'single',
-		name: 'single node',
+		id: node.id,
+		name: node.name,
 		active: false,
 		activeVersionId: null,
 		isArchived: false,
 		createdAt: new Date(),
 		updatedAt: new Date(),
 		connections: {},
-		nodes: [
-			{
-				id: 'affiliate-node',
-				name: 'Affiliate Tracking',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters,
-				credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
-				...nodeSettings,
-			},
-		],
+		nodes: [node],
 	};
+}
+
+/** A one-node workflow around the Affiliate Tracking node, for the parameter-driven tests. */
+export function singleNodeWorkflow(
+	parameters: INode['parameters'],
+	settings: Partial<Pick<INode, 'continueOnFail' | 'onError'>> & { credentialId?: string } = {},
+): IWorkflowBase {
+	const { credentialId = 'videomax-v2', ...nodeSettings } = settings;
+	return oneNodeWorkflow({
+		id: 'affiliate-node',
+		name: 'Affiliate Tracking',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
+		...nodeSettings,
+	});
 }
 
 /** Every serialized run is scanned: an API secret in output, errors or metadata fails the test. */
