@@ -4,6 +4,7 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../../nodes/AffiliateTracking/actions/requestOptions';
 import { DEFAULT_SETTINGS } from '../../nodes/AffiliateTracking/transport';
 import { loadPackage } from '../helpers/n8n';
 
@@ -98,7 +99,7 @@ describe('node and credential descriptions', () => {
 			maxRetries: DEFAULT_SETTINGS.maxRetries,
 			retryDelay: DEFAULT_SETTINGS.retryDelayMs,
 			timeout: DEFAULT_SETTINGS.timeoutMs,
-			concurrency: 5,
+			concurrency: DEFAULT_CONCURRENCY,
 		});
 	});
 });

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 export const MAX_CONCURRENCY = 50;
+export const DEFAULT_CONCURRENCY = 5;
 
 /**
  * Options shared by every operation: how requests are sent, paced and retried. The defaults

@@ -9,7 +9,7 @@ import { runForEachItem, type OperationResult, type Pacing } from '../helpers/it
 import * as authorization from './authorization';
 import * as conversion from './conversion';
 import * as promoter from './promoter';
-import { MAX_CONCURRENCY } from './requestOptions';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './requestOptions';
 
 interface Operation {
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
@@ -56,11 +56,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 function readPacing(options: IDataObject): Pacing {
 	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
-	const concurrency = Number(options.concurrency ?? 5);
+	const concurrency = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
 	return {
 		concurrency: Number.isFinite(concurrency)
 			? Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(concurrency)))
-			: 5,
+			: DEFAULT_CONCURRENCY,
 		batchSize: batch?.batchSize === undefined ? undefined : Math.max(1, Number(batch.batchSize)),
 		batchIntervalMs: Math.max(0, Number(batch?.batchInterval ?? 0)),
 	};
