@@ -5,7 +5,8 @@ export const DEFAULT_CONCURRENCY = 5;
 
 /**
  * Options shared by every operation: how requests are sent, paced and retried. The defaults
- * are the transport's DEFAULT_SETTINGS (a test keeps them equal).
+ * are DEFAULT_CONCURRENCY and the transport's DEFAULT_SETTINGS, written out as literals because
+ * n8n's lint requires literal defaults (a test keeps them equal).
  */
 export const requestOptions: INodeProperties = {
 	displayName: 'Options',
