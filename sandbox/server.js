@@ -83,6 +83,13 @@ const promoterRoute = (view) => ({
 	serverError: 'Failed to retrieve promoter data',
 });
 
+const PROMOTER_CENTER_PATH = '/promoter-center';
+
+/** @param {string} text */
+function escapeHtml(text) {
+	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /** @param {string} method @param {string} path @returns {{ route: Route, userId?: string, view?: 'get'|'links'|'statistics'|'balances' } | null} */
 function matchRoute(method, path) {
 	if (!path.startsWith(`${PREFIX}/`)) return null;
@@ -279,6 +286,10 @@ class Sandbox {
 			await this.handleControl(req, res);
 			return;
 		}
+		if (req.url?.startsWith(`${PROMOTER_CENTER_PATH}`)) {
+			this.servePromoterCenter(req, res);
+			return;
+		}
 		this.requestCount++;
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
@@ -341,6 +352,28 @@ class Sandbox {
 		this.record({ ...logBase, status: 200, code: outcome.code, fault: null });
 		res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
 		res.end(JSON.stringify(outcome));
+	}
+
+	/**
+	 * A stand-in for the hosted promoter center, so that the addresses Promoter Login builds open a
+	 * real page: `{url}/promoter-center?at=<token>` (full page) and `{url}/promoter-center/iframe/<token>`.
+	 * @param {http.IncomingMessage} req @param {http.ServerResponse} res
+	 */
+	servePromoterCenter(req, res) {
+		const url = new URL(req.url ?? '/', this.url);
+		const iframe = /^\/promoter-center\/iframe\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+		const token = iframe ? iframe[1] : url.pathname === PROMOTER_CENTER_PATH ? url.searchParams.get('at') : null;
+		const found = token ? this.state.promoterForCenterToken(token) : undefined;
+		const body = found
+			? `<h1 id="promoter">${escapeHtml(found.promoter.username ?? found.promoter.userId)}</h1>` +
+				`<p>Promoter center of ${escapeHtml(found.product.name)} (${iframe ? 'iframe' : 'full page'}).</p>` +
+				`<p>Referral code: <code id="referral-code">${escapeHtml(found.promoter.referralCode ?? '')}</code></p>`
+			: '<h1 id="expired">Your login has expired</h1><p>Open the promoter center again from the brand.</p>';
+		res.writeHead(found ? 200 : 401, {
+			'Content-Type': 'text/html; charset=utf-8',
+			'Cache-Control': 'no-store',
+		});
+		res.end(`<!doctype html><html><head><title>Promoter center</title></head><body>${body}</body></html>`);
 	}
 
 	/**

@@ -64,6 +64,8 @@ function parseYmd(/** @type {unknown} */ value) {
 }
 
 const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
+/** The spec does not give a token lifetime; an hour is long enough for a demo and short enough to expire. */
+const CENTER_TOKEN_TTL_MS = 60 * 60 * 1000;
 const LANGS = ['zh', 'en', 'zh-hk'];
 const THEMES = ['light', 'dark'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -83,6 +85,8 @@ class SandboxState {
 		this.refs = new Map();
 		/** @type {Map<string, AuthCode>} */
 		this.authCodes = new Map();
+		/** @type {Map<string, { product: string, userId: string, expiresAt: number }>} promoter center login tokens */
+		this.centerTokens = new Map();
 		/** @type {Conversion[]} */
 		this.conversions = [];
 		/** @type {Reward[]} */
@@ -555,12 +559,26 @@ class SandboxState {
 		if (input.lang !== undefined) promoter.lang = String(input.lang);
 		if (input.theme_mode !== undefined) promoter.themeMode = String(input.theme_mode);
 		const token = crypto.randomBytes(24).toString('base64url');
+		this.centerTokens.set(token, { product, userId, expiresAt: this.now() + CENTER_TOKEN_TTL_MS });
 		return ok({
 			token,
 			user_string_id: promoter.stringId,
 			lang: promoter.lang,
 			theme_mode: promoter.themeMode,
 		});
+	}
+
+	/**
+	 * The promoter a hosted promoter center token opens, or undefined when the token is unknown or
+	 * expired (the center then shows an expired login, as the spec describes).
+	 * @param {string} token
+	 */
+	promoterForCenterToken(token) {
+		const entry = this.centerTokens.get(token);
+		if (!entry || entry.expiresAt < this.now()) return undefined;
+		const promoter = this.promoters.get(`${entry.product}|${entry.userId}`);
+		const product = this.products.get(entry.product);
+		return promoter && product ? { promoter, product } : undefined;
 	}
 
 	/** @param {string} product @param {string} userId */

@@ -3,6 +3,7 @@
  * both key versions, tampering, and one test per row of the spec's error tables.
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
+import { request } from 'undici';
 
 import { signedCall, type Call } from '../helpers/client';
 import { useSandbox, WRONG_SECRET } from '../helpers/sandbox';
@@ -789,6 +790,37 @@ describe('sandbox contract', () => {
 				},
 			});
 			expect(answer.json?.code).toBe(1000005);
+		});
+	});
+
+	describe('hosted promoter center stand-in', () => {
+		async function login(userId: string) {
+			const answer = await signedCall(sandbox, V2, {
+				method: 'POST',
+				path: '/promoter/login',
+				body: { user_id: userId, username: 'Grace <Hopper>' },
+			});
+			return (answer.json?.data as { token: string }).token;
+		}
+
+		it('opens a fresh token in both address shapes and escapes the name', async () => {
+			const token = await login('center_user');
+			for (const address of [
+				`${sandbox.url}/promoter-center/iframe/${token}`,
+				`${sandbox.url}/promoter-center?at=${token}`,
+			]) {
+				const page = await request(address);
+				const html = await page.body.text();
+				expect(page.statusCode).toBe(200);
+				expect(html).toContain('<h1 id="promoter">Grace &#60;Hopper&#62;</h1>');
+				expect(html).toContain('Promoter center of VideoMax');
+			}
+		});
+
+		it('shows an expired login for a token it never issued', async () => {
+			const page = await request(`${sandbox.url}/promoter-center/iframe/not-a-token`);
+			expect(page.statusCode).toBe(401);
+			expect(await page.body.text()).toContain('Your login has expired');
 		});
 	});
 });
