@@ -33,7 +33,7 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const LIMITED_CONCURRENCY = 20;
 const API_KEY = 'pk_test_videomax_v2';
 const SECRET = KEYS[API_KEY].secret;
-const NODES_BASE = path.join(ROOT, 'e2e', 'node_modules', 'n8n-nodes-base');
+const NODES_BASE = path.join(ROOT, 'e2e', '.install', 'node_modules', 'n8n-nodes-base');
 const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 

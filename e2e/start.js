@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+/**
+ * `npm start`: a real n8n with this package installed as a community package, a demo
+ * credential pointing at a local sandbox, and the examples, on http://127.0.0.1:5678.
+ * Ctrl-C stops n8n and the sandbox.
+ *
+ * Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_DEMO_FOLDER (e2e/.n8n-home).
+ */
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const {
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	E2E_DIR,
+	EXAMPLES,
+	PACKAGE,
+	ROOT_DIR,
+	ensureN8n,
+	exampleWebhooks,
+	freePort,
+	importDemo,
+	installAsCommunityPackage,
+	n8nEnvironment,
+	packPackage,
+	startN8n,
+	stopProcess,
+	waitForWebhooks,
+} = require('./n8n');
+const { Sandbox } = require('../sandbox/server');
+
+const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
+const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
+const USER_FOLDER = path.resolve(process.env.N8N_DEMO_FOLDER ?? path.join(E2E_DIR, '.n8n-home'));
+/** Written once the examples are imported, so that a restart keeps the user's edits. */
+const EXAMPLES_MARKER = path.join(USER_FOLDER, '.examples-imported');
+const OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
+const STEPS = 6;
+
+const started = Date.now();
+/** @param {number} step @param {string} text */
+function progress(step, text) {
+	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	console.log(`[${step}/${STEPS}] ${text} (${seconds} s)`);
+}
+
+/** @type {Sandbox | undefined} */
+let sandbox;
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let n8n;
+let stopping = false;
+
+async function stopAll(exitCode = 0) {
+	if (stopping) return;
+	stopping = true;
+	console.log('\nStopping n8n and the sandbox…');
+	if (n8n) await stopProcess(n8n);
+	if (sandbox) await sandbox.stop();
+	console.log('Stopped.');
+	process.exit(exitCode);
+}
+
+async function main() {
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+
+	progress(1, 'Building the package');
+	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
+	if (build.status !== 0) throw new Error('npm run build failed (see above)');
+
+	progress(2, 'Setting up n8n in e2e/');
+	ensureN8n((line) => console.log(`      ${line}`));
+
+	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);
+	sandbox = new Sandbox({ port: SANDBOX_PORT });
+	try {
+		await sandbox.start();
+	} catch (error) {
+		throw new Error(
+			`The sandbox could not listen on 127.0.0.1:${SANDBOX_PORT} (${error instanceof Error ? error.message : error}). Stop what uses it or set SANDBOX_PORT.`,
+		);
+	}
+
+	progress(4, `Installing the packed package into ${path.join(USER_FOLDER, '.n8n', 'nodes')}`);
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
+	try {
+		installAsCommunityPackage(packPackage(packDir), USER_FOLDER);
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
+	}
+
+	const firstRun = !fs.existsSync(EXAMPLES_MARKER);
+	const env = n8nEnvironment({
+		userFolder: USER_FOLDER,
+		port: N8N_PORT,
+		brokerPort: await freePort(),
+		logLevel: 'info',
+		owner: OWNER,
+	});
+	progress(
+		5,
+		firstRun
+			? 'Importing the demo credential and the examples (first run)'
+			: 'Importing the demo credential (examples were imported on the first run)',
+	);
+	await importDemo({ ...env, N8N_LOG_LEVEL: 'warn' }, sandbox.url, firstRun);
+	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
+
+	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${path.join(USER_FOLDER, 'n8n.log')})`);
+	const log = fs.createWriteStream(path.join(USER_FOLDER, 'n8n.log'), { flags: 'a' });
+	n8n = await startN8n(env, { port: N8N_PORT, onOutput: (line) => log.write(`${line}\n`) });
+	await waitForWebhooks(N8N_PORT, exampleWebhooks());
+	n8n.once('exit', (code) => {
+		if (stopping) return;
+		console.error(`n8n exited with ${code}; see ${path.join(USER_FOLDER, 'n8n.log')}`);
+		void stopAll(1);
+	});
+
+	const base = `http://127.0.0.1:${N8N_PORT}`;
+	console.log(`
+n8n ${PACKAGE.name} demo is ready after ${((Date.now() - started) / 1000).toFixed(1)} s
+
+  Open      ${base}
+  Sign in   ${OWNER.email} / ${OWNER.password}
+  Credential "${DEMO_CREDENTIAL.name}": ${DEMO_KEY} (v2) on the sandbox ${sandbox.url}
+  Examples  ${EXAMPLES.map((example) => example.file.replace(/\.json$/, '')).join(', ')}
+
+  Try the published webhooks:
+    curl -X POST ${base}/webhook/payment-refunded -H 'Content-Type: application/json' \\
+      -d '{"payment":{"transaction_id":"txn_1002","amount":"49.00","amount_refunded":"49.00"}}'
+    open ${base}/webhook/promoter-center?user_id=user_1001
+
+Press Ctrl-C to stop n8n and the sandbox.`);
+}
+
+main().catch((error) => {
+	console.error(`npm start failed: ${error instanceof Error ? error.message : error}`);
+	void stopAll(1);
+});

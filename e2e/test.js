@@ -1,0 +1,413 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+/**
+ * `npm run test:e2e`: the packed package in a real n8n, the way users get it.
+ *
+ * 1. `npm pack`, then the tarball installed into a fresh n8n user folder with the steps of n8n's
+ *    community-package installer.
+ * 2. The demo credential and the examples imported with `n8n import:*`; each example run headless
+ *    with `n8n execute --id` against the sandbox, its output asserted.
+ * 3. `n8n start`: n8n loads the node and the credential, the owner can sign in, the webhook
+ *    examples answer over HTTP, and example (d)'s page opens in headless Chromium with the
+ *    promoter center in its iframe.
+ *
+ * Needs e2e/ set up (done here when missing) and Debian's chromium (installed with apt when
+ * missing and running as root). Prints one line per check and `E2E: N passed, N failed`.
+ */
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const {
+	DEMO_KEY,
+	E2E_MODULES,
+	EXAMPLES,
+	PACKAGE,
+	ensureN8n,
+	exampleWebhooks,
+	freePort,
+	importDemo,
+	installAsCommunityPackage,
+	n8nEnvironment,
+	packPackage,
+	runN8n,
+	startN8n,
+	stopProcess,
+	waitForWebhooks,
+} = require('./n8n');
+const { Sandbox } = require('../sandbox/server');
+const { KEYS, PRODUCTS } = require('../sandbox/seed');
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
+const API_SECRET = KEYS[DEMO_KEY].secret;
+const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
+
+let passed = 0;
+let failed = 0;
+/** Every text n8n gave back, scanned for the API secret at the end. */
+const seenOutput = /** @type {string[]} */ ([]);
+
+/** @param {string} name @param {() => Promise<string | void> | string | void} body */
+async function check(name, body) {
+	const started = Date.now();
+	try {
+		const detail = await body();
+		passed++;
+		console.log(`  ✔ ${name} (${Date.now() - started} ms)${detail ? `\n      ${detail}` : ''}`);
+	} catch (error) {
+		failed++;
+		const message = error instanceof Error ? error.message : String(error);
+		console.log(`  ✘ ${name}\n      ${message.split('\n').join('\n      ')}`);
+	}
+}
+
+/** Installs Debian's chromium when it is missing and we may (root with apt-get). */
+function ensureChromium() {
+	if (fs.existsSync(CHROMIUM)) return;
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+	if (!isRoot || !hasApt || CHROMIUM !== '/usr/bin/chromium') {
+		throw new Error(
+			`Chromium is missing at ${CHROMIUM}. Install it (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+		);
+	}
+	console.log('Installing Debian chromium with apt-get (about 1 minute)…');
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+		const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
+		if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${result.status})`);
+	}
+}
+
+/**
+ * The run data of `n8n execute --rawOutput`: the run as indented JSON among n8n's log lines
+ * (n8n prints it through its logger, so the log level has to be `info`).
+ * @param {string} stdout
+ * @returns {{ status: string, data: { resultData: { runData: Record<string, { data: { main: ({ json: any, binary?: any }[] | null)[] } }[]>, error?: unknown } } }}
+ */
+function parseRun(stdout) {
+	const start = stdout.search(/^\{$/m);
+	const end = stdout.indexOf('\n}', start);
+	assert.ok(start !== -1 && end !== -1, `n8n execute printed no run:\n${stdout.slice(0, 2000)}`);
+	return JSON.parse(stdout.slice(start, end + 2));
+}
+
+/**
+ * The items of one node's output in a run.
+ * @param {ReturnType<typeof parseRun>} run @param {string} node @param {number} [output]
+ */
+function outputOf(run, node, output = 0) {
+	const runs = run.data.resultData.runData[node];
+	assert.ok(runs, `node "${node}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	return (runs[0].data.main[output] ?? []).map((item) => item);
+}
+
+/** @param {NodeJS.ProcessEnv} env @param {string} id */
+async function execute(env, id) {
+	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], { ...env, N8N_LOG_LEVEL: 'info' });
+	seenOutput.push(result.stdout, result.stderr);
+	assert.equal(result.code, 0, `n8n execute --id=${id} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+	return parseRun(result.stdout);
+}
+
+/** @param {string} letter */
+function example(letter) {
+	const found = EXAMPLES.find((e) => e.letter === letter);
+	if (!found) throw new Error(`no example ${letter}`);
+	return found;
+}
+
+/** Today in UTC+8 as Y-m-d, and the first day of its month: the range example (b) reports. */
+function monthToDateUtc8() {
+	const today = new Date(Date.now() + 8 * 3600 * 1000).toISOString().slice(0, 10);
+	return { from: `${today.slice(0, 8)}01`, to: today };
+}
+
+async function main() {
+	const startedAt = Date.now();
+	console.log(`E2E: ${PACKAGE.name}@${PACKAGE.version} in a real n8n`);
+	ensureN8n((line) => console.log(line));
+	ensureChromium();
+
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const userFolder = path.join(work, 'user');
+	fs.mkdirSync(userFolder);
+	const sandbox = new Sandbox({ port: 0 });
+	await sandbox.start();
+	const port = await freePort();
+	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
+	/** @type {import('node:child_process').ChildProcess | undefined} */
+	let n8n;
+	try {
+		console.log(`Sandbox ${sandbox.url}, user folder ${userFolder}`);
+
+		/** @type {{ directory: string, packageJson: Record<string, unknown> } | undefined} */
+		let installed;
+		await check('npm pack → installed into .n8n/nodes as n8n installs community packages', () => {
+			const tarball = packPackage(work);
+			installed = installAsCommunityPackage(tarball, userFolder);
+			const { packageJson, directory } = installed;
+			for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+				assert.equal(packageJson[field], undefined, `${field} left in the installed package.json`);
+			assert.equal(packageJson.dependencies, undefined, 'the package declares runtime dependencies');
+			const modules = path.join(directory, 'node_modules');
+			const installedModules = fs.existsSync(modules) ? fs.readdirSync(modules) : [];
+			assert.deepEqual(installedModules, [], 'npm install brought runtime dependencies');
+			const files = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
+			assert.ok(files.includes('package/dist/nodes/AffiliateTracking/AffiliateTracking.node.js'));
+			// dist/package.json and the build info come from the starter's tsconfig, as in other community packages.
+			const expected = /^package\/(dist\/(index\.|nodes\/|credentials\/|icons\/|package\.json$|tsconfig\.tsbuildinfo$)|package\.json$|README\.md$|LICENSE\.md$|CHANGELOG\.md$)/;
+			const strays = files.filter((file) => !expected.test(file));
+			assert.deepEqual(strays, [], 'files other than dist/ and the docs in the tarball');
+			return `${path.basename(tarball)}: ${files.length} files, 0 runtime dependencies`;
+		});
+		if (!installed) throw new Error('the package is not installed; nothing else can run');
+
+		await check('n8n import:credentials and import:workflow (4 examples, webhooks published)', async () => {
+			await importDemo(env, sandbox.url, true);
+		});
+
+		// (a) refund: the sample event refunds txn_1001.
+		await check('example a (execute): refund on a payment webhook', async () => {
+			const run = await execute(env, example('a').id);
+			const [refund] = outputOf(run, 'Refund');
+			assert.equal(refund.json.status, 'APPLIED');
+			assert.equal(refund.json.transaction_id, 'txn_1001');
+			assert.equal(outputOf(run, 'Respond: refunded').length, 1);
+			const conversion = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
+			assert.equal(conversion?.adjustments, 1, 'the sandbox did not adjust txn_1001 exactly once');
+			return `e2e a: execute --id=${example('a').id} → Refund ${refund.json.status} ${refund.json.transaction_id}, cancelled_reward_count ${refund.json.cancelled_reward_count}, preserved_paid_reward_count ${refund.json.preserved_paid_reward_count}`;
+		});
+
+		// (b) statistics: a signup today makes the month-to-date figures non-zero.
+		await check('example b (execute): month-to-date statistics → xlsx', async () => {
+			const ada = sandbox.state.promoters.get(`${PRODUCTS.videomax}|user_1001`);
+			const signup = sandbox.state.trackConversion(PRODUCTS.videomax, {
+				event_name: 'signup',
+				invited_user_id: `e2e_buyer_${Date.now()}`,
+				invite_code: ada?.referralCode,
+			});
+			assert.equal(signup.code, 0, `could not seed a signup: ${signup.message}`);
+			const run = await execute(env, example('b').id);
+			const [file] = outputOf(run, 'Spreadsheet (xlsx)');
+			const binary = file.binary?.data;
+			const { from, to } = monthToDateUtc8();
+			assert.equal(binary?.fileName, `promoter-statistics-${to}.xlsx`);
+			assert.equal(binary?.mimeType, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+			const bytes = binary.id
+				? fs.readFileSync(path.join(userFolder, '.n8n', 'storage', binary.id.replace(/^filesystem(-v2)?:/, '')))
+				: Buffer.from(binary.data, 'base64');
+			const xlsx = require(require.resolve('@e965/xlsx', { paths: [path.join(E2E_MODULES, 'n8n-nodes-base')] }));
+			const sheet = xlsx.read(bytes).Sheets['Month to date'];
+			assert.ok(sheet, 'no sheet "Month to date" in the file');
+			const rows = xlsx.utils.sheet_to_json(sheet);
+			assert.equal(rows.length, 2);
+			for (const row of rows) {
+				const expected = sandbox.state.readPromoter(
+					PRODUCTS.videomax,
+					row.Promoter,
+					'statistics',
+					new Map([
+						['start_date', [from]],
+						['end_date', [to]],
+					]),
+				).data;
+				assert.deepEqual(row, {
+					Promoter: row.Promoter,
+					From: from,
+					To: to,
+					Clicks: expected.clicks,
+					Signups: expected.signups,
+					'Paying customers': expected.paying_customers,
+					'Rewards accrued': Number(expected.rewards_accrued),
+					'Rewards paid': Number(expected.rewards_paid),
+					Currency: expected.currency,
+				});
+			}
+			assert.deepEqual(
+				rows.map((row) => row.Promoter),
+				['user_1001', 'user_1002'],
+			);
+			assert.ok(rows[0].Signups >= 1, 'the signup made today is missing from user_1001');
+			return `e2e b: execute --id=${example('b').id} → ${binary.fileName} (${bytes.length} bytes), rows ${rows.map((r) => `${r.Promoter}: ${r.Signups} signups`).join(', ')} for ${from}..${to}`;
+		});
+
+		// (c) relay landing: a debug code stands in for the relay.
+		await check('example c (execute): relay landing → exchange → signup → redirect', async () => {
+			const run = await execute(env, example('c').id);
+			const [user] = outputOf(run, 'Exchange Code');
+			const [signup] = outputOf(run, 'Track Signup');
+			const [response] = outputOf(run, 'Redirect into the app', 1);
+			assert.equal(user.json.user_name, 'Demo User');
+			assert.equal(signup.json.event_name, 'signup');
+			assert.equal(response.json.response.statusCode, 302);
+			assert.equal(response.json.response.headers.location, 'https://videomax.example/welcome?name=Demo%20User');
+			assert.ok(
+				sandbox.state.conversions.some((c) => c.invitedUserId === user.json.user_key && c.eventName === 'signup'),
+				'the sandbox has no signup for the exchanged user',
+			);
+			return `e2e c: execute --id=${example('c').id} → Exchange Code ${user.json.user_key} (${user.json.user_name}), Track Signup conversion ${signup.json.conversion_id}, 302 → ${response.json.response.headers.location}`;
+		});
+
+		// (d) promoter center: the page's iframe carries a token the sandbox issued.
+		await check('example d (execute): promoter login → HTML page with the iframe', async () => {
+			const run = await execute(env, example('d').id);
+			const [login] = outputOf(run, 'Promoter Login');
+			const [page] = outputOf(run, 'Page with the promoter center', 1);
+			const body = String(page.json.response.body);
+			assert.ok(sandbox.state.centerTokens.has(login.json.token), 'the token is not one the sandbox issued');
+			assert.ok(
+				body.includes(`src="${sandbox.url}/promoter-center/iframe/${login.json.token}" allow="clipboard-write"`),
+				`the page has no iframe with the token:\n${body}`,
+			);
+			assert.equal(page.json.response.headers['content-type'], 'text/html; charset=utf-8');
+			return `e2e d: execute --id=${example('d').id} → Promoter Login token ${login.json.token.slice(0, 6)}…, page ${body.length} bytes with <iframe src="…/promoter-center/iframe/<token>" allow="clipboard-write">`;
+		});
+
+		const base = `http://127.0.0.1:${port}`;
+		const serverLog = path.join(work, 'n8n.log');
+		await check('n8n start answers /healthz/readiness and serves the published webhooks', async () => {
+			const log = fs.createWriteStream(serverLog);
+			const started = Date.now();
+			n8n = await startN8n(n8nEnvironment({ userFolder, port, brokerPort: await freePort(), logLevel: 'info', owner: OWNER }), {
+				port,
+				onOutput: (line) => log.write(`${line}\n`),
+			});
+			const ready = Date.now();
+			const webhooks = exampleWebhooks();
+			await waitForWebhooks(port, webhooks);
+			return `ready after ${((ready - started) / 1000).toFixed(1)} s, ${webhooks.length} webhooks after ${((Date.now() - started) / 1000).toFixed(1)} s`;
+		});
+		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);
+
+		let cookie = '';
+		await check('the owner account signs in', async () => {
+			const answer = await fetch(`${base}/rest/login`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			});
+			assert.equal(answer.status, 200, await answer.text());
+			cookie = answer.headers.getSetCookie().map((entry) => entry.split(';')[0]).join('; ');
+		});
+
+		await check(`n8n loaded ${NODE_TYPE} and the credential type`, async () => {
+			/** @param {string} file */
+			const types = async (file) => {
+				const answer = await fetch(`${base}/types/${file}`, { headers: { cookie } });
+				assert.equal(answer.status, 200, `/types/${file}: ${answer.status}`);
+				return /** @type {{ name: string }[]} */ (await answer.json());
+			};
+			const nodes = await types('nodes.json');
+			const credentials = await types('credentials.json');
+			assert.ok(nodes.some((node) => node.name === NODE_TYPE), `${NODE_TYPE} not in /types/nodes.json`);
+			assert.ok(credentials.some((credential) => credential.name === 'affiliateTrackingApi'));
+			return `${nodes.length} node types, ${credentials.length} credential types`;
+		});
+
+		await check('example a (webhook): repeat, not referred, partial', async () => {
+			/** @param {Record<string, string>} payment */
+			const post = async (payment) => {
+				const answer = await fetch(`${base}/webhook/payment-refunded`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify({ event: 'payment.refunded', payment }),
+				});
+				const text = await answer.text();
+				seenOutput.push(text);
+				return { status: answer.status, json: JSON.parse(text) };
+			};
+			const full = { amount: '100.00', amount_refunded: '100.00' };
+			const repeat = await post({ ...full, transaction_id: 'txn_1001' });
+			assert.deepEqual([repeat.status, repeat.json.status], [200, 'ALREADY_PROCESSED']);
+			const unknown = await post({ ...full, transaction_id: 'order_never_referred' });
+			assert.deepEqual([unknown.status, unknown.json.reversed, unknown.json.code], [200, false, 1000001]);
+			const voided = await post({ ...full, transaction_id: 'txn_voided' });
+			assert.deepEqual([voided.status, voided.json.code], [500, 6000000]);
+			const partial = await post({ amount: '100.00', amount_refunded: '10.00', transaction_id: 'txn_1002' });
+			assert.equal(partial.status, 200);
+			assert.match(partial.json.ignored, /Partial refund/);
+			return 'repeat → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; voided → 500 code 6000000; partial → 200 ignored';
+		});
+
+		await check('example c (webhook): landing redirects, a used code falls back to sign-up', async () => {
+			const { data } = sandbox.state.issueAuthCode(
+				PRODUCTS.photopal,
+				{ source_product_key: PRODUCTS.photopal, target_product_key: PRODUCTS.videomax, user_id: 'pp_e2e', extra: { name: 'Eve' } },
+				'source_product_key',
+				true,
+			);
+			const landing = new URL(data.redirect_url);
+			const address = `${base}/webhook/affiliate-landing${landing.search}`;
+			const first = await fetch(address, { redirect: 'manual' });
+			assert.equal(first.status, 302);
+			assert.equal(first.headers.get('location'), 'https://videomax.example/welcome?name=Eve');
+			const again = await fetch(address, { redirect: 'manual' });
+			assert.equal(again.status, 302);
+			assert.equal(again.headers.get('location'), 'https://videomax.example/signup');
+			return `GET ${landing.search.replace(/x_auth_code=[^&]+/, 'x_auth_code=…')} → 302 ${first.headers.get('location')}; same code again → 302 ${again.headers.get('location')}`;
+		});
+
+		await check('example d (Chromium): the page embeds the promoter center with a fresh token', async () => {
+			const { chromium } = require(path.join(E2E_MODULES, 'playwright-core'));
+			const browser = await chromium.launch({
+				executablePath: CHROMIUM,
+				args: [
+					'--no-sandbox',
+					'--disable-gpu',
+					'--disable-quic',
+					'--no-first-run',
+					'--disable-background-networking',
+					'--disable-component-update',
+					'--disable-sync',
+				],
+			});
+			try {
+				const page = await browser.newPage();
+				const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
+				assert.equal(response?.status(), 200);
+				const iframe = page.locator('iframe#promoter-center');
+				const src = String(await iframe.getAttribute('src'));
+				assert.equal(await iframe.getAttribute('allow'), 'clipboard-write');
+				const token = src.slice(`${sandbox.url}/promoter-center/iframe/`.length);
+				assert.ok(src.startsWith(`${sandbox.url}/promoter-center/iframe/`) && token.length > 0, src);
+				assert.ok(sandbox.state.centerTokens.has(token), 'the iframe token is not one the sandbox issued');
+				const shown = await page.frameLocator('iframe#promoter-center').locator('#promoter').textContent();
+				assert.equal(shown, 'Ada');
+				const screenshot = path.join(work, 'promoter-center.png');
+				await page.screenshot({ path: screenshot });
+				seenOutput.push(await page.content());
+				return `iframe src …/promoter-center/iframe/${token.slice(0, 6)}… allow="clipboard-write", frame shows promoter "${shown}"`;
+			} finally {
+				await browser.close();
+			}
+		});
+
+		await check('the API secret appears in no output, response or log', () => {
+			seenOutput.push(fs.readFileSync(serverLog, 'utf8'));
+			const leaks = seenOutput.filter((text) => text.includes(API_SECRET)).length;
+			assert.equal(leaks, 0, `${leaks} of ${seenOutput.length} outputs contain the API secret`);
+			return `${seenOutput.length} outputs scanned`;
+		});
+	} finally {
+		if (n8n) await stopProcess(n8n);
+		await sandbox.stop();
+		if (failed === 0) fs.rmSync(work, { recursive: true, force: true });
+		else console.log(`Kept ${work} for inspection (user folder, n8n.log).`);
+	}
+	console.log(`E2E took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+}
+
+main()
+	.catch((error) => {
+		failed++;
+		console.log(`  ✘ ${error instanceof Error ? error.message : error}`);
+	})
+	.finally(() => {
+		console.log(`E2E: ${passed} passed, ${failed} failed`);
+		process.exitCode = failed === 0 ? 0 : 1;
+	});
