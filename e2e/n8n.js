@@ -41,7 +41,12 @@ const DEMO_KEY = 'pk_test_videomax_v2';
 /** The examples with the workflow ids they get on import, so that `n8n execute --id` can find them. */
 const EXAMPLES = [
 	{ letter: 'a', file: 'a-refund-on-payment-webhook.json', id: 'exRefundWebhook01', webhook: true },
-	{ letter: 'b', file: 'b-daily-promoter-statistics.json', id: 'exDailyStats00001', webhook: false },
+	{
+		letter: 'b',
+		file: 'b-daily-promoter-statistics.json',
+		id: 'exDailyStats00001',
+		webhook: false,
+	},
 	{ letter: 'c', file: 'c-relay-landing-signup.json', id: 'exRelayLanding001', webhook: true },
 	{ letter: 'd', file: 'd-promoter-center-embed.json', id: 'exPromoterCenter1', webhook: true },
 ];
@@ -56,7 +61,8 @@ function fail(message) {
 /** What the install in e2e/.install was made from: e2e/package.json and its lock file. */
 function installSourceHash() {
 	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) hash.update(fs.readFileSync(path.join(E2E_DIR, file)));
+	for (const file of ['package.json', 'package-lock.json'])
+		hash.update(fs.readFileSync(path.join(E2E_DIR, file)));
 	return hash.digest('hex');
 }
 
@@ -76,7 +82,9 @@ function node24() {
 function runOrThrow(command, args, options) {
 	const result = spawnSync(command, args, { stdio: 'inherit', ...options });
 	if (result.status !== 0) {
-		throw fail(`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
+		throw fail(
+			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`,
+		);
 	}
 	return result;
 }
@@ -94,7 +102,9 @@ function ensureN8n(log) {
 		fs.existsSync(INSTALL_MARKER) &&
 		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === lockHash
 	) {
-		log(`n8n ${N8N_VERSION} is already installed in e2e/.install (delete that folder to reinstall).`);
+		log(
+			`n8n ${N8N_VERSION} is already installed in e2e/.install (delete that folder to reinstall).`,
+		);
 		return;
 	}
 	const started = Date.now();
@@ -109,16 +119,22 @@ function ensureN8n(log) {
 		);
 	}
 	log('Rebuilding sqlite3 and isolated-vm for Node 24 (about 1 minute)…');
-	runOrThrow('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--ignore-scripts=false', '--loglevel=error'], {
-		cwd: INSTALL_DIR,
-		env: {
-			...process.env,
-			npm_config_nodedir: NODE24_DIR,
-			PATH: `${path.join(NODE24_DIR, 'bin')}${path.delimiter}${process.env.PATH}`,
+	runOrThrow(
+		'npm',
+		['rebuild', 'sqlite3', 'isolated-vm', '--ignore-scripts=false', '--loglevel=error'],
+		{
+			cwd: INSTALL_DIR,
+			env: {
+				...process.env,
+				npm_config_nodedir: NODE24_DIR,
+				PATH: `${path.join(NODE24_DIR, 'bin')}${path.delimiter}${process.env.PATH}`,
+			},
 		},
-	});
+	);
 	fs.writeFileSync(INSTALL_MARKER, `${lockHash}\n`);
-	log(`n8n ${N8N_VERSION} installed in e2e/.install after ${Math.round((Date.now() - started) / 1000)} s.`);
+	log(
+		`n8n ${N8N_VERSION} installed in e2e/.install after ${Math.round((Date.now() - started) / 1000)} s.`,
+	);
 }
 
 /**
@@ -175,7 +191,10 @@ function installAsCommunityPackage(tarball, userFolder) {
 	const nodesPackageJson = fs.existsSync(nodesPackageJsonPath)
 		? JSON.parse(fs.readFileSync(nodesPackageJsonPath, 'utf8'))
 		: { name: 'installed-nodes', private: true };
-	nodesPackageJson.dependencies = { ...nodesPackageJson.dependencies, [PACKAGE.name]: packageJson.version };
+	nodesPackageJson.dependencies = {
+		...nodesPackageJson.dependencies,
+		[PACKAGE.name]: packageJson.version,
+	};
 	fs.writeFileSync(nodesPackageJsonPath, JSON.stringify(nodesPackageJson, null, 2), 'utf8');
 	return { directory, packageJson };
 }
@@ -256,7 +275,9 @@ function runN8n(args, env) {
 async function runN8nOrThrow(args, env) {
 	const result = await runN8n(args, env);
 	if (result.code !== 0) {
-		throw fail(`n8n ${args.join(' ')} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+		throw fail(
+			`n8n ${args.join(' ')} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+		);
 	}
 	return result;
 }
@@ -353,7 +374,9 @@ async function startN8n(env, { port, onOutput, timeoutMs = 120_000 }) {
 function exampleWebhooks() {
 	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
 		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, example.file), 'utf8'));
-		return /** @type {{ type: string, parameters: { httpMethod?: string, path: string } }[]} */ (workflow.nodes)
+		return /** @type {{ type: string, parameters: { httpMethod?: string, path: string } }[]} */ (
+			workflow.nodes
+		)
 			.filter((node) => node.type === 'n8n-nodes-base.webhook')
 			.map((node) => ({ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }));
 	});
@@ -374,10 +397,15 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 				headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': webhook.method },
 			});
 			await answer.arrayBuffer();
-			if (answer.status === 204 && answer.headers.get('access-control-allow-methods')?.includes(webhook.method))
+			if (
+				answer.status === 204 &&
+				answer.headers.get('access-control-allow-methods')?.includes(webhook.method)
+			)
 				break;
 			if (Date.now() > deadline)
-				throw fail(`n8n did not register the webhook ${webhook.method} /webhook/${webhook.path} within ${timeoutMs / 1000} s`);
+				throw fail(
+					`n8n did not register the webhook ${webhook.method} /webhook/${webhook.path} within ${timeoutMs / 1000} s`,
+				);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}

@@ -110,7 +110,10 @@ async function main() {
 	await importDemo({ ...env, N8N_LOG_LEVEL: 'warn' }, sandbox.url, firstRun);
 	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
 
-	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${path.join(USER_FOLDER, 'n8n.log')})`);
+	progress(
+		6,
+		`Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${path.join(USER_FOLDER, 'n8n.log')})`,
+	);
 	const log = fs.createWriteStream(path.join(USER_FOLDER, 'n8n.log'), { flags: 'a' });
 	n8n = await startN8n(env, { port: N8N_PORT, onOutput: (line) => log.write(`${line}\n`) });
 	await waitForWebhooks(N8N_PORT, exampleWebhooks());

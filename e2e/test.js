@@ -77,7 +77,10 @@ function ensureChromium() {
 	}
 	console.log('Installing Debian chromium with apt-get (about 1 minute)…');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+	for (const args of [
+		['update', '-qq'],
+		['install', '-y', '-qq', 'chromium'],
+	]) {
 		const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
 		if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${result.status})`);
 	}
@@ -102,15 +105,25 @@ function parseRun(stdout) {
  */
 function outputOf(run, node, output = 0) {
 	const runs = run.data.resultData.runData[node];
-	assert.ok(runs, `node "${node}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	assert.ok(
+		runs,
+		`node "${node}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
+	);
 	return (runs[0].data.main[output] ?? []).map((item) => item);
 }
 
 /** @param {NodeJS.ProcessEnv} env @param {string} id */
 async function execute(env, id) {
-	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], { ...env, N8N_LOG_LEVEL: 'info' });
+	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
+		...env,
+		N8N_LOG_LEVEL: 'info',
+	});
 	seenOutput.push(result.stdout, result.stderr);
-	assert.equal(result.code, 0, `n8n execute --id=${id} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+	assert.equal(
+		result.code,
+		0,
+		`n8n execute --id=${id} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+	);
 	return parseRun(result.stdout);
 }
 
@@ -153,23 +166,33 @@ async function main() {
 			const { packageJson, directory } = installed;
 			for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
 				assert.equal(packageJson[field], undefined, `${field} left in the installed package.json`);
-			assert.equal(packageJson.dependencies, undefined, 'the package declares runtime dependencies');
+			assert.equal(
+				packageJson.dependencies,
+				undefined,
+				'the package declares runtime dependencies',
+			);
 			const modules = path.join(directory, 'node_modules');
 			const installedModules = fs.existsSync(modules) ? fs.readdirSync(modules) : [];
 			assert.deepEqual(installedModules, [], 'npm install brought runtime dependencies');
-			const files = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
+			const files = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+				.stdout.trim()
+				.split('\n');
 			assert.ok(files.includes('package/dist/nodes/AffiliateTracking/AffiliateTracking.node.js'));
 			// dist/package.json and the build info come from the starter's tsconfig, as in other community packages.
-			const expected = /^package\/(dist\/(index\.|nodes\/|credentials\/|icons\/|package\.json$|tsconfig\.tsbuildinfo$)|package\.json$|README\.md$|LICENSE\.md$|CHANGELOG\.md$)/;
+			const expected =
+				/^package\/(dist\/(index\.|nodes\/|credentials\/|icons\/|package\.json$|tsconfig\.tsbuildinfo$)|package\.json$|README\.md$|LICENSE\.md$|CHANGELOG\.md$)/;
 			const strays = files.filter((file) => !expected.test(file));
 			assert.deepEqual(strays, [], 'files other than dist/ and the docs in the tarball');
 			return `${path.basename(tarball)}: ${files.length} files, 0 runtime dependencies`;
 		});
 		if (!installed) throw new Error('the package is not installed; nothing else can run');
 
-		await check('n8n import:credentials and import:workflow (4 examples, webhooks published)', async () => {
-			await importDemo(env, sandbox.url, true);
-		});
+		await check(
+			'n8n import:credentials and import:workflow (4 examples, webhooks published)',
+			async () => {
+				await importDemo(env, sandbox.url, true);
+			},
+		);
 
 		// (a) refund: the sample event refunds txn_1001.
 		await check('example a (execute): refund on a payment webhook', async () => {
@@ -197,25 +220,36 @@ async function main() {
 			const binary = file.binary?.data;
 			const { from, to } = monthToDateUtc8();
 			assert.equal(binary?.fileName, `promoter-statistics-${to}.xlsx`);
-			assert.equal(binary?.mimeType, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+			assert.equal(
+				binary?.mimeType,
+				'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+			);
 			const bytes = binary.id
-				? fs.readFileSync(path.join(userFolder, '.n8n', 'storage', binary.id.replace(/^filesystem(-v2)?:/, '')))
+				? fs.readFileSync(
+						path.join(userFolder, '.n8n', 'storage', binary.id.replace(/^filesystem(-v2)?:/, '')),
+					)
 				: Buffer.from(binary.data, 'base64');
-			const xlsx = require(require.resolve('@e965/xlsx', { paths: [path.join(E2E_MODULES, 'n8n-nodes-base')] }));
+			const xlsx = require(
+				require.resolve('@e965/xlsx', { paths: [path.join(E2E_MODULES, 'n8n-nodes-base')] }),
+			);
 			const sheet = xlsx.read(bytes).Sheets['Month to date'];
 			assert.ok(sheet, 'no sheet "Month to date" in the file');
-			const rows = xlsx.utils.sheet_to_json(sheet);
+			const rows = /** @type {Record<string, string | number>[]} */ (
+				xlsx.utils.sheet_to_json(sheet)
+			);
 			assert.equal(rows.length, 2);
 			for (const row of rows) {
-				const expected = sandbox.state.readPromoter(
-					PRODUCTS.videomax,
-					row.Promoter,
-					'statistics',
-					new Map([
-						['start_date', [from]],
-						['end_date', [to]],
-					]),
-				).data;
+				const expected = /** @type {Record<string, string | number>} */ (
+					sandbox.state.readPromoter(
+						PRODUCTS.videomax,
+						String(row.Promoter),
+						'statistics',
+						new Map([
+							['start_date', [from]],
+							['end_date', [to]],
+						]),
+					).data
+				);
 				assert.deepEqual(row, {
 					Promoter: row.Promoter,
 					From: from,
@@ -232,7 +266,7 @@ async function main() {
 				rows.map((row) => row.Promoter),
 				['user_1001', 'user_1002'],
 			);
-			assert.ok(rows[0].Signups >= 1, 'the signup made today is missing from user_1001');
+			assert.ok(Number(rows[0].Signups) >= 1, 'the signup made today is missing from user_1001');
 			return `e2e b: execute --id=${example('b').id} → ${binary.fileName} (${bytes.length} bytes), rows ${rows.map((r) => `${r.Promoter}: ${r.Signups} signups`).join(', ')} for ${from}..${to}`;
 		});
 
@@ -245,9 +279,14 @@ async function main() {
 			assert.equal(user.json.user_name, 'Demo User');
 			assert.equal(signup.json.event_name, 'signup');
 			assert.equal(response.json.response.statusCode, 302);
-			assert.equal(response.json.response.headers.location, 'https://videomax.example/welcome?name=Demo%20User');
+			assert.equal(
+				response.json.response.headers.location,
+				'https://videomax.example/welcome?name=Demo%20User',
+			);
 			assert.ok(
-				sandbox.state.conversions.some((c) => c.invitedUserId === user.json.user_key && c.eventName === 'signup'),
+				sandbox.state.conversions.some(
+					(c) => c.invitedUserId === user.json.user_key && c.eventName === 'signup',
+				),
 				'the sandbox has no signup for the exchanged user',
 			);
 			return `e2e c: execute --id=${example('c').id} → Exchange Code ${user.json.user_key} (${user.json.user_name}), Track Signup conversion ${signup.json.conversion_id}, 302 → ${response.json.response.headers.location}`;
@@ -259,9 +298,14 @@ async function main() {
 			const [login] = outputOf(run, 'Promoter Login');
 			const [page] = outputOf(run, 'Page with the promoter center', 1);
 			const body = String(page.json.response.body);
-			assert.ok(sandbox.state.centerTokens.has(login.json.token), 'the token is not one the sandbox issued');
 			assert.ok(
-				body.includes(`src="${sandbox.url}/promoter-center/iframe/${login.json.token}" allow="clipboard-write"`),
+				sandbox.state.centerTokens.has(login.json.token),
+				'the token is not one the sandbox issued',
+			);
+			assert.ok(
+				body.includes(
+					`src="${sandbox.url}/promoter-center/iframe/${login.json.token}" allow="clipboard-write"`,
+				),
 				`the page has no iframe with the token:\n${body}`,
 			);
 			assert.equal(page.json.response.headers['content-type'], 'text/html; charset=utf-8');
@@ -270,18 +314,30 @@ async function main() {
 
 		const base = `http://127.0.0.1:${port}`;
 		const serverLog = path.join(work, 'n8n.log');
-		await check('n8n start answers /healthz/readiness and serves the published webhooks', async () => {
-			const log = fs.createWriteStream(serverLog);
-			const started = Date.now();
-			n8n = await startN8n(n8nEnvironment({ userFolder, port, brokerPort: await freePort(), logLevel: 'info', owner: OWNER }), {
-				port,
-				onOutput: (line) => log.write(`${line}\n`),
-			});
-			const ready = Date.now();
-			const webhooks = exampleWebhooks();
-			await waitForWebhooks(port, webhooks);
-			return `ready after ${((ready - started) / 1000).toFixed(1)} s, ${webhooks.length} webhooks after ${((Date.now() - started) / 1000).toFixed(1)} s`;
-		});
+		await check(
+			'n8n start answers /healthz/readiness and serves the published webhooks',
+			async () => {
+				const log = fs.createWriteStream(serverLog);
+				const started = Date.now();
+				n8n = await startN8n(
+					n8nEnvironment({
+						userFolder,
+						port,
+						brokerPort: await freePort(),
+						logLevel: 'info',
+						owner: OWNER,
+					}),
+					{
+						port,
+						onOutput: (line) => log.write(`${line}\n`),
+					},
+				);
+				const ready = Date.now();
+				const webhooks = exampleWebhooks();
+				await waitForWebhooks(port, webhooks);
+				return `ready after ${((ready - started) / 1000).toFixed(1)} s, ${webhooks.length} webhooks after ${((Date.now() - started) / 1000).toFixed(1)} s`;
+			},
+		);
 		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);
 
 		let cookie = '';
@@ -292,7 +348,10 @@ async function main() {
 				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
 			});
 			assert.equal(answer.status, 200, await answer.text());
-			cookie = answer.headers.getSetCookie().map((entry) => entry.split(';')[0]).join('; ');
+			cookie = answer.headers
+				.getSetCookie()
+				.map((entry) => entry.split(';')[0])
+				.join('; ');
 		});
 
 		await check(`n8n loaded ${NODE_TYPE} and the credential type`, async () => {
@@ -304,7 +363,10 @@ async function main() {
 			};
 			const nodes = await types('nodes.json');
 			const credentials = await types('credentials.json');
-			assert.ok(nodes.some((node) => node.name === NODE_TYPE), `${NODE_TYPE} not in /types/nodes.json`);
+			assert.ok(
+				nodes.some((node) => node.name === NODE_TYPE),
+				`${NODE_TYPE} not in /types/nodes.json`,
+			);
 			assert.ok(credentials.some((credential) => credential.name === 'affiliateTrackingApi'));
 			return `${nodes.length} node types, ${credentials.length} credential types`;
 		});
@@ -325,67 +387,94 @@ async function main() {
 			const repeat = await post({ ...full, transaction_id: 'txn_1001' });
 			assert.deepEqual([repeat.status, repeat.json.status], [200, 'ALREADY_PROCESSED']);
 			const unknown = await post({ ...full, transaction_id: 'order_never_referred' });
-			assert.deepEqual([unknown.status, unknown.json.reversed, unknown.json.code], [200, false, 1000001]);
+			assert.deepEqual(
+				[unknown.status, unknown.json.reversed, unknown.json.code],
+				[200, false, 1000001],
+			);
 			const voided = await post({ ...full, transaction_id: 'txn_voided' });
 			assert.deepEqual([voided.status, voided.json.code], [500, 6000000]);
-			const partial = await post({ amount: '100.00', amount_refunded: '10.00', transaction_id: 'txn_1002' });
+			const partial = await post({
+				amount: '100.00',
+				amount_refunded: '10.00',
+				transaction_id: 'txn_1002',
+			});
 			assert.equal(partial.status, 200);
 			assert.match(partial.json.ignored, /Partial refund/);
 			return 'repeat → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; voided → 500 code 6000000; partial → 200 ignored';
 		});
 
-		await check('example c (webhook): landing redirects, a used code falls back to sign-up', async () => {
-			const { data } = sandbox.state.issueAuthCode(
-				PRODUCTS.photopal,
-				{ source_product_key: PRODUCTS.photopal, target_product_key: PRODUCTS.videomax, user_id: 'pp_e2e', extra: { name: 'Eve' } },
-				'source_product_key',
-				true,
-			);
-			const landing = new URL(data.redirect_url);
-			const address = `${base}/webhook/affiliate-landing${landing.search}`;
-			const first = await fetch(address, { redirect: 'manual' });
-			assert.equal(first.status, 302);
-			assert.equal(first.headers.get('location'), 'https://videomax.example/welcome?name=Eve');
-			const again = await fetch(address, { redirect: 'manual' });
-			assert.equal(again.status, 302);
-			assert.equal(again.headers.get('location'), 'https://videomax.example/signup');
-			return `GET ${landing.search.replace(/x_auth_code=[^&]+/, 'x_auth_code=…')} → 302 ${first.headers.get('location')}; same code again → 302 ${again.headers.get('location')}`;
-		});
+		await check(
+			'example c (webhook): landing redirects, a used code falls back to sign-up',
+			async () => {
+				const issued = sandbox.state.issueAuthCode(
+					PRODUCTS.photopal,
+					{
+						source_product_key: PRODUCTS.photopal,
+						target_product_key: PRODUCTS.videomax,
+						user_id: 'pp_e2e',
+						extra: { name: 'Eve' },
+					},
+					'source_product_key',
+					true,
+				);
+				const landing = new URL(/** @type {{ redirect_url: string }} */ (issued.data).redirect_url);
+				const address = `${base}/webhook/affiliate-landing${landing.search}`;
+				const first = await fetch(address, { redirect: 'manual' });
+				assert.equal(first.status, 302);
+				assert.equal(first.headers.get('location'), 'https://videomax.example/welcome?name=Eve');
+				const again = await fetch(address, { redirect: 'manual' });
+				assert.equal(again.status, 302);
+				assert.equal(again.headers.get('location'), 'https://videomax.example/signup');
+				return `GET ${landing.search.replace(/x_auth_code=[^&]+/, 'x_auth_code=…')} → 302 ${first.headers.get('location')}; same code again → 302 ${again.headers.get('location')}`;
+			},
+		);
 
-		await check('example d (Chromium): the page embeds the promoter center with a fresh token', async () => {
-			const { chromium } = require(path.join(E2E_MODULES, 'playwright-core'));
-			const browser = await chromium.launch({
-				executablePath: CHROMIUM,
-				args: [
-					'--no-sandbox',
-					'--disable-gpu',
-					'--disable-quic',
-					'--no-first-run',
-					'--disable-background-networking',
-					'--disable-component-update',
-					'--disable-sync',
-				],
-			});
-			try {
-				const page = await browser.newPage();
-				const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
-				assert.equal(response?.status(), 200);
-				const iframe = page.locator('iframe#promoter-center');
-				const src = String(await iframe.getAttribute('src'));
-				assert.equal(await iframe.getAttribute('allow'), 'clipboard-write');
-				const token = src.slice(`${sandbox.url}/promoter-center/iframe/`.length);
-				assert.ok(src.startsWith(`${sandbox.url}/promoter-center/iframe/`) && token.length > 0, src);
-				assert.ok(sandbox.state.centerTokens.has(token), 'the iframe token is not one the sandbox issued');
-				const shown = await page.frameLocator('iframe#promoter-center').locator('#promoter').textContent();
-				assert.equal(shown, 'Ada');
-				const screenshot = path.join(work, 'promoter-center.png');
-				await page.screenshot({ path: screenshot });
-				seenOutput.push(await page.content());
-				return `iframe src …/promoter-center/iframe/${token.slice(0, 6)}… allow="clipboard-write", frame shows promoter "${shown}"`;
-			} finally {
-				await browser.close();
-			}
-		});
+		await check(
+			'example d (Chromium): the page embeds the promoter center with a fresh token',
+			async () => {
+				const { chromium } = require(path.join(E2E_MODULES, 'playwright-core'));
+				const browser = await chromium.launch({
+					executablePath: CHROMIUM,
+					args: [
+						'--no-sandbox',
+						'--disable-gpu',
+						'--disable-quic',
+						'--no-first-run',
+						'--disable-background-networking',
+						'--disable-component-update',
+						'--disable-sync',
+					],
+				});
+				try {
+					const page = await browser.newPage();
+					const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
+					assert.equal(response?.status(), 200);
+					const iframe = page.locator('iframe#promoter-center');
+					const src = String(await iframe.getAttribute('src'));
+					assert.equal(await iframe.getAttribute('allow'), 'clipboard-write');
+					const token = src.slice(`${sandbox.url}/promoter-center/iframe/`.length);
+					assert.ok(
+						src.startsWith(`${sandbox.url}/promoter-center/iframe/`) && token.length > 0,
+						src,
+					);
+					assert.ok(
+						sandbox.state.centerTokens.has(token),
+						'the iframe token is not one the sandbox issued',
+					);
+					const shown = await page
+						.frameLocator('iframe#promoter-center')
+						.locator('#promoter')
+						.textContent();
+					assert.equal(shown, 'Ada');
+					const screenshot = path.join(work, 'promoter-center.png');
+					await page.screenshot({ path: screenshot });
+					seenOutput.push(await page.content());
+					return `iframe src …/promoter-center/iframe/${token.slice(0, 6)}… allow="clipboard-write", frame shows promoter "${shown}"`;
+				} finally {
+					await browser.close();
+				}
+			},
+		);
 
 		await check('the API secret appears in no output, response or log', () => {
 			seenOutput.push(fs.readFileSync(serverLog, 'utf8'));

@@ -362,7 +362,11 @@ class Sandbox {
 	servePromoterCenter(req, res) {
 		const url = new URL(req.url ?? '/', this.url);
 		const iframe = /^\/promoter-center\/iframe\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
-		const token = iframe ? iframe[1] : url.pathname === PROMOTER_CENTER_PATH ? url.searchParams.get('at') : null;
+		const token = iframe
+			? iframe[1]
+			: url.pathname === PROMOTER_CENTER_PATH
+				? url.searchParams.get('at')
+				: null;
 		const found = token ? this.state.promoterForCenterToken(token) : undefined;
 		const body = found
 			? `<h1 id="promoter">${escapeHtml(found.promoter.username ?? found.promoter.userId)}</h1>` +
@@ -373,7 +377,9 @@ class Sandbox {
 			'Content-Type': 'text/html; charset=utf-8',
 			'Cache-Control': 'no-store',
 		});
-		res.end(`<!doctype html><html><head><title>Promoter center</title></head><body>${body}</body></html>`);
+		res.end(
+			`<!doctype html><html><head><title>Promoter center</title></head><body>${body}</body></html>`,
+		);
 	}
 
 	/**
