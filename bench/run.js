@@ -103,7 +103,7 @@ async function runNode(url, size, options) {
 	return { ok: items.length - errors, errors, lost: size - items.length };
 }
 
-/** The HTTP Request node of the n8n installed in e2e/ (npm run setup:n8n), if there is one. */
+/** The HTTP Request node of the n8n installed in e2e/.install (npm run setup:n8n), if there is one. */
 function loadHttpRequestNode() {
 	if (!existsSync(NODES_BASE)) return undefined;
 	const { PackageDirectoryLoader } = require('n8n-core');
@@ -289,7 +289,7 @@ async function main() {
 		console.log('|---|---:|---:|---:|---:|---:|');
 		for (const row of limited) console.log(row);
 		if (!httpRequestType)
-			console.log('\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 into e2e/.');
+			console.log('\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 into e2e/.install.');
 	} finally {
 		sandbox.stop();
 	}

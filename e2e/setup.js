@@ -7,9 +7,7 @@
  */
 const { ensureN8n } = require('./n8n');
 
-try {
-	ensureN8n((line) => console.log(line));
-} catch (error) {
+ensureN8n((line) => console.log(line)).catch((error) => {
 	console.error(error instanceof Error ? error.message : error);
 	process.exit(1);
-}
+});

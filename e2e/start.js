@@ -72,8 +72,8 @@ async function main() {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('npm run build failed (see above)');
 
-	progress(2, 'Setting up n8n in e2e/');
-	ensureN8n((line) => console.log(`      ${line}`));
+	progress(2, 'Setting up n8n in e2e/.install');
+	await ensureN8n((line) => console.log(`      ${line}`));
 
 	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);
 	sandbox = new Sandbox({ port: SANDBOX_PORT });

@@ -143,7 +143,7 @@ function monthToDateUtc8() {
 async function main() {
 	const startedAt = Date.now();
 	console.log(`E2E: ${PACKAGE.name}@${PACKAGE.version} in a real n8n`);
-	ensureN8n((line) => console.log(line));
+	await ensureN8n((line) => console.log(line));
 	ensureChromium();
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
