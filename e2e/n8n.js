@@ -268,7 +268,7 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
-		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),

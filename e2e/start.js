@@ -18,6 +18,7 @@ const {
 	DEMO_KEY,
 	E2E_DIR,
 	EXAMPLES,
+	N8N_VERSION,
 	PACKAGE,
 	ROOT_DIR,
 	ensureN8n,
@@ -125,7 +126,7 @@ async function main() {
 
 	const base = `http://127.0.0.1:${N8N_PORT}`;
 	console.log(`
-n8n ${PACKAGE.name} demo is ready after ${((Date.now() - started) / 1000).toFixed(1)} s
+${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) / 1000).toFixed(1)} s
 
   Open      ${base}
   Sign in   ${OWNER.email} / ${OWNER.password}
@@ -135,7 +136,7 @@ n8n ${PACKAGE.name} demo is ready after ${((Date.now() - started) / 1000).toFixe
   Try the published webhooks:
     curl -X POST ${base}/webhook/payment-refunded -H 'Content-Type: application/json' \\
       -d '{"payment":{"transaction_id":"txn_1002","amount":"49.00","amount_refunded":"49.00"}}'
-    open ${base}/webhook/promoter-center?user_id=user_1001
+    and in a browser: ${base}/webhook/promoter-center?user_id=user_1001
 
 Press Ctrl-C to stop n8n and the sandbox.`);
 }
