@@ -82,8 +82,9 @@ function node24() {
 function runOrThrow(command, args, options) {
 	const result = spawnSync(command, args, { stdio: 'inherit', ...options });
 	if (result.status !== 0) {
+		const output = result.stderr ? `:\n${result.stderr}` : '';
 		throw fail(
-			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`,
+			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}${output}`,
 		);
 	}
 	return result;
