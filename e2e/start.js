@@ -39,6 +39,7 @@ const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
 const USER_FOLDER = path.resolve(process.env.N8N_DEMO_FOLDER ?? path.join(E2E_DIR, '.n8n-home'));
 /** Written once the examples are imported, so that a restart keeps the user's edits. */
 const EXAMPLES_MARKER = path.join(USER_FOLDER, '.examples-imported');
+const N8N_LOG = path.join(USER_FOLDER, 'n8n.log');
 const OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
 const STEPS = 6;
 
@@ -111,16 +112,13 @@ async function main() {
 	await importDemo({ ...env, N8N_LOG_LEVEL: 'warn' }, sandbox.url, firstRun);
 	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
 
-	progress(
-		6,
-		`Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${path.join(USER_FOLDER, 'n8n.log')})`,
-	);
-	const log = fs.createWriteStream(path.join(USER_FOLDER, 'n8n.log'), { flags: 'a' });
+	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${N8N_LOG})`);
+	const log = fs.createWriteStream(N8N_LOG, { flags: 'a' });
 	n8n = await startN8n(env, { port: N8N_PORT, onOutput: (line) => log.write(`${line}\n`) });
 	await waitForWebhooks(N8N_PORT, exampleWebhooks());
 	n8n.once('exit', (code) => {
 		if (stopping) return;
-		console.error(`n8n exited with ${code}; see ${path.join(USER_FOLDER, 'n8n.log')}`);
+		console.error(`n8n exited with ${code}; see ${N8N_LOG}`);
 		void stopAll(1);
 	});
 
