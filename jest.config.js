@@ -5,19 +5,36 @@ const { join } = require('node:path');
 // n8n-core writes its settings into the user folder: keep it out of ~/.n8n. Workers inherit it.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'affiliate-tracking-n8n-'));
 
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
+
 /** @type {import('jest').Config} */
 module.exports = {
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
-	// n8n-core's dependency injection needs the metadata polyfill before anything loads.
-	setupFiles: ['reflect-metadata'],
-	// The built package that the tests load the way n8n does.
-	globals: { PACKAGE_DIR: __dirname },
 	testTimeout: 60000,
 	reporters: ['default', '<rootDir>/test/helpers/summaryReporter.js'],
-	collectCoverageFrom: ['dist/credentials/**/*.js', 'dist/nodes/**/*.js'],
+	// Coverage is measured on the TypeScript sources, by the unit tests (`npm run test:coverage`).
+	collectCoverageFrom: ['nodes/**/*.ts', 'credentials/**/*.ts', 'index.ts'],
 	coverageProvider: 'v8',
 	coverageReporters: ['text-summary', 'text'],
+	projects: [
+		{
+			// Decisions of the TypeScript sources, no build and no sockets.
+			displayName: 'unit',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test/unit'],
+			testMatch: ['**/*.test.ts'],
+			transform,
+		},
+		{
+			// The built package as n8n loads it: workflows through n8n-core's engine, the sandbox's
+			// contract, the description n8n reads.
+			displayName: 'integration',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test/engine', '<rootDir>/test/contract', '<rootDir>/test/package'],
+			testMatch: ['**/*.test.ts'],
+			transform,
+			// n8n-core's dependency injection needs the metadata polyfill before anything loads.
+			setupFiles: ['reflect-metadata'],
+			globals: { PACKAGE_DIR: __dirname },
+		},
+	],
 };

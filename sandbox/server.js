@@ -18,7 +18,7 @@ const TIMESTAMP_TOLERANCE_S = 300;
 /**
  * @typedef {'oauth'|'conversion'|'refund'|'promoterLogin'|'promoterRead'} RequestClass
  * @typedef {{ name: string, cls: RequestClass, method: string, v2Only?: boolean, permission?: string, permissionCode?: number, serverError: string }} Route
- * @typedef {{ kind: 'latency'|'http5xx'|'rateLimit'|'malformedJson'|'drop'|'appError', match?: RequestClass|'*',
+ * @typedef {{ kind: 'latency'|'http5xx'|'rateLimit'|'malformedJson'|'drop'|'appError', match?: RequestClass|'*', requestContains?: string,
  *   when?: 'before'|'after', times?: number, probability?: number, latencyMs?: number, status?: number, retryAfterSeconds?: number }} Fault
  * @typedef {{ method: string, path: string, route: string, cls: string, status: number, code: number|null, fault: string|null }} LogEntry
  */
@@ -260,11 +260,23 @@ class Sandbox {
 		await new Promise((resolve) => server.close(() => resolve(undefined)));
 	}
 
-	/** @param {Route} route @param {'before'|'after'} when @returns {Fault | undefined} */
-	pickFault(route, when) {
+	/**
+	 * The first fault that applies to a request: its class, and `requestContains` (when set) found
+	 * in the raw path, query or body, so that a test can hit one item of a batch.
+	 * @param {Route} route @param {'before'|'after'} when @param {{ path: string, query: string, body: Buffer }} raw
+	 * @returns {Fault | undefined}
+	 */
+	pickFault(route, when, raw) {
 		for (const fault of this.faults) {
 			if ((fault.when ?? (fault.kind === 'malformedJson' ? 'after' : 'before')) !== when) continue;
 			if (fault.match !== '*' && fault.match !== route.cls) continue;
+			if (
+				fault.requestContains !== undefined &&
+				![raw.path, raw.query, raw.body.toString()].some((part) =>
+					part.includes(/** @type {string} */ (fault.requestContains)),
+				)
+			)
+				continue;
 			if ((fault.times ?? Infinity) <= 0) continue;
 			if ((fault.probability ?? 1) < 1 && this.random() >= (fault.probability ?? 1)) continue;
 			fault.times = (fault.times ?? Infinity) - 1;
@@ -335,11 +347,12 @@ class Sandbox {
 		}
 		if (this.latencyMs > 0) await sleep(this.latencyMs);
 
-		const before = this.pickFault(route, 'before');
+		const raw = { method, path, query, body };
+		const before = this.pickFault(route, 'before', raw);
 		if (before && (await this.applyFault(before, route, res, logBase, null))) return;
 
-		const outcome = this.process(req, route, matched, { method, path, query, body });
-		const after = this.pickFault(route, 'after');
+		const outcome = this.process(req, route, matched, raw);
+		const after = this.pickFault(route, 'after', raw);
 		if (after && (await this.applyFault(after, route, res, logBase, outcome))) return;
 
 		const headers = { Date: new Date(this.nowMs()).toUTCString() };

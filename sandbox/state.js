@@ -27,7 +27,7 @@ const UTC8 = 8 * 3600 * 1000;
  * @typedef {SeedPromoter & { stringId: string, affiliateId: number, phone?: string, themeMode: string }} Promoter
  * @typedef {{ id: number, product: string, campaignId: number, affiliateId: number, eventType: number, eventName: string,
  *   status: number, invitedUserId: string, transactionId: string|null, valueCents: number, createdAt: number,
- *   voided: boolean, refundedAt: number|null, reason: string|null, adjustments: number }} Conversion
+ *   voided: boolean, refundedAt: number|null, reason: string|null, adjustments: number, otherFields?: Record<string, unknown> }} Conversion
  * @typedef {{ id: number, conversionId: number, parentId: number|null, affiliateId: number, cents: number, currency: string,
  *   status: string, note: string, createdAt: number }} Reward
  * @typedef {{ target: string, source: string, userKey: string, userName: string, extra: object, locale: string,
@@ -70,6 +70,16 @@ const LANGS = ['zh', 'en', 'zh-hk'];
 const THEMES = ['light', 'dark'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const EVENT_TYPES = { signup: 1, purchase: 2 };
+/** The track/conversion fields the sandbox interprets. */
+const TRACKED_FIELDS = new Set([
+	'event_name',
+	'invited_user_id',
+	'invite_code',
+	'invited_user_name',
+	'click_id',
+	'transaction_id',
+	'conversion_value',
+]);
 const CUSTOM_EVENT_TYPE = 3;
 
 class SandboxState {
@@ -411,6 +421,11 @@ class SandboxState {
 			transactionId === undefined ? null : String(transactionId).trim(),
 			cents,
 			this.now(),
+		);
+		// Fields the spec does not name ("payload of purchase and custom events: not shown") are
+		// kept as they arrived, so that tests can see what a client sent.
+		c.otherFields = Object.fromEntries(
+			Object.entries(input).filter(([name]) => !TRACKED_FIELDS.has(name)),
 		);
 		if (SandboxState.isPaidType(c)) {
 			const reward = this.addReward(c, null, Math.round(cents / 10), 'pending');

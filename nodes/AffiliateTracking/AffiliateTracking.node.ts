@@ -9,7 +9,7 @@ import {
 import * as authorization from './actions/authorization';
 import * as conversion from './actions/conversion';
 import * as promoter from './actions/promoter';
-import { requestOptions } from './actions/requestOptions';
+import { sharedOptions } from './actions/sharedOptions';
 import { router } from './actions/router';
 
 export class AffiliateTracking implements INodeType {
@@ -46,7 +46,7 @@ export class AffiliateTracking implements INodeType {
 			...authorization.description,
 			...conversion.description,
 			...promoter.description,
-			requestOptions,
+			sharedOptions,
 		],
 	};
 

@@ -7,6 +7,7 @@ import { request } from 'undici';
 
 import { signedCall, type Call } from '../helpers/client';
 import { useSandbox, WRONG_SECRET } from '../helpers/sandbox';
+import { SERVER_MESSAGES } from '../../nodes/AffiliateTracking/transport/errors';
 
 const V2 = 'pk_test_videomax_v2';
 const V1 = 'pk_test_videomax_v1';
@@ -220,7 +221,7 @@ describe('sandbox contract', () => {
 			);
 			expect(answer.json).toEqual({
 				code: 1000004,
-				message: 'Signature verification failed',
+				message: SERVER_MESSAGES.signatureFailed,
 				data: null,
 			});
 		});
@@ -237,7 +238,7 @@ describe('sandbox contract', () => {
 					tamper: (signed) => ({ ...signed, url: signed.url.replace(/\?(.*)&(.*)$/, '?$2&$1') }),
 				},
 			);
-			expect(answer.json?.message).toBe('Signature verification failed');
+			expect(answer.json?.message).toBe(SERVER_MESSAGES.signatureFailed);
 		});
 		it('a v1 signature covers names only: changed values pass, an added field fails', async () => {
 			const call: Call = { method: 'POST', path: '/promoter/login', body: { user_id: 'u1' } };
@@ -248,7 +249,7 @@ describe('sandbox contract', () => {
 			const addedField = await signedCall(sandbox, V1, call, {
 				tamper: (s) => ({ ...s, body: '{"user_id":"u2","email":"a@b.co"}' }),
 			});
-			expect(addedField.json?.message).toBe('Signature verification failed');
+			expect(addedField.json?.message).toBe(SERVER_MESSAGES.signatureFailed);
 		});
 	});
 
@@ -284,25 +285,25 @@ describe('sandbox contract', () => {
 						(h) => (h['X-Api-Timestamp'] = String(Number(h['X-Api-Timestamp']) - 301)),
 					),
 				},
-				'The request timestamp is invalid or expired',
+				SERVER_MESSAGES.timestampExpired,
 			],
 			[
 				'timestamp not a number',
 				V2,
 				{ tamper: withHeaders((h) => (h['X-Api-Timestamp'] = 'yesterday')) },
-				'The request timestamp is invalid or expired',
+				SERVER_MESSAGES.timestampExpired,
 			],
 			[
 				'wrong secret',
 				V2,
 				{ credential: { apiSecret: WRONG_SECRET } },
-				'Signature verification failed',
+				SERVER_MESSAGES.signatureFailed,
 			],
 			[
 				'wrong signature version',
 				V2,
 				{ credential: { signatureVersion: 'v1' } },
-				'Signature verification failed',
+				SERVER_MESSAGES.signatureFailed,
 			],
 			['disabled key', 'pk_test_disabled_v2', {}, 'The API key is disabled'],
 			['expired key', 'pk_test_expired_v2', {}, 'The API key has expired'],
@@ -335,7 +336,7 @@ describe('sandbox contract', () => {
 				},
 			);
 			// The signature was made with the client's timestamp; only a same-second server time would match it.
-			expect(['Signature verification failed', 'success']).toContain(answer.json?.message);
+			expect([SERVER_MESSAGES.signatureFailed, 'success']).toContain(answer.json?.message);
 		});
 		it('an allowlist that contains loopback lets the request through', async () => {
 			expect((await signedCall(sandbox, 'pk_test_loopback_v2', promoterRead)).json?.code).toBe(0);

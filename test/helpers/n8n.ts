@@ -24,7 +24,7 @@ import {
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { workflowFixtures, type WorkflowFixtureName } from '../workflows';
+import { workflowFixtures, type WorkflowFixtureName } from '../fixtures/workflows';
 
 /** The package root, set by jest.config.js. */
 declare const PACKAGE_DIR: string;

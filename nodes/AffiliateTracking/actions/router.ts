@@ -1,17 +1,14 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { runForEachItem, type OperationResult, type Pacing } from '../helpers/itemLoop';
+import { runForEachItem, type OperationResult } from '../helpers/itemLoop';
+import type { OperationProfile } from '../helpers/operationProfile';
+import { readRunOptions } from '../helpers/runOptions';
 import * as authorization from './authorization';
 import * as conversion from './conversion';
 import * as promoter from './promoter';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './requestOptions';
 
 interface Operation {
+	profile: OperationProfile;
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
 }
 
@@ -50,18 +47,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return await runForEachItem(
 		this,
 		async (itemIndex) => await selected.execute.call(this, itemIndex),
-		readPacing(this.getNodeParameter('options', 0, {}) as IDataObject),
+		selected.profile,
+		readRunOptions(this).pacing,
 	);
-}
-
-function readPacing(options: IDataObject): Pacing {
-	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
-	const concurrency = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
-	return {
-		concurrency: Number.isFinite(concurrency)
-			? Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(concurrency)))
-			: DEFAULT_CONCURRENCY,
-		batchSize: batch?.batchSize === undefined ? undefined : Math.max(1, Number(batch.batchSize)),
-		batchIntervalMs: Math.max(0, Number(batch?.batchInterval ?? 0)),
-	};
 }

@@ -7,6 +7,11 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { ERROR_CONTEXT } from '../transport/errors';
+import type { OperationProfile } from './operationProfile';
+import type { Pacing } from './runOptions';
+import { describeStoppedRun, groupByState, formatRanges, type ItemState } from './stopReport';
+
 type NodeError = NodeApiError | NodeOperationError;
 
 /** What an operation returns for one item: one object, or a list that becomes one item each. */
@@ -34,7 +39,7 @@ function errorItem(
 	toErrorOutput: boolean,
 ): INodeExecutionData {
 	const details: IDataObject = {};
-	const code = error.context.envelopeCode;
+	const code = error.context[ERROR_CONTEXT.envelopeCode];
 	if (code !== undefined) details.code = code;
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	if (error.description) details.description = error.description;
@@ -44,61 +49,101 @@ function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/** How items are paced: at most `concurrency` at once, optionally in batches with a pause. */
-export interface Pacing {
-	concurrency: number;
-	batchSize?: number;
-	batchIntervalMs: number;
+/** A key parameter's value for the stop report; an expression that fails reads as unknown. */
+function readKey(
+	context: IExecuteFunctions,
+	profile: OperationProfile,
+	itemIndex: number,
+): string | undefined {
+	try {
+		const value = context.getNodeParameter(profile.key.parameter, itemIndex, '');
+		return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The first failure of a stopped run, its description extended with what became of every item;
+ * `context.itemStates` holds the same as index ranges, for error workflows.
+ */
+function stoppedRunError(
+	context: IExecuteFunctions,
+	profile: OperationProfile,
+	states: ItemState[],
+	failures: Map<number, NodeError>,
+): NodeError {
+	const [[stoppedAt, first]] = failures;
+	const report = describeStoppedRun({
+		states,
+		profile,
+		stoppedAt,
+		keyOf: (itemIndex) => readKey(context, profile, itemIndex),
+		messageOf: (itemIndex) => failures.get(itemIndex)?.message,
+	});
+	first.description = first.description ? `${first.description}\n\n${report}` : report;
+	const groups = groupByState(states);
+	first.context.itemStates = {
+		succeeded: formatRanges(groups.succeeded),
+		failed: formatRanges(groups.failed),
+		uncertain: formatRanges(groups.uncertain),
+		notSent: formatRanges(groups.notSent),
+	};
+	return first;
 }
 
 /**
  * Runs `handler` once per input item under `pacing` and returns every item's outcome in input
  * order: its results, or (under Continue On Fail) its error item. Without Continue On Fail the
- * first failure stops the loop and is thrown.
+ * first failure stops the run: no further item starts, those under way are awaited, and the
+ * first failure is thrown with an account of every item.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
 	handler: ItemHandler,
+	profile: OperationProfile,
 	pacing: Pacing = { concurrency: 1, batchIntervalMs: 0 },
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const outcomes: INodeExecutionData[][] = new Array(itemCount);
+	const states: ItemState[] = new Array<ItemState>(itemCount).fill('notSent');
 	const continueOnFail = context.continueOnFail();
 	const toErrorOutput = context.getNode().onError === 'continueErrorOutput';
 	const batchSize = Math.max(1, pacing.batchSize ?? itemCount);
-	let failure: NodeError | undefined;
+	/** Failures of a stopping run, in the order they happened. */
+	const failures = new Map<number, NodeError>();
 
-	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
+	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
 			const result = await handler(itemIndex);
-			return (Array.isArray(result) ? result : [result]).map((json) => ({
+			outcomes[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
 				json,
 				pairedItem: { item: itemIndex },
 			}));
+			states[itemIndex] = 'succeeded';
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
-			if (!continueOnFail) throw nodeError;
-			return [errorItem(nodeError, itemIndex, toErrorOutput)];
+			states[itemIndex] =
+				nodeError.context[ERROR_CONTEXT.mayHaveBeenRecorded] === true ? 'uncertain' : 'failed';
+			if (continueOnFail) outcomes[itemIndex] = [errorItem(nodeError, itemIndex, toErrorOutput)];
+			else failures.set(itemIndex, nodeError);
 		}
 	};
 
-	for (let start = 0; start < itemCount && failure === undefined; start += batchSize) {
+	for (let start = 0; start < itemCount && failures.size === 0; start += batchSize) {
 		if (start > 0 && pacing.batchIntervalMs > 0) await sleep(pacing.batchIntervalMs);
 		const end = Math.min(itemCount, start + batchSize);
 		let nextIndex = start;
 		const worker = async (): Promise<void> => {
-			while (failure === undefined && nextIndex < end) {
-				const itemIndex = nextIndex++;
-				try {
-					outcomes[itemIndex] = await runItem(itemIndex);
-				} catch (error) {
-					failure ??= error as NodeError;
-				}
-			}
+			while (failures.size === 0 && nextIndex < end) await runItem(nextIndex++);
 		};
 		const workers = Math.max(1, Math.min(pacing.concurrency, end - start));
 		await Promise.all(Array.from({ length: workers }, worker));
 	}
-	if (failure !== undefined) throw failure;
+	if (failures.size > 0) {
+		// A single item's error says all there is; an account of one item would only repeat it.
+		const [[, first]] = failures;
+		throw itemCount === 1 ? first : stoppedRunError(context, profile, states, failures);
+	}
 	return [outcomes.flat()];
 }

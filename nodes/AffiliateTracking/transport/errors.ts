@@ -7,6 +7,24 @@ export const ENVELOPE_CODES = {
 	otherFailure: 6000000,
 } as const;
 
+/** Keys this package sets on a node error's context (read by the item loop). */
+export const ERROR_CONTEXT = {
+	/** The envelope's non-zero code. */
+	envelopeCode: 'envelopeCode',
+	/** True when the request may have reached the service, so the item may have been recorded. */
+	mayHaveBeenRecorded: 'mayHaveBeenRecorded',
+} as const;
+
+/** Server messages the code acts on (the spec's wording). */
+export const SERVER_MESSAGES = {
+	timestampExpired: 'The request timestamp is invalid or expired',
+	signatureFailed: 'Signature verification failed',
+	/** Endpoint 5's duplicate signup ("the conversion event already exists"); its exact text is not in the spec. */
+	alreadyExists: /already exists/i,
+	/** The spec's "server error; retry allowed" answers. */
+	retryAllowed: ['Failed to apply the conversion adjustment', 'Failed to retrieve promoter data'],
+} as const;
+
 /**
  * Every authentication message of the spec (code 1000004, and `Missing required permission`
  * which the promoter endpoints report under 6000000), each with what the user can do about it.
@@ -33,11 +51,11 @@ export const AUTHENTICATION_HINTS: ReadonlyArray<{ message: string; hint: string
 		hint: 'v2 keys need the X-Api-Timestamp header. Check that no proxy strips it.',
 	},
 	{
-		message: 'The request timestamp is invalid or expired',
+		message: SERVER_MESSAGES.timestampExpired,
 		hint: "The clock of the n8n host differs from the service's by more than 300 seconds. Synchronise the host clock (NTP).",
 	},
 	{
-		message: 'Signature verification failed',
+		message: SERVER_MESSAGES.signatureFailed,
 		hint: 'Check that the API Secret belongs to this API Key, that Signature Version matches the key (shown in the dashboard), and that no proxy or gateway rewrites the body or the query string.',
 	},
 	{
@@ -58,14 +76,8 @@ export const AUTHENTICATION_HINTS: ReadonlyArray<{ message: string; hint: string
 	},
 ];
 
-/** The spec's "server error; retry allowed" answers. */
-const RETRY_ALLOWED_MESSAGES = new Set([
-	'Failed to apply the conversion adjustment',
-	'Failed to retrieve promoter data',
-]);
-
 export function isRetryAllowedMessage(message: string): boolean {
-	return RETRY_ALLOWED_MESSAGES.has(message);
+	return (SERVER_MESSAGES.retryAllowed as readonly string[]).includes(message);
 }
 
 export function authenticationHint(message: string): string | undefined {
@@ -102,7 +114,7 @@ const MESSAGE_HINTS: ReadonlyArray<{ pattern: RegExp; hint: string }> = [
 		hint: 'The user is not a promoter of this product yet: call Promoter Login for the user first.',
 	},
 	{
-		pattern: /already exists/,
+		pattern: SERVER_MESSAGES.alreadyExists,
 		hint: 'This signup was reported before for the same invited user; a signup counts once per user.',
 	},
 ];

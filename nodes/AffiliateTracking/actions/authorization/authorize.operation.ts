@@ -1,9 +1,16 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { readRelayBody, relayProperties } from './relayFields';
+
+export const profile: OperationProfile = {
+	action: 'Authorize',
+	kind: 'idempotentWrite',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['authorization'], operation: ['authorize'] } },
@@ -17,7 +24,7 @@ export async function execute(
 	const body = readRelayBody(new ParameterReader(this, itemIndex), 'productKey') as IDataObject;
 	return (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/oauth/authorize', body, retrySafe: true, action: 'Authorize' },
+		{ method: 'POST', path: '/oauth/authorize', body, operation: profile },
 		itemIndex,
 	)) as IDataObject;
 }

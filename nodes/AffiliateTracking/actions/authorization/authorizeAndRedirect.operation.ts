@@ -1,9 +1,16 @@
 import { updateDisplayOptions, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { redirectRequest } from '../../transport';
 import { readRelayBody, relayProperties } from './relayFields';
+
+export const profile: OperationProfile = {
+	action: 'Authorize and Get Redirect',
+	kind: 'idempotentWrite',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['authorization'], operation: ['authorizeAndRedirect'] } },
@@ -25,8 +32,7 @@ export async function execute(
 			method: 'GET',
 			path: '/oauth/authorizeAndRedirect',
 			query,
-			retrySafe: true,
-			action: 'Authorize and Get Redirect',
+			operation: profile,
 		},
 		itemIndex,
 	);

@@ -1,8 +1,16 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
+
+/** A code is redeemed once: a blind re-send after a lost answer would fail as used. */
+export const profile: OperationProfile = {
+	action: 'Exchange Code',
+	kind: 'write',
+	key: { label: 'Authorization Code', parameter: 'code' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['authorization'], operation: ['exchangeCode'] } },
@@ -31,9 +39,7 @@ export async function execute(
 			method: 'POST',
 			path: '/oauth/getUserByAuthorizationCode',
 			body: { code },
-			// A code is redeemed once: a blind re-send after a lost answer would fail as used.
-			retrySafe: false,
-			action: 'Exchange Code',
+			operation: profile,
 		},
 		itemIndex,
 	)) as IDataObject;

@@ -1,9 +1,16 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { readRelayBody, relayProperties } from './relayFields';
+
+export const profile: OperationProfile = {
+	action: 'Get Debug Code',
+	kind: 'idempotentWrite',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['authorization'], operation: ['getDebugCode'] } },
@@ -33,8 +40,7 @@ export async function execute(
 			method: 'POST',
 			path: '/oauth/getDebugAuthCode',
 			body,
-			retrySafe: true,
-			action: 'Get Debug Code',
+			operation: profile,
 		},
 		itemIndex,
 	)) as IDataObject;

@@ -1,8 +1,15 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
+
+export const profile: OperationProfile = {
+	action: 'Refund',
+	kind: 'idempotentWrite',
+	key: { label: 'Transaction ID', parameter: 'transactionId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversion'], operation: ['refund'] } },
@@ -45,7 +52,7 @@ export async function execute(
 	if (reason !== undefined) body.reason = reason;
 	return (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/track/refund', body, retrySafe: true, action: 'Refund' },
+		{ method: 'POST', path: '/track/refund', body, operation: profile },
 		itemIndex,
 	)) as IDataObject;
 }

@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import {
@@ -8,6 +9,12 @@ import {
 	invitedUserIdProperty,
 	withExtraBodyFields,
 } from './conversionFields';
+
+export const profile: OperationProfile = {
+	action: 'Track Custom Event',
+	kind: 'write',
+	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversion'], operation: ['trackEvent'] } },
@@ -78,8 +85,7 @@ export async function execute(
 			method: 'POST',
 			path: '/track/conversion',
 			body: withExtraBodyFields(params, body),
-			retrySafe: false,
-			action: 'Track Custom Event',
+			operation: profile,
 		},
 		itemIndex,
 	)) as IDataObject;

@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import {
@@ -8,6 +9,12 @@ import {
 	invitedUserIdProperty,
 	withExtraBodyFields,
 } from './conversionFields';
+
+export const profile: OperationProfile = {
+	action: 'Track Purchase',
+	kind: 'write',
+	key: { label: 'Transaction ID', parameter: 'transactionId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversion'], operation: ['trackPurchase'] } },
@@ -59,7 +66,7 @@ export async function execute(
 	});
 	return (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/track/conversion', body, retrySafe: false, action: 'Track Purchase' },
+		{ method: 'POST', path: '/track/conversion', body, operation: profile },
 		itemIndex,
 	)) as IDataObject;
 }

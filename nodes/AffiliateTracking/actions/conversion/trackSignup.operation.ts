@@ -1,15 +1,17 @@
-import {
-	NodeApiError,
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
+import { SERVER_MESSAGES } from '../../transport/errors';
 import { invitedUserIdProperty } from './conversionFields';
+
+export const profile: OperationProfile = {
+	action: 'Track Signup',
+	kind: 'write',
+	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['conversion'], operation: ['trackSignup'] } },
@@ -76,26 +78,25 @@ export async function execute(
 	if (clickId !== undefined) body.click_id = clickId;
 	const alreadyExistsIsSuccess =
 		params.raw('additionalFields.alreadyExistsIsSuccess', false) === true;
-	try {
-		return (await apiRequest.call(
-			this,
-			{ method: 'POST', path: '/track/conversion', body, retrySafe: false, action: 'Track Signup' },
-			itemIndex,
-		)) as IDataObject;
-	} catch (error) {
-		if (
-			alreadyExistsIsSuccess &&
-			error instanceof NodeApiError &&
-			/already exists/i.test(error.message)
-		) {
-			return {
-				event_name: 'signup',
-				invited_user_id: body.invited_user_id,
-				status: 'ALREADY_EXISTS',
-				message: error.message,
-			};
-		}
-		// Hands back the same NodeApiError (n8n does not re-wrap one).
-		throw new NodeApiError(this.getNode(), error as JsonObject);
-	}
+	return (await apiRequest.call(
+		this,
+		{
+			method: 'POST',
+			path: '/track/conversion',
+			body,
+			operation: profile,
+			recover: alreadyExistsIsSuccess
+				? ({ message }) =>
+						SERVER_MESSAGES.alreadyExists.test(message)
+							? {
+									event_name: 'signup',
+									invited_user_id: body.invited_user_id,
+									status: 'ALREADY_EXISTS',
+									message,
+								}
+							: undefined
+				: undefined,
+		},
+		itemIndex,
+	)) as IDataObject;
 }

@@ -1,11 +1,18 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { promoterPath, userIdProperty } from './promoterFields';
 
 const EXPANDABLE = ['balances', 'links', 'statistics'] as const;
+
+export const profile: OperationProfile = {
+	action: 'Get Promoter',
+	kind: 'read',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['promoter'], operation: ['get'] } },
@@ -61,8 +68,7 @@ export async function execute(
 			method: 'GET',
 			path,
 			query: { expand: expand.length > 0 ? expand.join(',') : undefined },
-			retrySafe: true,
-			action: 'Get Promoter',
+			operation: profile,
 		},
 		itemIndex,
 	)) as IDataObject;

@@ -1,9 +1,16 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { promoterPath, splitIntoItemsProperty, userIdProperty } from './promoterFields';
+
+export const profile: OperationProfile = {
+	action: 'Get Promoter Balances',
+	kind: 'read',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['promoter'], operation: ['getBalances'] } },
@@ -20,8 +27,7 @@ export async function execute(
 		{
 			method: 'GET',
 			path: promoterPath(params, '/balances'),
-			retrySafe: true,
-			action: 'Get Promoter Balances',
+			operation: profile,
 		},
 		itemIndex,
 	)) as IDataObject[];

@@ -1,9 +1,16 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { promoterPath, userIdProperty } from './promoterFields';
+
+export const profile: OperationProfile = {
+	action: 'Get Promoter Statistics',
+	kind: 'read',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['promoter'], operation: ['getStatistics'] } },
@@ -50,8 +57,7 @@ export async function execute(
 			method: 'GET',
 			path,
 			query: { start_date: startDate, end_date: endDate },
-			retrySafe: true,
-			action: 'Get Promoter Statistics',
+			operation: profile,
 		},
 		itemIndex,
 	)) as IDataObject;

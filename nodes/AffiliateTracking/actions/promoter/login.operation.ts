@@ -1,11 +1,18 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationResult } from '../../helpers/itemLoop';
+import type { OperationProfile } from '../../helpers/operationProfile';
 import { ParameterReader } from '../../helpers/validation';
 import { apiRequest, getCredentials } from '../../transport';
 
 export const LANGUAGES = ['en', 'zh', 'zh-hk'] as const;
 export const THEME_MODES = ['light', 'dark'] as const;
+
+export const profile: OperationProfile = {
+	action: 'Promoter Login',
+	kind: 'idempotentWrite',
+	key: { label: 'User ID', parameter: 'userId' },
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['promoter'], operation: ['login'] } },
@@ -97,7 +104,7 @@ export async function execute(
 
 	const data = (await apiRequest.call(
 		this,
-		{ method: 'POST', path: '/promoter/login', body, retrySafe: true, action: 'Promoter Login' },
+		{ method: 'POST', path: '/promoter/login', body, operation: profile },
 		itemIndex,
 	)) as IDataObject;
 	const { promoterCenterUrl } = await getCredentials.call(this);

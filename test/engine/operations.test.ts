@@ -5,7 +5,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { readWorkflowFixture, runWorkflow, withCredential, type WorkflowRun } from '../helpers/n8n';
-import type { WorkflowFixtureName } from '../workflows';
+import type { WorkflowFixtureName } from '../fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../helpers/sandbox';
 
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
@@ -154,7 +154,13 @@ describe('every operation as a workflow through the n8n engine', () => {
 			).output('Track Purchase');
 			expect(out[0].json).toMatchObject({ event_name: 'purchase', event_type: 2, status: 1 });
 			const recorded = sandbox.state.conversions.find((c) => c.transactionId === 'order_77');
-			expect(recorded?.valueCents).toBe(4990);
+			expect(recorded).toMatchObject({
+				eventName: 'purchase',
+				invitedUserId: 'buyer_1',
+				valueCents: 4990,
+				// The fixture's Extra Body Fields, as the service received them.
+				otherFields: { currency: 'USD' },
+			});
 		});
 
 		it('Track Custom Event reports a custom event with a value', async () => {
@@ -166,6 +172,13 @@ describe('every operation as a workflow through the n8n engine', () => {
 				)
 			).output('Track Custom Event');
 			expect(out[0].json).toMatchObject({ event_name: 'renewal', event_type: 3 });
+			const recorded = sandbox.state.conversions.find((c) => c.transactionId === 'renew_1');
+			expect(recorded).toMatchObject({
+				eventName: 'renewal',
+				invitedUserId: 'buyer_2',
+				valueCents: 950,
+				otherFields: {},
+			});
 		});
 	});
 

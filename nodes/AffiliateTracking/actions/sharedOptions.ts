@@ -1,14 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const MAX_CONCURRENCY = 50;
-export const DEFAULT_CONCURRENCY = 5;
+import { MAX_CONCURRENCY } from '../helpers/runOptions';
 
 /**
- * Options shared by every operation: how requests are sent, paced and retried. The defaults
- * are DEFAULT_CONCURRENCY and the transport's DEFAULT_SETTINGS, written out as literals because
- * n8n's lint requires literal defaults (a test keeps them equal).
+ * The Options collection shared by every operation: how requests are sent, paced and retried
+ * (parsed by helpers/runOptions). The defaults are DEFAULT_CONCURRENCY and
+ * DEFAULT_REQUEST_SETTINGS written out as literals, because n8n's lint requires literal
+ * defaults (a test keeps them equal).
  */
-export const requestOptions: INodeProperties = {
+export const sharedOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',

@@ -4,8 +4,10 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/AffiliateTracking/actions/requestOptions';
-import { DEFAULT_SETTINGS } from '../../nodes/AffiliateTracking/transport';
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_REQUEST_SETTINGS,
+} from '../../nodes/AffiliateTracking/helpers/runOptions';
 import { loadPackage } from '../helpers/n8n';
 
 const OPERATIONS: Record<string, Record<string, string>> = {
@@ -96,9 +98,9 @@ describe('node and credential descriptions', () => {
 		const options = properties.find((p) => p.name === 'options')?.options as INodeProperties[];
 		const defaults = Object.fromEntries(options.map((o) => [o.name, o.default]));
 		expect(defaults).toMatchObject({
-			maxRetries: DEFAULT_SETTINGS.maxRetries,
-			retryDelay: DEFAULT_SETTINGS.retryDelayMs,
-			timeout: DEFAULT_SETTINGS.timeoutMs,
+			maxRetries: DEFAULT_REQUEST_SETTINGS.maxRetries,
+			retryDelay: DEFAULT_REQUEST_SETTINGS.retryDelayMs,
+			timeout: DEFAULT_REQUEST_SETTINGS.timeoutMs,
 			concurrency: DEFAULT_CONCURRENCY,
 		});
 	});

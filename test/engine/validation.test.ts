@@ -2,9 +2,9 @@
  * Bad input is refused before any request, with an error naming the parameter; the sandbox
  * sees nothing. Input the service accepts (integer transaction ids, non-ASCII ids) goes through.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
+import { loadPackage, runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
 import { allCredentials, credentialFor, useSandbox } from '../helpers/sandbox';
 
 const long = 'x'.repeat(256);
@@ -281,8 +281,18 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 describe('input refused before any request', () => {
 	const sandbox = useSandbox();
 
-	it('covers at least 40 cases', () => {
-		expect(BAD_INPUT.length).toBeGreaterThanOrEqual(40);
+	it('every operation of the node has refused-input cases', async () => {
+		const { description } = (await loadPackage()).nodeTypes.affiliateTracking.type as INodeType;
+		const operations = description.properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) =>
+				(property.options as INodePropertyOptions[]).map(
+					(option) => `${property.displayOptions?.show?.resource?.[0]}.${option.value}`,
+				),
+			);
+		const covered = new Set(BAD_INPUT.map(([, p]) => `${p.resource}.${p.operation}`));
+		expect(operations).toHaveLength(13);
+		expect(operations.filter((operation) => !covered.has(operation))).toEqual([]);
 	});
 
 	it.each(BAD_INPUT)('%s', async (_name, parameters, message) => {

@@ -12,6 +12,7 @@ import type {
 
 import { assertNoSecrets, runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
 import { allCredentials, credentialFor, KEYS, useSandbox, WRONG_SECRET } from '../helpers/sandbox';
+import { SERVER_MESSAGES } from '../../nodes/AffiliateTracking/transport/errors';
 
 const getPromoter = { resource: 'promoter', operation: 'get', userId: '={{ $json.userId }}' };
 
@@ -39,7 +40,7 @@ describe('errors and items', () => {
 				'wrong secret',
 				'pk_test_videomax_v2',
 				{ apiSecret: WRONG_SECRET },
-				'Signature verification failed',
+				SERVER_MESSAGES.signatureFailed,
 				'API Secret belongs to this API Key',
 			],
 			['disabled key', 'pk_test_disabled_v2', {}, 'The API key is disabled', 'Enable the key'],
