@@ -1,0 +1,56 @@
+/** The Options collection, parsed in one place for the item loop and the transport. */
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_REQUEST_SETTINGS,
+	MAX_CONCURRENCY,
+	parseRunOptions,
+} from '../../nodes/AffiliateTracking/helpers/runOptions';
+
+describe('parseRunOptions', () => {
+	it('no options: the defaults, no batching', () => {
+		expect(parseRunOptions({})).toEqual({
+			pacing: { concurrency: DEFAULT_CONCURRENCY, batchSize: undefined, batchIntervalMs: 0 },
+			request: DEFAULT_REQUEST_SETTINGS,
+		});
+	});
+
+	it('every option set', () => {
+		expect(
+			parseRunOptions({
+				concurrency: 12,
+				batching: { batch: { batchSize: 100, batchInterval: 2500 } },
+				maxRetries: 4,
+				retryDelay: 50,
+				timeout: 9000,
+			}),
+		).toEqual({
+			pacing: { concurrency: 12, batchSize: 100, batchIntervalMs: 2500 },
+			request: { maxRetries: 4, retryDelayMs: 50, timeoutMs: 9000 },
+		});
+	});
+
+	it.each([
+		['above the maximum', 500, MAX_CONCURRENCY],
+		['zero', 0, 1],
+		['a fraction', 7.9, 7],
+		['negative', -3, DEFAULT_CONCURRENCY],
+		['text', 'many', DEFAULT_CONCURRENCY],
+	])('concurrency %s is kept in range', (_name, concurrency, expected) => {
+		expect(parseRunOptions({ concurrency }).pacing.concurrency).toBe(expected);
+	});
+
+	it('out-of-range request settings fall back to the defaults', () => {
+		expect(parseRunOptions({ maxRetries: -1, retryDelay: 'soon', timeout: NaN }).request).toEqual(
+			DEFAULT_REQUEST_SETTINGS,
+		);
+		expect(parseRunOptions({ maxRetries: 2.7 }).request.maxRetries).toBe(2);
+	});
+
+	it('a batch size below 1 still batches one item at a time', () => {
+		expect(parseRunOptions({ batching: { batch: { batchSize: 0 } } }).pacing).toEqual({
+			concurrency: DEFAULT_CONCURRENCY,
+			batchSize: 1,
+			batchIntervalMs: 0,
+		});
+	});
+});
