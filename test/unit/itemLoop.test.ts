@@ -27,12 +27,10 @@ async function rejection<T extends Error>(run: Promise<unknown>): Promise<T> {
 	throw new Error('the run did not stop');
 }
 
-/** Resolves after a few event-loop turns, so that items overlap. */
-const later = (turns: number) =>
-	new Promise<void>((resolve) => {
-		const step = (left: number) => (left === 0 ? resolve() : setImmediate(() => step(left - 1)));
-		step(turns);
-	});
+/** Resolves after a few microtask turns, so that items overlap in a repeatable order. */
+async function later(turns: number): Promise<void> {
+	for (let turn = 0; turn < turns; turn++) await Promise.resolve();
+}
 
 function apiError(
 	context: ReturnType<typeof fakeContext>['context'],
