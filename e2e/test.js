@@ -12,8 +12,8 @@
  *    examples answer over HTTP, and example (d)'s page opens in headless Chromium with the
  *    promoter center in its iframe.
  *
- * Needs e2e/ set up (done here when missing) and Debian's chromium (installed with apt when
- * missing and running as root). Prints one line per check and `E2E: N passed, N failed`.
+ * Needs e2e/ set up (done here when missing) and Chromium (from scripts/setup-system.sh, or
+ * CHROMIUM_PATH); without it the run stops at once and says so. Prints one line per check and `E2E: N passed, N failed`.
  */
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
@@ -65,25 +65,12 @@ async function check(name, body) {
 	}
 }
 
-/** Installs Debian's chromium when it is missing and we may (root with apt-get). */
-function ensureChromium() {
+/** The system packages come from scripts/setup-system.sh; a test only looks for them. */
+function requireChromium() {
 	if (fs.existsSync(CHROMIUM)) return;
-	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-	const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
-	if (!isRoot || !hasApt || CHROMIUM !== '/usr/bin/chromium') {
-		throw new Error(
-			`Chromium is missing at ${CHROMIUM}. Install it (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.`,
-		);
-	}
-	console.log('Installing Debian chromium with apt-get (about 1 minute)…');
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	for (const args of [
-		['update', '-qq'],
-		['install', '-y', '-qq', 'chromium'],
-	]) {
-		const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
-		if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${result.status})`);
-	}
+	throw new Error(
+		`Chromium is missing at ${CHROMIUM}: run \`bash scripts/setup-system.sh\` (Debian/Ubuntu) once, or set CHROMIUM_PATH to a Chromium or Chrome you have.`,
+	);
 }
 
 /**
@@ -144,7 +131,7 @@ async function main() {
 	const startedAt = Date.now();
 	console.log(`E2E: ${PACKAGE.name}@${PACKAGE.version} in a real n8n`);
 	await ensureN8n((line) => console.log(line));
-	ensureChromium();
+	requireChromium();
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	const userFolder = path.join(work, 'user');

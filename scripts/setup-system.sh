@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the system packages the end-to-end tests need, once, on Debian or Ubuntu (as root, or
+# with sudo): Chromium, which drives n8n's editor. `.ci/run` calls this; tests never install
+# anything and fail at once naming this script when a part is missing. Set CHROMIUM_PATH to use
+# a browser you already have instead.
+set -euo pipefail
+
+packages=(chromium)
+
+missing=()
+for package in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "setup-system: already installed: ${packages[*]}"
+	exit 0
+fi
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+echo "setup-system: installing ${missing[*]} with apt-get (about a minute)"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
