@@ -3,7 +3,7 @@
  * starts, those under way finish, and the error accounts for every item, which the sandbox's
  * own records must confirm.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
 import { printTable } from '../helpers/report';
@@ -30,7 +30,9 @@ interface ItemStates {
 	notSent: number[];
 }
 
-function itemStatesOf(error: { context?: IDataObject } | undefined): ItemStates {
+type StoppedRunError = Error & { description?: string; context?: IDataObject };
+
+function itemStatesOf(error: StoppedRunError | undefined): ItemStates {
 	const states = error?.context?.itemStates as IDataObject | undefined;
 	expect(states).toBeDefined();
 	return {
@@ -50,6 +52,28 @@ function expectEveryItemOnce(states: ItemStates): void {
 describe('a concurrent batch stopped by one item', () => {
 	const sandbox = useSandbox();
 
+	/** Track Purchase for ITEMS signed-up users (order_acct_0 …), stopping on the first error. */
+	async function trackPurchases(options: INodeParameters): Promise<StoppedRunError | undefined> {
+		sandbox.state.addPurchases('prd_videomax', ITEMS, 'acct');
+		const result = await runWorkflow(
+			singleNodeWorkflow({
+				resource: 'conversion',
+				operation: 'trackPurchase',
+				invitedUserId: '={{ $json.user }}',
+				transactionId: '={{ $json.order }}',
+				conversionValue: 10,
+				options,
+			}),
+			{
+				credentials: allCredentials(sandbox),
+				input: Array.from({ length: ITEMS }, (_, i) => ({
+					json: { user: `acct_user_${i}`, order: `order_acct_${i}` },
+				})),
+			},
+		);
+		return result.error as StoppedRunError | undefined;
+	}
+
 	beforeEach(() => {
 		// Every request takes a while, so that others are under way when one fails.
 		sandbox.latencyMs = 30;
@@ -59,32 +83,12 @@ describe('a concurrent batch stopped by one item', () => {
 	});
 
 	it('Track Purchase: the error names what the service recorded, what failed and what was never sent', async () => {
-		sandbox.state.addPurchases('prd_videomax', ITEMS, 'acct');
 		sandbox.addFault({
 			kind: 'appError',
 			match: 'conversion',
 			requestContains: `"order_acct_${FAILING_ITEM}"`,
 		});
-		const result = await runWorkflow(
-			singleNodeWorkflow({
-				resource: 'conversion',
-				operation: 'trackPurchase',
-				invitedUserId: '={{ $json.user }}',
-				transactionId: '={{ $json.order }}',
-				conversionValue: 10,
-				options: OPTIONS,
-			}),
-			{
-				credentials: allCredentials(sandbox),
-				input: Array.from({ length: ITEMS }, (_, i) => ({
-					json: { user: `acct_user_${i}`, order: `order_acct_${i}` },
-				})),
-			},
-		);
-
-		const error = result.error as
-			| (Error & { description?: string; context?: IDataObject })
-			| undefined;
+		const error = await trackPurchases(OPTIONS);
 		expect(error?.message).toBe('Failed to record the conversion');
 		expect(error?.context?.envelopeCode).toBe(6000000);
 		const states = itemStatesOf(error);
@@ -142,9 +146,7 @@ describe('a concurrent batch stopped by one item', () => {
 				})),
 			},
 		);
-		const error = result.error as
-			| (Error & { description?: string; context?: IDataObject })
-			| undefined;
+		const error = result.error as StoppedRunError | undefined;
 		expect(error?.message).toBe('The service answered HTTP 502 instead of an API response');
 		const states = itemStatesOf(error);
 		expectEveryItemOnce(states);
@@ -161,32 +163,13 @@ describe('a concurrent batch stopped by one item', () => {
 	});
 
 	it('a timeout on a write that is not safe to repeat is reported as sent, outcome unknown', async () => {
-		sandbox.state.addPurchases('prd_videomax', ITEMS, 'acct');
 		sandbox.addFault({
 			kind: 'latency',
 			match: 'conversion',
 			latencyMs: 700,
 			requestContains: `"order_acct_${FAILING_ITEM}"`,
 		});
-		const result = await runWorkflow(
-			singleNodeWorkflow({
-				resource: 'conversion',
-				operation: 'trackPurchase',
-				invitedUserId: '={{ $json.user }}',
-				transactionId: '={{ $json.order }}',
-				conversionValue: 10,
-				options: { ...OPTIONS, timeout: 300 },
-			}),
-			{
-				credentials: allCredentials(sandbox),
-				input: Array.from({ length: ITEMS }, (_, i) => ({
-					json: { user: `acct_user_${i}`, order: `order_acct_${i}` },
-				})),
-			},
-		);
-		const error = result.error as
-			| (Error & { description?: string; context?: IDataObject })
-			| undefined;
+		const error = await trackPurchases({ ...OPTIONS, timeout: 300 });
 		expect(error?.message).toBe('The service did not answer within 300 ms');
 		const states = itemStatesOf(error);
 		expectEveryItemOnce(states);
