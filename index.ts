@@ -1,5 +1,6 @@
 export { AffiliateTrackingApi } from './credentials/AffiliateTrackingApi.credentials';
 export { AffiliateTracking } from './nodes/AffiliateTracking/AffiliateTracking.node';
+export { AffiliateTrackingTrigger } from './nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 export * from './nodes/AffiliateTracking/transport/signing';
 export {
 	describeStringToSign,

@@ -398,7 +398,9 @@ class Sandbox {
 	/**
 	 * The control routes for a sandbox in another process (`npm run sandbox`, benchmarks), outside
 	 * the API prefix: GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/settings
-	 * ({ latencyMs, maxConcurrent, retryAfterSeconds }).
+	 * ({ latencyMs, maxConcurrent, retryAfterSeconds }), POST /__sandbox/activity
+	 * ({ product, userId, clicks?, payingCustomers?, credit?: { currency, cents } }: new figures
+	 * for a promoter, as the trigger's tests need between two polls).
 	 * @param {http.IncomingMessage} req @param {http.ServerResponse} res
 	 */
 	async handleControl(req, res) {
@@ -426,6 +428,15 @@ class Sandbox {
 				maxConcurrent: this.maxConcurrent === Infinity ? null : this.maxConcurrent,
 				retryAfterSeconds: this.retryAfterSeconds,
 			});
+		}
+		if (req.method === 'POST' && req.url === '/__sandbox/activity') {
+			const { product, userId, ...activity } = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+			try {
+				this.state.addActivity(product, userId, activity);
+			} catch (error) {
+				return answer(400, { error: error instanceof Error ? error.message : String(error) });
+			}
+			return answer(200, { recorded: true });
 		}
 		return answer(404, { error: 'unknown control route' });
 	}

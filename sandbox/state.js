@@ -207,14 +207,17 @@ class SandboxState {
 
 	/**
 	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
-	 * one pending reward. @param {string} product @param {number} count @param {string} prefix
+	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
+	 * first promoter with a referral code).
+	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
 	 * @returns {string[]} their transaction ids
 	 */
-	addPurchases(product, count, prefix = 'bulk') {
+	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
 		const campaign = /** @type {Product} */ (this.products.get(product)).referralCampaign;
-		const promoter = [...this.promoters.values()].find(
-			(p) => p.product === product && p.referralCode !== null,
-		);
+		const promoter =
+			promoterUserId === undefined
+				? [...this.promoters.values()].find((p) => p.product === product && p.referralCode !== null)
+				: this.findPromoter(product, promoterUserId);
 		if (!campaign || !promoter)
 			throw new Error(`${product} has no referral campaign with a promoter`);
 		return Array.from({ length: count }, (_, i) => {
@@ -241,6 +244,42 @@ class SandboxState {
 			);
 			this.addReward(purchase, null, 100, 'pending');
 			return transactionId;
+		});
+	}
+
+	/**
+	 * Test control: new activity of a promoter, as the hosted service would record it: clicks on
+	 * its links, paying customers (a signup and a purchase with a pending reward each) and funds
+	 * credited to its wallet.
+	 * @param {string} product @param {string} userId
+	 * @param {{ clicks?: number, payingCustomers?: number, credit?: { currency: string, cents: number } }} activity
+	 */
+	addActivity(product, userId, activity) {
+		const promoter = this.findPromoter(product, userId);
+		if (!promoter) throw new Error(`${userId} is not a promoter of ${product}`);
+		for (let i = 0; i < (activity.clicks ?? 0); i++) promoter.clicks.push(this.now());
+		if ((activity.payingCustomers ?? 0) > 0) {
+			this.addPurchases(product, activity.payingCustomers ?? 0, `activity_${this.nextId}`, userId);
+		}
+		if (activity.credit) {
+			promoter.wallet.push({
+				currency: activity.credit.currency,
+				availableCents: activity.credit.cents,
+				withdrawingCents: 0,
+			});
+		}
+	}
+
+	/**
+	 * Benchmark data: `count` promoters `${prefix}_0` … of a product, as Promoter Login makes them.
+	 * @param {string} product @param {number} count @param {string} prefix @returns {string[]} their user ids
+	 */
+	addPromoters(product, count, prefix) {
+		return Array.from({ length: count }, (_, i) => {
+			const userId = `${prefix}_${i}`;
+			const answer = this.promoterLogin(product, { user_id: userId });
+			if (answer.code !== 0) throw new Error(answer.message);
+			return userId;
 		});
 	}
 

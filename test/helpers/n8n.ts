@@ -2,7 +2,12 @@
  * Runs workflows through n8n-core's real engine (WorkflowExecute) with this package loaded
  * from its built `dist/` by n8n's own PackageDirectoryLoader, as n8n loads a community package.
  */
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	PackageDirectoryLoader,
+	PollContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	createRunExecutionData,
 	ICredentialsHelper,
@@ -30,6 +35,7 @@ import { workflowFixtures, type WorkflowFixtureName } from '../fixtures/workflow
 declare const PACKAGE_DIR: string;
 export const PACKAGE_NAME = 'n8n-nodes-affiliate-tracking';
 export const NODE_TYPE = `${PACKAGE_NAME}.affiliateTracking`;
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.affiliateTrackingTrigger`;
 export const CREDENTIAL_TYPE = 'affiliateTrackingApi';
 
 let loading: Promise<PackageDirectoryLoader> | undefined;
@@ -283,7 +289,7 @@ export function singleNodeWorkflow(
 }
 
 /** Every serialized run is scanned: an API secret in output, errors or metadata fails the test. */
-export function assertNoSecrets(run: IRun, credentials: ICredentialDataDecryptedObject[]): void {
+export function assertNoSecrets(run: unknown, credentials: ICredentialDataDecryptedObject[]): void {
 	const serialized = JSON.stringify(run, (_key, value: unknown) =>
 		value instanceof Error
 			? {
@@ -312,4 +318,85 @@ export function withCredential(workflowData: IWorkflowBase, credentialId: string
 			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
 		})),
 	};
+}
+
+export interface PollOptions {
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** `trigger` for an active workflow's poll, `manual` for the editor's Fetch Test Event. */
+	mode: 'trigger' | 'manual';
+	/** The workflow's static data as n8n stored it after the previous poll (JSON). */
+	staticData?: IDataObject;
+	/** The test credential the trigger uses (default videomax-v2). */
+	credentialId?: string;
+}
+
+export interface PollResult {
+	/** What the poll returned: the items it emits, or null for "nothing new". */
+	items: INodeExecutionData[] | null;
+	/** Errors the poll reported to n8n (saved as failed executions) while it went on. */
+	reportedErrors: Error[];
+	/** The static data after the poll, as n8n would store it (JSON round trip). */
+	staticData: IDataObject;
+	/** What the poll threw, if it stopped. */
+	thrown?: Error;
+}
+
+/**
+ * One poll of the trigger through n8n-core's own PollContext, as n8n runs it for an active
+ * workflow (mode `trigger`) or for Fetch Test Event (mode `manual`). Each poll builds the workflow
+ * anew from the stored static data, as after a restart.
+ */
+export async function pollTrigger(
+	parameters: INode['parameters'],
+	options: PollOptions,
+): Promise<PollResult> {
+	const loader = await loadPackage();
+	const { credentialId = 'videomax-v2' } = options;
+	const node: INode = {
+		id: 'trigger-node',
+		name: 'Affiliate Tracking Trigger',
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
+	};
+	const workflowData = oneNodeWorkflow(node);
+	const nodeTypes = new PackageNodeTypes(loader);
+	const workflow = new Workflow({
+		id: 'trigger-workflow',
+		nodes: [node],
+		connections: {},
+		nodeTypes,
+		active: options.mode === 'trigger',
+		staticData: structuredClone(options.staticData ?? {}),
+	});
+	const reportedErrors: Error[] = [];
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData(
+			new TestCredentialsHelper(loader, options.credentials),
+			new ExecutionLifecycleHooks('trigger', 'poll-execution', workflowData),
+		),
+		options.mode,
+		'activate',
+		() => {
+			throw new Error('the trigger returns its items; it does not emit them itself');
+		},
+		(error) => reportedErrors.push(error),
+	);
+	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
+	let items: INodeExecutionData[] | null = null;
+	let thrown: Error | undefined;
+	try {
+		const result = await nodeType.poll?.call(context);
+		items = result?.[0] ?? null;
+	} catch (error) {
+		thrown = error as Error;
+	}
+	const staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+	const result = { items, reportedErrors, staticData, thrown };
+	assertNoSecrets(result, Object.values(options.credentials));
+	return result;
 }

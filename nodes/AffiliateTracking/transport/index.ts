@@ -4,6 +4,7 @@ import {
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
+	type IPollFunctions,
 	type IHttpRequestOptions,
 	type ICredentialsDecrypted,
 	type IN8nHttpFullResponse,
@@ -29,6 +30,9 @@ import {
 import { API_PREFIX, buildQueryString, type QueryValue } from './signing';
 
 export const CREDENTIAL_NAME = 'affiliateTrackingApi';
+
+/** The n8n contexts that send requests: a node run, and the trigger's poll. */
+export type TransportContext = IExecuteFunctions | IPollFunctions;
 
 export interface ApiCall {
 	method: 'GET' | 'POST';
@@ -77,9 +81,9 @@ interface LoadedCredentials {
  * query plus decryption (CredentialsHelper.getDecrypted); in n8n-core's test engine, which has no
  * database, a read still costs 0.6-1.0 µs (measured over 20,000 calls).
  */
-const credentialsByExecution = new WeakMap<IExecuteFunctions, Promise<LoadedCredentials>>();
+const credentialsByExecution = new WeakMap<TransportContext, Promise<LoadedCredentials>>();
 
-async function loadCredentials(this: IExecuteFunctions): Promise<LoadedCredentials> {
+async function loadCredentials(this: TransportContext): Promise<LoadedCredentials> {
 	const data = await this.getCredentials(CREDENTIAL_NAME, 0);
 	const reference = this.getNode().credentials?.[CREDENTIAL_NAME];
 	let parsed: AffiliateTrackingCredentials;
@@ -101,7 +105,7 @@ async function loadCredentials(this: IExecuteFunctions): Promise<LoadedCredentia
 	};
 }
 
-async function credentialsOf(this: IExecuteFunctions): Promise<LoadedCredentials> {
+async function credentialsOf(this: TransportContext): Promise<LoadedCredentials> {
 	let loaded = credentialsByExecution.get(this);
 	if (loaded === undefined) {
 		loaded = loadCredentials.call(this);
@@ -111,7 +115,7 @@ async function credentialsOf(this: IExecuteFunctions): Promise<LoadedCredentials
 }
 
 export async function getCredentials(
-	this: IExecuteFunctions,
+	this: TransportContext,
 ): Promise<AffiliateTrackingCredentials> {
 	return (await credentialsOf.call(this)).parsed;
 }
@@ -156,7 +160,7 @@ function signatureDiagnostics(
 
 /** An envelope with a non-zero code, as an error that keeps the server's message and code. */
 function envelopeError(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	envelope: Envelope,
 	itemIndex: number,
 	extraDescription?: string,
@@ -224,7 +228,7 @@ function retryAfterMs(response: IN8nHttpFullResponse): number | undefined {
 }
 
 async function attempt(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	options: IHttpRequestOptions,
 	credentials: ICredentialsDecrypted,
 ): Promise<Attempt> {
@@ -299,7 +303,7 @@ function serverClockSkew(response: IN8nHttpFullResponse): number | undefined {
 }
 
 function transportFailure(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	call: ApiCall,
 	failed: Extract<Attempt, { message: string }>,
 	itemIndex: number,
@@ -344,7 +348,7 @@ function signingTimestamp(baseUrl: string): { timestamp: string; skew: number } 
  * skew changed, so that signing again can help; the first item to learn it adds a hint.
  */
 function learnClockSkew(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	baseUrl: string,
 	appliedSkew: number,
 	response: IN8nHttpFullResponse,
@@ -354,10 +358,10 @@ function learnClockSkew(
 	// Items in flight together learn the same skew: one hint is enough.
 	if (clockSkewByHost.get(baseUrl) !== measured) {
 		clockSkewByHost.set(baseUrl, measured);
-		this.addExecutionHints({
-			message: `The clock of this n8n host is ${Math.abs(measured)} s ${measured > 0 ? 'behind' : 'ahead of'} the service; requests were signed with the service's time. Synchronise the host clock (NTP).`,
-			location: 'outputPane',
-		});
+		const message = `The clock of this n8n host is ${Math.abs(measured)} s ${measured > 0 ? 'behind' : 'ahead of'} the service; requests were signed with the service's time. Synchronise the host clock (NTP).`;
+		// A poll has no output pane to show a hint in: n8n's log gets it.
+		if ('addExecutionHints' in this) this.addExecutionHints({ message, location: 'outputPane' });
+		else this.logger.warn(message);
 	}
 	return true;
 }
@@ -367,7 +371,7 @@ function learnClockSkew(
  * and the request signed and sent once more: the rejected request recorded nothing.
  */
 async function attemptWithClockCorrection(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	call: ApiCall,
 	credentials: LoadedCredentials,
 	settings: RequestSettings,
@@ -393,7 +397,7 @@ async function attemptWithClockCorrection(
  * are retried for every call, the others only for calls that are safe to repeat.
  */
 async function send(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<Extract<Attempt, { outcome: 'success' }>> {
@@ -431,7 +435,7 @@ async function send(
 
 /** Calls an endpoint and returns the envelope's data; every failure becomes a node error. */
 export async function apiRequest(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<unknown> {
@@ -449,7 +453,7 @@ export async function apiRequest(
 
 /** Calls the redirect endpoint: a 302's Location on success, an envelope error otherwise. */
 export async function redirectRequest(
-	this: IExecuteFunctions,
+	this: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<string> {

@@ -1,0 +1,303 @@
+import {
+	NodeApiError,
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { profile as balancesProfile } from '../AffiliateTracking/actions/promoter/getBalances.operation';
+import { profile as statisticsProfile } from '../AffiliateTracking/actions/promoter/getStatistics.operation';
+import { requestOptionFields } from '../AffiliateTracking/actions/sharedOptions';
+import { readRunOptions } from '../AffiliateTracking/helpers/runOptions';
+import { MAX_FIELD_LENGTH } from '../AffiliateTracking/helpers/validation';
+import { apiRequest, CREDENTIAL_NAME } from '../AffiliateTracking/transport';
+import { ERROR_CONTEXT } from '../AffiliateTracking/transport/errors';
+import { encodeRfc3986 } from '../AffiliateTracking/transport/signing';
+import {
+	balanceFiguresOf,
+	balanceItems,
+	RESULT_FIGURES,
+	resultFiguresOf,
+	resultsItem,
+	resultsWentUp,
+	type BalanceFigures,
+	type PollState,
+	type ResultFigure,
+	type ResultFigures,
+	type TriggerEvent,
+} from './changes';
+
+export const DEFAULT_MAX_PROMOTERS = 100;
+export const MAX_PROMOTERS_LIMIT = 1000;
+/** How many failed promoters an error names before "and N more". */
+const FAILURES_NAMED = 10;
+/** Share of n8n's poll budget spent reading; promoters not reached keep their figures. */
+const BUDGET_SHARE = 0.8;
+
+const USER_IDS_LABEL = 'Promoter User IDs';
+const MAX_PROMOTERS_LABEL = 'Max Promoters per Poll';
+
+type Reading =
+	| { userId: string; figures: IDataObject | IDataObject[] }
+	| { userId: string; error: NodeApiError | NodeOperationError }
+	| { userId: string; skipped: true };
+
+/** The watch list: text with one ID per line or comma-separated, or an expression's list. */
+function readWatchList(context: IPollFunctions, maxPromoters: number): string[] {
+	const raw = context.getNodeParameter('userIds', '');
+	const entries = Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(/[\n,]/);
+	const userIds = [...new Set(entries.map((entry) => entry.trim()).filter((id) => id !== ''))];
+	const fail = (rule: string) =>
+		new NodeOperationError(context.getNode(), `Parameter "${USER_IDS_LABEL}" ${rule}`, {
+			description: 'No request was sent. Fix the watch list and save the workflow.',
+		});
+	if (userIds.length === 0) throw fail('must name at least one promoter user ID');
+	const tooLong = userIds.find((id) => id.length > MAX_FIELD_LENGTH);
+	if (tooLong !== undefined) {
+		throw fail(
+			`holds an ID longer than ${MAX_FIELD_LENGTH} characters ("${tooLong.slice(0, 40)}…")`,
+		);
+	}
+	const dotted = userIds.find((id) => id === '.' || id === '..');
+	if (dotted !== undefined) throw fail(`cannot hold "${dotted}", which is no user ID`);
+	if (userIds.length > maxPromoters) {
+		throw fail(
+			`holds ${userIds.length} user IDs, more than ${MAX_PROMOTERS_LABEL} (${maxPromoters}). Raise that option (up to ${MAX_PROMOTERS_LIMIT}), or split the list across several triggers.`,
+		);
+	}
+	return userIds;
+}
+
+function readCountedFigures(options: IDataObject): readonly ResultFigure[] {
+	const chosen = Array.isArray(options.figures) ? options.figures.map(String) : [];
+	return chosen.length === 0
+		? RESULT_FIGURES
+		: RESULT_FIGURES.filter((figure) => chosen.includes(figure));
+}
+
+/**
+ * Reads every watched promoter's figures, a few at a time (Concurrency), through the node's
+ * transport and its retries; a promoter that fails is kept as an error, not thrown, so that the
+ * others are still read. Nothing new starts once the poll's time budget is mostly spent.
+ */
+async function readFigures(
+	this: IPollFunctions,
+	event: TriggerEvent,
+	userIds: string[],
+): Promise<Reading[]> {
+	const { concurrency } = readRunOptions(this).pacing;
+	const deadline = Date.now() + this.getPollBudgetMs() * BUDGET_SHARE;
+	const readings: Reading[] = new Array(userIds.length);
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		while (next < userIds.length) {
+			const index = next++;
+			const userId = userIds[index];
+			if (Date.now() > deadline) {
+				readings[index] = { userId, skipped: true };
+				continue;
+			}
+			const path = `/promoters/${encodeRfc3986(userId)}`;
+			try {
+				const figures = (await apiRequest.call(
+					this,
+					event === 'promoterResultsChanged'
+						? { method: 'GET', path: `${path}/statistics`, operation: statisticsProfile }
+						: { method: 'GET', path: `${path}/balances`, operation: balancesProfile },
+					index,
+				)) as IDataObject | IDataObject[];
+				readings[index] = { userId, figures };
+			} catch (error) {
+				readings[index] = { userId, error: error as NodeApiError | NodeOperationError };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, userIds.length) }, worker));
+	return readings;
+}
+
+/** One error for every promoter that could not be read in a poll. */
+function failuresError(
+	context: IPollFunctions,
+	failures: Array<Extract<Reading, { error: unknown }>>,
+	watched: number,
+): NodeOperationError {
+	const lines = failures.slice(0, FAILURES_NAMED).map(({ userId, error }) => {
+		const code = error.context[ERROR_CONTEXT.envelopeCode];
+		const remedy = error.description?.split('\n')[0];
+		return `${userId}: ${error.message}${code === undefined ? '' : ` (code ${code})`}${remedy ? `. ${remedy}` : ''}`;
+	});
+	if (failures.length > FAILURES_NAMED) lines.push(`and ${failures.length - FAILURES_NAMED} more`);
+	return new NodeOperationError(
+		context.getNode(),
+		`${failures.length} of ${watched} watched promoters could not be read`,
+		{
+			description: `The others were polled as usual; these keep their last figures until they can be read.\n${lines.join('\n')}`,
+		},
+	);
+}
+
+const figuresOption: INodeProperties = {
+	displayName: 'Figures That Count',
+	name: 'figures',
+	type: 'multiOptions',
+	displayOptions: { show: { '/event': ['promoterResultsChanged'] } },
+	options: [
+		{ name: 'Clicks', value: 'clicks' },
+		{ name: 'Paying Customers', value: 'paying_customers' },
+		{ name: 'Rewards Accrued', value: 'rewards_accrued' },
+		{ name: 'Rewards Paid', value: 'rewards_paid' },
+		{ name: 'Signups', value: 'signups' },
+	],
+	default: [],
+	description: 'Which figures going up make a promoter "changed". None chosen: all of them.',
+};
+
+const maxPromotersOption: INodeProperties = {
+	displayName: MAX_PROMOTERS_LABEL,
+	name: 'maxPromoters',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_PROMOTERS_LIMIT },
+	default: 100,
+	description: `The most user IDs the watch list may hold (up to ${MAX_PROMOTERS_LIMIT}): a longer list stops the poll with an error instead of sending that many requests`,
+};
+
+export class AffiliateTrackingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Affiliate Tracking Trigger',
+		name: 'affiliateTrackingTrigger',
+		icon: {
+			light: 'file:../../icons/affiliateTracking.svg',
+			dark: 'file:../../icons/affiliateTracking.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["event"] }}',
+		description:
+			"Starts a workflow when a watched promoter's results or balances change (polls the promoter endpoints)",
+		defaults: { name: 'Affiliate Tracking Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Promoter Balance Changed',
+						value: 'promoterBalanceChanged',
+						description: 'A balance of a watched promoter changed, in any currency',
+					},
+					{
+						name: 'Promoter Results Changed',
+						value: 'promoterResultsChanged',
+						description:
+							'Clicks, signups, paying customers or rewards of a watched promoter went up',
+					},
+				],
+				default: 'promoterResultsChanged',
+			},
+			{
+				displayName: USER_IDS_LABEL,
+				name: 'userIds',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				required: true,
+				default: '',
+				placeholder: 'user_1001\nuser_1002',
+				description:
+					'The promoters to watch: your user IDs (as given to Promoter Login), one per line or separated by commas, or an expression giving a list. Each poll reads each of them once.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [...requestOptionFields, figuresOption, maxPromotersOption].sort((a, b) =>
+					a.displayName.localeCompare(b.displayName),
+				),
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const event = this.getNodeParameter('event') as TriggerEvent;
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const maxPromoters = Math.min(
+			MAX_PROMOTERS_LIMIT,
+			Math.max(1, Math.floor(Number(options.maxPromoters ?? DEFAULT_MAX_PROMOTERS))),
+		);
+		const userIds = readWatchList(this, maxPromoters);
+		const readings = await readFigures.call(this, event, userIds);
+		const failures = readings.filter(
+			(reading): reading is Extract<Reading, { error: unknown }> => 'error' in reading,
+		);
+
+		if (this.getMode() === 'manual') {
+			// Fetch Test Event: the current figures, shaped as events, and nothing remembered.
+			if (failures.length > 0) throw failuresError(this, failures, userIds.length);
+			const items = readings.flatMap((reading) =>
+				'figures' in reading
+					? event === 'promoterResultsChanged'
+						? [resultsItem(reading.userId, reading.figures as IDataObject, undefined)]
+						: balanceItems(
+								reading.userId,
+								balanceFiguresOf(reading.figures as IDataObject[]),
+								undefined,
+								true,
+							)
+					: [],
+			);
+			return [this.helpers.returnJsonArray(items)];
+		}
+
+		const state = this.getWorkflowStaticData('node') as PollState;
+		if (state.event !== event) {
+			// A new trigger, or another event: this poll only records.
+			state.event = event;
+			state.promoters = {};
+		}
+		const previousFigures = state.promoters ?? {};
+		const nextFigures: PollState['promoters'] = {};
+		const items: IDataObject[] = [];
+		const counted = readCountedFigures(options);
+		for (const reading of readings) {
+			const previous = previousFigures[reading.userId];
+			if (!('figures' in reading)) {
+				// Not read this time: keep what was known.
+				if (previous !== undefined) nextFigures[reading.userId] = previous;
+				continue;
+			}
+			if (event === 'promoterResultsChanged') {
+				const statistics = reading.figures as IDataObject;
+				const current = resultFiguresOf(statistics);
+				const before = previous as ResultFigures | undefined;
+				if (before !== undefined && resultsWentUp(before, current, counted)) {
+					items.push(resultsItem(reading.userId, statistics, before));
+				}
+				nextFigures[reading.userId] = current;
+			} else {
+				const current = balanceFiguresOf(reading.figures as IDataObject[]);
+				if (previous !== undefined) {
+					items.push(...balanceItems(reading.userId, current, previous as BalanceFigures));
+				}
+				nextFigures[reading.userId] = current;
+			}
+		}
+		// Promoters no longer watched are forgotten.
+		state.promoters = nextFigures;
+
+		if (failures.length > 0) this.__emitError(failuresError(this, failures, userIds.length));
+		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+	}
+}
