@@ -38,17 +38,46 @@ const N8N_VERSION = /** @type {{ dependencies: { n8n: string } }} */ (
 const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
 const DEMO_KEY = 'pk_test_videomax_v2';
 
-/** The examples with the workflow ids they get on import, so that `n8n execute --id` can find them. */
+/**
+ * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;
+ * `published` ones are activated on import (their webhooks answer, their trigger polls).
+ */
 const EXAMPLES = [
-	{ letter: 'a', file: 'a-refund-on-payment-webhook.json', id: 'exRefundWebhook01', webhook: true },
+	{
+		letter: 'a',
+		file: 'a-refund-on-payment-webhook.json',
+		id: 'exRefundWebhook01',
+		webhook: true,
+		published: true,
+	},
 	{
 		letter: 'b',
 		file: 'b-daily-promoter-statistics.json',
 		id: 'exDailyStats00001',
 		webhook: false,
+		published: false,
 	},
-	{ letter: 'c', file: 'c-relay-landing-signup.json', id: 'exRelayLanding001', webhook: true },
-	{ letter: 'd', file: 'd-promoter-center-embed.json', id: 'exPromoterCenter1', webhook: true },
+	{
+		letter: 'c',
+		file: 'c-relay-landing-signup.json',
+		id: 'exRelayLanding001',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'd',
+		file: 'd-promoter-center-embed.json',
+		id: 'exPromoterCenter1',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'f',
+		file: 'f-team-news-paying-customers.json',
+		id: 'exTeamNewsPaying1',
+		webhook: false,
+		published: true,
+	},
 ];
 
 /** @param {string} message */
@@ -369,7 +398,7 @@ async function importDemo(env, sandboxUrl, withExamples) {
 			);
 		}
 		await runN8nOrThrow(['import:workflow', '--separate', `--input=${workflowsDir}`], env);
-		for (const example of EXAMPLES.filter((e) => e.webhook)) {
+		for (const example of EXAMPLES.filter((e) => e.published)) {
 			await runN8nOrThrow(['publish:workflow', `--id=${example.id}`], env);
 		}
 	} finally {

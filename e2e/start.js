@@ -136,6 +136,11 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
       -d '{"payment":{"transaction_id":"txn_1002","amount":"49.00","amount_refunded":"49.00"}}'
     and in a browser: ${base}/webhook/promoter-center?user_id=user_1001
 
+  The trigger of example f polls every minute; give promoter user_1002 a paying customer:
+    curl -X POST ${sandbox.url}/__sandbox/activity -H 'Content-Type: application/json' \
+      -d '{"product":"prd_videomax","userId":"user_1002","payingCustomers":1}'
+    and a later poll starts an execution with the chat message (the first one only records).
+
 Press Ctrl-C to stop n8n and the sandbox.`);
 }
 

@@ -45,6 +45,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 const API_SECRET = KEYS[DEMO_KEY].secret;
 const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
+const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
 
 let passed = 0;
 let failed = 0;
@@ -341,7 +342,7 @@ async function main() {
 				.join('; ');
 		});
 
-		await check(`n8n loaded ${NODE_TYPE} and the credential type`, async () => {
+		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and the credential type`, async () => {
 			/** @param {string} file */
 			const types = async (file) => {
 				const answer = await fetch(`${base}/types/${file}`, { headers: { cookie } });
@@ -350,10 +351,12 @@ async function main() {
 			};
 			const nodes = await types('nodes.json');
 			const credentials = await types('credentials.json');
-			assert.ok(
-				nodes.some((node) => node.name === NODE_TYPE),
-				`${NODE_TYPE} not in /types/nodes.json`,
-			);
+			for (const type of [NODE_TYPE, TRIGGER_TYPE]) {
+				assert.ok(
+					nodes.some((node) => node.name === type),
+					`${type} not in /types/nodes.json`,
+				);
+			}
 			assert.ok(credentials.some((credential) => credential.name === 'affiliateTrackingApi'));
 			return `${nodes.length} node types, ${credentials.length} credential types`;
 		});
@@ -460,6 +463,72 @@ async function main() {
 				} finally {
 					await browser.close();
 				}
+			},
+		);
+
+		await check(
+			'example f (active trigger, polling every minute): a new paying customer becomes a chat message',
+			async () => {
+				const { parse } = require(path.join(E2E_MODULES, 'flatted'));
+				const workflowId = example('f').id;
+				const promoter = 'user_1002';
+				/** @param {string} route */
+				const rest = async (route) => {
+					const answer = await fetch(`${base}/rest/${route}`, { headers: { cookie } });
+					assert.equal(answer.status, 200, `/rest/${route}: ${answer.status}`);
+					return /** @type {any} */ (await answer.json()).data;
+				};
+				const executions = async () =>
+					/** @type {{ id: string, status: string }[]} */ (
+						(await rest(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`))
+							.results
+					);
+				const pollsSeen = () =>
+					sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${promoter}/statistics`))
+						.length;
+				// The first poll after activation only records the figures: after each poll the sandbox
+				// gets one more paying customer, until a poll has turned one into an execution.
+				const deadline = Date.now() + 200_000;
+				const pollsBefore = pollsSeen();
+				let polls = pollsBefore;
+				let added = 0;
+				while ((await executions()).length === 0) {
+					assert.ok(Date.now() < deadline, `no execution after ${added} paying customers added`);
+					if (pollsSeen() > polls) {
+						polls = pollsSeen();
+						// Let n8n store what the poll recorded before the figures move on.
+						await new Promise((resolve) => setTimeout(resolve, 2000));
+						sandbox.state.addActivity(PRODUCTS.videomax, promoter, { payingCustomers: 1 });
+						added++;
+					}
+					await new Promise((resolve) => setTimeout(resolve, 1000));
+				}
+				let [execution] = await executions();
+				while (execution.status === 'running' || execution.status === 'new') {
+					await new Promise((resolve) => setTimeout(resolve, 500));
+					[execution] = await executions();
+				}
+				assert.equal(execution.status, 'success');
+				const run = parse((await rest(`executions/${execution.id}`)).data);
+				const trigger = run.resultData.runData['New paying customers'][0].data.main[0];
+				const messages = run.resultData.runData['Chat message'][0].data.main[0];
+				seenOutput.push(JSON.stringify(run));
+				const statistics = /** @type {{ data: Record<string, unknown> }} */ (
+					sandbox.state.readPromoter(PRODUCTS.videomax, promoter, 'statistics', new Map())
+				).data;
+				assert.equal(trigger.length, 1);
+				assert.equal(trigger[0].json.user_id, promoter);
+				assert.equal(trigger[0].json.paying_customers, statistics.paying_customers);
+				const increase = trigger[0].json.increase.paying_customers;
+				assert.ok(increase >= 1 && increase <= added, `increase ${increase}, added ${added}`);
+				const text = messages[0].json.text;
+				assert.match(
+					text,
+					new RegExp(
+						`for promoter ${promoter}: \\+${increase}, ${statistics.paying_customers} in all`,
+					),
+				);
+				return `e2e f: ${polls - pollsBefore} polls seen, ${added} paying customer(s) added after them → execution ${execution.id}: trigger item ${JSON.stringify(trigger[0].json)} → "${text}"`;
 			},
 		);
 

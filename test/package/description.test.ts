@@ -8,6 +8,7 @@ import {
 	DEFAULT_CONCURRENCY,
 	DEFAULT_REQUEST_SETTINGS,
 } from '../../nodes/AffiliateTracking/helpers/runOptions';
+import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 import { loadPackage } from '../helpers/n8n';
 
 const OPERATIONS: Record<string, Record<string, string>> = {
@@ -102,6 +103,49 @@ describe('node and credential descriptions', () => {
 			retryDelay: DEFAULT_REQUEST_SETTINGS.retryDelayMs,
 			timeout: DEFAULT_REQUEST_SETTINGS.timeoutMs,
 			concurrency: DEFAULT_CONCURRENCY,
+		});
+	});
+});
+
+describe('trigger description', () => {
+	let description: INodeTypeDescription;
+
+	beforeAll(async () => {
+		const loader = await loadPackage();
+		description = loader.nodeTypes.affiliateTrackingTrigger.type
+			.description as INodeTypeDescription;
+	});
+
+	it('is a polling trigger with the same credential', () => {
+		expect(description).toMatchObject({
+			name: 'affiliateTrackingTrigger',
+			displayName: 'Affiliate Tracking Trigger',
+			group: ['trigger'],
+			polling: true,
+			inputs: [],
+			version: 1,
+		});
+		expect(description.credentials).toEqual([{ name: 'affiliateTrackingApi', required: true }]);
+		const event = description.properties.find((p) => p.name === 'event');
+		expect((event?.options as INodePropertyOptions[]).map((o) => o.value)).toEqual([
+			'promoterBalanceChanged',
+			'promoterResultsChanged',
+		]);
+	});
+
+	it("offers the node's request options with the same defaults, and its own", () => {
+		const options = description.properties.find((p) => p.name === 'options')
+			?.options as INodeProperties[];
+		expect(options.map((o) => o.displayName)).toEqual(
+			[...options.map((o) => o.displayName)].sort(),
+		);
+		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
+			concurrency: DEFAULT_CONCURRENCY,
+			figures: [],
+			maxPromoters: DEFAULT_MAX_PROMOTERS,
+			maxRetries: DEFAULT_REQUEST_SETTINGS.maxRetries,
+			retryDelay: DEFAULT_REQUEST_SETTINGS.retryDelayMs,
+			timeout: DEFAULT_REQUEST_SETTINGS.timeoutMs,
 		});
 	});
 });
