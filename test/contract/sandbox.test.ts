@@ -824,4 +824,58 @@ describe('sandbox contract', () => {
 			expect(await page.body.text()).toContain('Your login has expired');
 		});
 	});
+
+	describe('control route /__sandbox/activity (for a sandbox in another process)', () => {
+		const statisticsOf = async (userId: string) =>
+			(
+				await signedCall(sandbox, V2, {
+					method: 'GET',
+					path: `/promoters/${userId}/statistics`,
+				})
+			).json?.data as Record<string, unknown>;
+
+		it("records clicks, paying customers and credit that the promoter's figures then show", async () => {
+			const before = await statisticsOf('user_1002');
+			const answer = await request(`${sandbox.url}/__sandbox/activity`, {
+				method: 'POST',
+				body: JSON.stringify({
+					product: 'prd_videomax',
+					userId: 'user_1002',
+					clicks: 3,
+					payingCustomers: 2,
+					credit: { currency: 'GBP', cents: 750 },
+				}),
+			});
+			expect(answer.statusCode).toBe(200);
+			expect(await answer.body.json()).toEqual({ recorded: true });
+			const after = await statisticsOf('user_1002');
+			expect([after.clicks, after.signups, after.paying_customers]).toEqual([
+				Number(before.clicks) + 3,
+				Number(before.signups) + 2,
+				Number(before.paying_customers) + 2,
+			]);
+			const balances = await signedCall(sandbox, V2, {
+				method: 'GET',
+				path: '/promoters/user_1002/balances',
+			});
+			expect(balances.json?.data).toContainEqual({
+				object: 'balance',
+				currency: 'GBP',
+				available: '7.50',
+				pending: '0.00',
+				withdrawing: '0.00',
+			});
+		});
+
+		it('refuses a user who is not a promoter of the product', async () => {
+			const answer = await request(`${sandbox.url}/__sandbox/activity`, {
+				method: 'POST',
+				body: JSON.stringify({ product: 'prd_videomax', userId: 'nobody', clicks: 1 }),
+			});
+			expect(answer.statusCode).toBe(400);
+			expect(await answer.body.json()).toEqual({
+				error: 'nobody is not a promoter of prd_videomax',
+			});
+		});
+	});
 });
