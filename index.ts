@@ -1,12 +1,17 @@
+// The package root. n8n loads the node, the trigger and the credential from the "n8n" section of
+// package.json; brand servers that call the service directly use the signing API below.
 export { AffiliateTrackingApi } from './credentials/AffiliateTrackingApi.credentials';
 export { AffiliateTracking } from './nodes/AffiliateTracking/AffiliateTracking.node';
 export { AffiliateTrackingTrigger } from './nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 export * from './nodes/AffiliateTracking/transport/signing';
 export {
+	buildSignedRequest,
 	describeStringToSign,
 	signRequestOptions,
 	signWireRequest,
 	toWireRequest,
 	type AffiliateTrackingCredentials,
+	type SignedRequest,
+	type SignedRequestInput,
 	type WireRequest,
 } from './nodes/AffiliateTracking/transport/requestSigner';

@@ -218,3 +218,68 @@ export function signRequestOptions(
 	else signed.body = wire.body;
 	return signed;
 }
+
+/** What a brand server gives to call the service directly, without n8n. */
+export interface SignedRequestInput {
+	/** The service host without a path, for example https://api.example.com. */
+	baseUrl: string;
+	apiKey: string;
+	apiSecret: string;
+	/** The key's signature version; v2 unless the key is a legacy v1 key. */
+	signatureVersion?: SignatureVersion;
+	method: 'GET' | 'POST';
+	/** The endpoint below /api/open/v1, for example "/track/refund"; path segments percent-encoded. */
+	path: string;
+	query?: Record<string, QueryValue | undefined>;
+	/** A POST body, serialized once as JSON and signed as sent. */
+	body?: IDataObject;
+	/** Unix time in seconds to sign with; now by default. */
+	timestamp?: number;
+}
+
+/** A request ready for `fetch(request.url, request)` or any HTTP client, sent byte for byte. */
+export interface SignedRequest {
+	method: 'GET' | 'POST';
+	url: string;
+	headers: Record<string, string>;
+	body?: string;
+}
+
+/**
+ * Builds and signs one request of the open API: the URL with its query written out, the JSON
+ * body serialized once, and the X-Api-Key, X-Api-Timestamp and X-Api-Sign headers, computed by
+ * the same code as the n8n credential. The secret is used, never included.
+ */
+export function buildSignedRequest(input: SignedRequestInput): SignedRequest {
+	const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
+	const query = input.query ? buildQueryString(input.query) : '';
+	const base = input.baseUrl.trim().replace(/\/+$/, '');
+	const options: IHttpRequestOptions = {
+		method: input.method,
+		url: `${base}${API_PREFIX}${input.path}${query === '' ? '' : `?${query}`}`,
+		headers: { [TIMESTAMP_HEADER]: String(timestamp) },
+	};
+	if (input.method === 'POST') {
+		options.body = JSON.stringify(input.body ?? {});
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+	const signed = signRequestOptions(
+		{
+			baseUrl: base,
+			apiKey: input.apiKey,
+			apiSecret: input.apiSecret,
+			signatureVersion: input.signatureVersion ?? 'v2',
+		},
+		options,
+		timestamp,
+	);
+	const headers = Object.fromEntries(
+		Object.entries(signed.headers ?? {}).map(([name, value]) => [name, String(value)]),
+	);
+	return {
+		method: input.method,
+		url: signed.url,
+		headers,
+		...(input.method === 'POST' ? { body: String(signed.body) } : {}),
+	};
+}

@@ -1,0 +1,145 @@
+/**
+ * The package root as a brand server uses it: the packed tarball installed into an app's
+ * node_modules (with n8n-workflow beside it, as npm installs a peer), required by name, and its
+ * signed requests sent to the sandbox with fetch.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { KEYS, useSandbox } from '../helpers/sandbox';
+
+declare const PACKAGE_DIR: string;
+
+type PublicApi = typeof import('../../index');
+
+function run(command: string, args: string[], cwd: string): string {
+	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`);
+	return result.stdout;
+}
+
+describe("the package root, required by name from an app's node_modules", () => {
+	const sandbox = useSandbox();
+	let app: string;
+	let api: PublicApi;
+
+	beforeAll(() => {
+		app = mkdtempSync(join(tmpdir(), 'affiliate-tracking-app-'));
+		const tarball = run('npm', ['pack', '--silent', '--pack-destination', app], PACKAGE_DIR)
+			.trim()
+			.split('\n')
+			.pop() as string;
+		const installed = join(app, 'node_modules', 'n8n-nodes-affiliate-tracking');
+		mkdirSync(installed, { recursive: true });
+		run('tar', ['-xzf', join(app, tarball), '-C', installed, '--strip-components=1'], app);
+		symlinkSync(
+			join(PACKAGE_DIR, 'node_modules', 'n8n-workflow'),
+			join(app, 'node_modules', 'n8n-workflow'),
+		);
+		api = createRequire(join(app, 'server.js'))('n8n-nodes-affiliate-tracking') as PublicApi;
+	});
+
+	afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+	const key = (apiKey: string) => ({
+		baseUrl: sandbox.url,
+		apiKey,
+		apiSecret: KEYS[apiKey].secret,
+		signatureVersion: KEYS[apiKey].version,
+	});
+
+	async function send(request: ReturnType<PublicApi['buildSignedRequest']>) {
+		const answer = await fetch(request.url, request);
+		return (await answer.json()) as {
+			code: number;
+			message: string;
+			data: Record<string, unknown>;
+		};
+	}
+
+	it('exports the signing API and the n8n classes', () => {
+		expect(typeof api.buildSignedRequest).toBe('function');
+		expect(typeof api.signV2).toBe('function');
+		expect(typeof api.signV1).toBe('function');
+		expect(api.AffiliateTracking.name).toBe('AffiliateTracking');
+		expect(api.AffiliateTrackingTrigger.name).toBe('AffiliateTrackingTrigger');
+	});
+
+	it('a v2 POST: the service accepts the signature and applies the refund', async () => {
+		const request = api.buildSignedRequest({
+			...key('pk_test_videomax_v2'),
+			method: 'POST',
+			path: '/track/refund',
+			body: { transaction_id: 'txn_1001', reason: 'customer request' },
+		});
+		expect(request.headers).toEqual({
+			'Content-Type': 'application/json',
+			'X-Api-Key': 'pk_test_videomax_v2',
+			'X-Api-Timestamp': expect.stringMatching(/^\d{10}$/),
+			'X-Api-Sign': expect.stringMatching(/^[0-9a-f]{64}$/),
+		});
+		expect(request.body).toBe('{"transaction_id":"txn_1001","reason":"customer request"}');
+		expect(JSON.stringify(request)).not.toContain(KEYS.pk_test_videomax_v2.secret);
+		const answer = await send(request);
+		expect([answer.code, answer.data.status]).toEqual([0, 'APPLIED']);
+	});
+
+	it('a v2 GET with a query and an encoded path segment', async () => {
+		const request = api.buildSignedRequest({
+			...key('pk_test_videomax_v2'),
+			method: 'GET',
+			path: `/promoters/${api.encodeRfc3986('user_1001')}/statistics`,
+			query: { start_date: '2020-01-01', end_date: undefined },
+		});
+		expect(request.url).toBe(
+			`${sandbox.url}/api/open/v1/promoters/user_1001/statistics?start_date=2020-01-01`,
+		);
+		expect(request.body).toBeUndefined();
+		const answer = await send(request);
+		expect([answer.code, answer.data.object, answer.data.start_date]).toEqual([
+			0,
+			'promoter_statistics',
+			'2020-01-01',
+		]);
+	});
+
+	it('a v1 (legacy) key signs as v1', async () => {
+		const answer = await send(
+			api.buildSignedRequest({
+				...key('pk_test_videomax_v1'),
+				method: 'POST',
+				path: '/promoter/login',
+				body: { user_id: 'library_user' },
+			}),
+		);
+		expect(answer.code).toBe(0);
+		expect(typeof answer.data.token).toBe('string');
+	});
+
+	it('a wrong secret is refused by the service, not by the library', async () => {
+		const answer = await send(
+			api.buildSignedRequest({
+				...key('pk_test_videomax_v2'),
+				apiSecret: 'sk_not_the_secret_of_this_key',
+				method: 'POST',
+				path: '/promoter/login',
+				body: { user_id: 'library_user' },
+			}),
+		);
+		expect([answer.code, answer.message]).toEqual([1000004, 'Signature verification failed']);
+	});
+
+	it('refuses plain http:// off loopback before anything is signed', () => {
+		expect(() =>
+			api.buildSignedRequest({
+				...key('pk_test_videomax_v2'),
+				baseUrl: 'http://api.example.com',
+				method: 'GET',
+				path: '/promoters/u1',
+			}),
+		).toThrow('Base URL must use https://');
+	});
+});
