@@ -3,46 +3,24 @@
  * node_modules (with n8n-workflow beside it, as npm installs a peer), required by name, and its
  * signed requests sent to the sandbox with fetch.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
+import { installIntoApp } from '../helpers/installPackage';
 import { KEYS, useSandbox } from '../helpers/sandbox';
 
 declare const PACKAGE_DIR: string;
 
 type PublicApi = typeof import('../../index');
 
-function run(command: string, args: string[], cwd: string): string {
-	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`);
-	return result.stdout;
-}
-
 describe("the package root, required by name from an app's node_modules", () => {
 	const sandbox = useSandbox();
-	let app: string;
+	let installed: ReturnType<typeof installIntoApp>;
 	let api: PublicApi;
 
 	beforeAll(() => {
-		app = mkdtempSync(join(tmpdir(), 'affiliate-tracking-app-'));
-		const tarball = run('npm', ['pack', '--silent', '--pack-destination', app], PACKAGE_DIR)
-			.trim()
-			.split('\n')
-			.pop() as string;
-		const installed = join(app, 'node_modules', 'n8n-nodes-affiliate-tracking');
-		mkdirSync(installed, { recursive: true });
-		run('tar', ['-xzf', join(app, tarball), '-C', installed, '--strip-components=1'], app);
-		symlinkSync(
-			join(PACKAGE_DIR, 'node_modules', 'n8n-workflow'),
-			join(app, 'node_modules', 'n8n-workflow'),
-		);
-		api = createRequire(join(app, 'server.js'))('n8n-nodes-affiliate-tracking') as PublicApi;
+		installed = installIntoApp(PACKAGE_DIR);
+		api = installed.requireFromApp('n8n-nodes-affiliate-tracking') as PublicApi;
 	});
 
-	afterAll(() => rmSync(app, { recursive: true, force: true }));
+	afterAll(() => installed.remove());
 
 	const key = (apiKey: string) => ({
 		baseUrl: sandbox.url,
@@ -69,20 +47,21 @@ describe("the package root, required by name from an app's node_modules", () => 
 	});
 
 	it('a v2 POST: the service accepts the signature and applies the refund', async () => {
+		const credential = key('pk_test_videomax_v2');
 		const request = api.buildSignedRequest({
-			...key('pk_test_videomax_v2'),
+			...credential,
 			method: 'POST',
 			path: '/track/refund',
 			body: { transaction_id: 'txn_1001', reason: 'customer request' },
 		});
 		expect(request.headers).toEqual({
 			'Content-Type': 'application/json',
-			'X-Api-Key': 'pk_test_videomax_v2',
+			'X-Api-Key': credential.apiKey,
 			'X-Api-Timestamp': expect.stringMatching(/^\d{10}$/),
 			'X-Api-Sign': expect.stringMatching(/^[0-9a-f]{64}$/),
 		});
 		expect(request.body).toBe('{"transaction_id":"txn_1001","reason":"customer request"}');
-		expect(JSON.stringify(request)).not.toContain(KEYS.pk_test_videomax_v2.secret);
+		expect(JSON.stringify(request)).not.toContain(credential.apiSecret);
 		const answer = await send(request);
 		expect([answer.code, answer.data.status]).toEqual([0, 'APPLIED']);
 	});
