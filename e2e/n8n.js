@@ -36,6 +36,8 @@ const N8N_VERSION = /** @type {{ dependencies: { n8n: string } }} */ (
 
 /** The demo credential's id and name; the examples refer to it by both. */
 const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
+/** Example (e)'s model credential: an OpenAI credential whose Base URL is the scripted model. */
+const MODEL_CREDENTIAL = { id: 'exampleOpenAi001', name: 'Scripted model (stand-in for OpenAI)' };
 const DEMO_KEY = 'pk_test_videomax_v2';
 
 /**
@@ -69,6 +71,13 @@ const EXAMPLES = [
 		file: 'd-promoter-center-embed.json',
 		id: 'exPromoterCenter1',
 		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'e',
+		file: 'e-ask-about-promoters-agent.json',
+		id: 'exPromoterAgent01',
+		webhook: false,
 		published: true,
 	},
 	{
@@ -355,13 +364,19 @@ async function runN8nOrThrow(args, env) {
 }
 
 /**
- * The demo credential for the sandbox at `sandboxUrl`, in `n8n import:credentials` form (n8n
- * encrypts `data` on import).
- * @param {string} sandboxUrl
+ * The demo credentials, in `n8n import:credentials` form (n8n encrypts `data` on import): the
+ * sandbox at `sandboxUrl`, and an OpenAI credential for the scripted model at `modelUrl`.
+ * @param {string} sandboxUrl @param {string} modelUrl
  */
-function demoCredentials(sandboxUrl) {
+function demoCredentials(sandboxUrl, modelUrl) {
 	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
 	return [
+		{
+			...MODEL_CREDENTIAL,
+			type: 'openAiApi',
+			// The scripted model checks no key; OpenAI's client insists on one.
+			data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
+		},
 		{
 			...DEMO_CREDENTIAL,
 			type: 'affiliateTrackingApi',
@@ -379,13 +394,16 @@ function demoCredentials(sandboxUrl) {
 /**
  * Imports the demo credential, and the examples when `withExamples`, into the user folder's
  * database (n8n has to be stopped: the CLI and the server share the SQLite file).
- * @param {NodeJS.ProcessEnv} env @param {string} sandboxUrl @param {boolean} withExamples
+ * @param {NodeJS.ProcessEnv} env @param {string} sandboxUrl @param {string} modelUrl the scripted model's base URL
+ * @param {boolean} withExamples
  */
-async function importDemo(env, sandboxUrl, withExamples) {
+async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
 	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
 	try {
 		const credentialsFile = path.join(staging, 'credentials.json');
-		fs.writeFileSync(credentialsFile, JSON.stringify(demoCredentials(sandboxUrl)), { mode: 0o600 });
+		fs.writeFileSync(credentialsFile, JSON.stringify(demoCredentials(sandboxUrl, modelUrl)), {
+			mode: 0o600,
+		});
 		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env);
 		if (!withExamples) return;
 		const workflowsDir = path.join(staging, 'workflows');

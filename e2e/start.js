@@ -33,6 +33,7 @@ const {
 	waitForWebhooks,
 } = require('./n8n');
 const { Sandbox } = require('../sandbox/server');
+const { ScriptedModel } = require('./scriptedModel');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
@@ -52,6 +53,8 @@ function progress(step, text) {
 
 /** @type {Sandbox | undefined} */
 let sandbox;
+/** @type {ScriptedModel | undefined} */
+let model;
 /** @type {import('node:child_process').ChildProcess | undefined} */
 let n8n;
 let stopping = false;
@@ -62,6 +65,7 @@ async function stopAll(exitCode = 0) {
 	console.log('\nStopping n8n and the sandbox…');
 	if (n8n) await stopProcess(n8n);
 	if (sandbox) await sandbox.stop();
+	if (model) await model.stop();
 	console.log('Stopped.');
 	process.exit(exitCode);
 }
@@ -109,7 +113,10 @@ async function main() {
 			? 'Importing the demo credential and the examples (first run)'
 			: 'Importing the demo credential (examples were imported on the first run)',
 	);
-	await importDemo({ ...env, N8N_LOG_LEVEL: 'warn' }, sandbox.url, firstRun);
+	// Example (e)'s model: the scripted stand-in, on a free port (its credential is refreshed).
+	model = new ScriptedModel();
+	await model.start();
+	await importDemo({ ...env, N8N_LOG_LEVEL: 'warn' }, sandbox.url, model.url, firstRun);
 	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
 
 	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${N8N_LOG})`);
@@ -135,6 +142,10 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
     curl -X POST ${base}/webhook/payment-refunded -H 'Content-Type: application/json' \\
       -d '{"payment":{"transaction_id":"txn_1002","amount":"49.00","amount_refunded":"49.00"}}'
     and in a browser: ${base}/webhook/promoter-center?user_id=user_1001
+
+  Example e's chat (an AI agent with the node as its tool; its model is a scripted stand-in
+  on ${model.url} that always looks up the user ID you name): open the workflow and press
+  "Open chat", then ask for example "How is promoter user_1001 doing?"
 
   The trigger of example f polls every minute; give promoter user_1002 a paying customer:
     curl -X POST ${sandbox.url}/__sandbox/activity -H 'Content-Type: application/json' \

@@ -25,6 +25,7 @@ const {
 	DEMO_KEY,
 	E2E_MODULES,
 	EXAMPLES,
+	EXAMPLES_DIR,
 	PACKAGE,
 	ensureN8n,
 	exampleWebhooks,
@@ -39,6 +40,7 @@ const {
 	waitForWebhooks,
 } = require('./n8n');
 const { Sandbox } = require('../sandbox/server');
+const { ScriptedModel } = require('./scriptedModel');
 const { KEYS, PRODUCTS } = require('../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -139,6 +141,8 @@ async function main() {
 	fs.mkdirSync(userFolder);
 	const sandbox = new Sandbox({ port: 0 });
 	await sandbox.start();
+	const model = new ScriptedModel();
+	await model.start();
 	const port = await freePort();
 	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 	/** @type {import('node:child_process').ChildProcess | undefined} */
@@ -176,9 +180,9 @@ async function main() {
 		if (!installed) throw new Error('the package is not installed; nothing else can run');
 
 		await check(
-			'n8n import:credentials and import:workflow (4 examples, webhooks published)',
+			`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published)`,
 			async () => {
-				await importDemo(env, sandbox.url, true);
+				await importDemo(env, sandbox.url, model.url, true);
 			},
 		);
 
@@ -467,6 +471,67 @@ async function main() {
 		);
 
 		await check(
+			"example e (AI agent): the model's tool call runs the node, whose figures reach the reply",
+			async () => {
+				const workflow = JSON.parse(
+					fs.readFileSync(path.join(EXAMPLES_DIR, example('e').file), 'utf8'),
+				);
+				const chat = workflow.nodes.find((/** @type {{ type: string }} */ node) =>
+					node.type.endsWith('.chatTrigger'),
+				);
+				// A promoter of its own, so that example f's polls cannot be taken for the tool's read.
+				const [promoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'agent_asked');
+				sandbox.state.addActivity(PRODUCTS.videomax, promoter, { clicks: 2, payingCustomers: 1 });
+				const answer = await fetch(`${base}/webhook/${chat.webhookId}/chat`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify({
+						action: 'sendMessage',
+						sessionId: 'e2e-session',
+						chatInput: `How is promoter ${promoter} doing?`,
+					}),
+				});
+				const text = await answer.text();
+				seenOutput.push(text);
+				assert.equal(answer.status, 200, text);
+				const reply = /** @type {{ output: string }} */ (JSON.parse(text)).output;
+				// The model was offered both tools, and called the statistics one for the promoter asked about.
+				const [first, second] = model.requests;
+				const offered = (first?.tools ?? []).map((tool) => tool.function.name).sort();
+				assert.deepEqual(offered, ['Get_Promoter', 'Get_Promoter_Statistics']);
+				const call = second?.messages.find((message) => message.tool_calls)?.tool_calls?.[0];
+				assert.equal(call?.function.name, 'Get_Promoter_Statistics');
+				assert.deepEqual(JSON.parse(String(call?.function.arguments)), {
+					userId: promoter,
+					startDate: '2020-01-01',
+					endDate: '2030-12-31',
+				});
+				// The node ran with those arguments: the sandbox saw exactly that read.
+				const reads = sandbox.log
+					.map((entry) => entry.path)
+					.filter((address) => address.includes(`/promoters/${promoter}`));
+				assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
+				// The reply carries the sandbox's own figures for that range.
+				const figures = /** @type {{ data: Record<string, unknown> }} */ (
+					sandbox.state.readPromoter(
+						PRODUCTS.videomax,
+						promoter,
+						'statistics',
+						new Map([
+							['start_date', ['2020-01-01']],
+							['end_date', ['2030-12-31']],
+						]),
+					)
+				).data;
+				assert.equal(
+					reply,
+					`The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`,
+				);
+				return `e2e e: tools offered ${offered.join(', ')}; model called ${call?.function.name}(${call?.function.arguments}); node read ${reads[0]}; reply "${reply}"`;
+			},
+		);
+
+		await check(
 			'example f (active trigger, polling every minute): a new paying customer becomes a chat message',
 			async () => {
 				const { parse } = require(path.join(E2E_MODULES, 'flatted'));
@@ -541,6 +606,7 @@ async function main() {
 	} finally {
 		if (n8n) await stopProcess(n8n);
 		await sandbox.stop();
+		await model.stop();
 		if (failed === 0) fs.rmSync(work, { recursive: true, force: true });
 		else console.log(`Kept ${work} for inspection (user folder, n8n.log).`);
 	}
