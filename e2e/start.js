@@ -148,7 +148,7 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
   "Open chat", then ask for example "How is promoter user_1001 doing?"
 
   The trigger of example f polls every minute; give promoter user_1002 a paying customer:
-    curl -X POST ${sandbox.url}/__sandbox/activity -H 'Content-Type: application/json' \
+    curl -X POST ${sandbox.url}/__sandbox/activity -H 'Content-Type: application/json' \\
       -d '{"product":"prd_videomax","userId":"user_1002","payingCustomers":1}'
     and a later poll starts an execution with the chat message (the first one only records).
 

@@ -40,11 +40,40 @@ const {
 	waitForWebhooks,
 } = require('./n8n');
 const { Sandbox } = require('../sandbox/server');
+const {
+	closeDialogs,
+	credentialTest,
+	launchChromium,
+	nodesPanel,
+	openExampleNode,
+	signIn,
+} = require('./editor');
 const { ScriptedModel } = require('./scriptedModel');
-const { KEYS, PRODUCTS } = require('../sandbox/seed');
+const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** `npm run screenshots` (--screenshots) keeps the editor's pictures in docs/images for the README. */
+const SCREENSHOTS_DIR = process.argv.includes('--screenshots')
+	? path.join(__dirname, '..', 'docs', 'images')
+	: undefined;
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
+/** What the editor must show, read from the built package (test:e2e builds it first). */
+const { AffiliateTracking } = require('../dist/index.js');
+const {
+	authenticationHint,
+	SERVER_MESSAGES,
+} = require('../dist/nodes/AffiliateTracking/transport/errors.js');
+/** @type {string[]} */
+const ACTION_LABELS = new AffiliateTracking().description.properties
+	.filter((property) => property.name === 'operation')
+	.flatMap((property) =>
+		/** @type {{ action?: string }[]} */ (property.options ?? []).map((option) =>
+			String(option.action),
+		),
+	);
+/** n8n lists a polling trigger's events as "On <event>", lower-cased. */
+const TRIGGER_EVENTS = ['On promoter balance changed', 'On promoter results changed'];
+const SIGNATURE_REMEDY = authenticationHint(SERVER_MESSAGES.signatureFailed);
 const API_SECRET = KEYS[DEMO_KEY].secret;
 const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
 const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
@@ -426,19 +455,7 @@ async function main() {
 		await check(
 			'example d (Chromium): the page embeds the promoter center with a fresh token',
 			async () => {
-				const { chromium } = require(path.join(E2E_MODULES, 'playwright-core'));
-				const browser = await chromium.launch({
-					executablePath: CHROMIUM,
-					args: [
-						'--no-sandbox',
-						'--disable-gpu',
-						'--disable-quic',
-						'--no-first-run',
-						'--disable-background-networking',
-						'--disable-component-update',
-						'--disable-sync',
-					],
-				});
+				const browser = await launchChromium(CHROMIUM);
 				try {
 					const page = await browser.newPage();
 					const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
@@ -469,6 +486,81 @@ async function main() {
 				}
 			},
 		);
+
+		{
+			const browser = await launchChromium(CHROMIUM);
+			const page = await browser.newPage({ viewport: { width: 1400, height: 1150 } });
+			const pictures = SCREENSHOTS_DIR ?? path.join(work, 'screenshots');
+			fs.mkdirSync(pictures, { recursive: true });
+			/** @type {import('./editor').Screenshot} */
+			const screenshot = async (shown, name, element) => {
+				seenOutput.push(await shown.content());
+				await (element ?? shown).screenshot({ path: path.join(pictures, `${name}.png`) });
+			};
+			try {
+				await check(
+					'the editor (Chromium): signed in, "Affiliate" in the nodes panel lists the trigger\'s events and the 13 actions',
+					async () => {
+						await signIn(page, base, OWNER);
+						const panel = await nodesPanel(page, base, screenshot);
+						assert.deepEqual(panel.searchResults, ['Affiliate Tracking']);
+						assert.deepEqual(panel.headers, { triggers: 'Triggers (2)', actions: 'Actions (13)' });
+						const missing = [...ACTION_LABELS, ...TRIGGER_EVENTS].filter(
+							(label) => !panel.listed.includes(label),
+						);
+						assert.deepEqual(missing, [], 'not listed in the nodes panel');
+						return `nodes panel: ${panel.headers.triggers}, ${panel.headers.actions}: ${panel.listed.filter((label) => !/ACTIONS$/.test(label)).join(', ')}`;
+					},
+				);
+				await check(
+					"the editor: the credential dialog's test passes with the sandbox's key, and shows the service's message and remedy with a wrong secret",
+					async () => {
+						const credential = { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret: API_SECRET };
+						const good = await credentialTest(
+							page,
+							credential,
+							screenshot,
+							'credential-test-success',
+						);
+						assert.ok(
+							good.passed && good.shown.includes('Connection tested successfully'),
+							good.shown.join(' | '),
+						);
+						const bad = await credentialTest(
+							page,
+							{ ...credential, apiSecret: WRONG_SECRET },
+							screenshot,
+							'credential-test-wrong-secret',
+						);
+						const expected = `Signature verification failed. ${SIGNATURE_REMEDY}`;
+						assert.ok(!bad.passed && bad.shown.includes(expected), bad.shown.join(' | '));
+						await closeDialogs(page);
+						return `Test: "Connection tested successfully"; wrong secret: "Couldn’t connect with these settings" + "${expected}"`;
+					},
+				);
+				await check(
+					"the editor: example (a)'s canvas, and its Refund node's parameters as the README describes",
+					async () => {
+						const opened = await openExampleNode(page, base, example('a').id, 'Refund', screenshot);
+						assert.ok(opened.names.includes('Refund') && opened.names.includes('Payment refunded'));
+						for (const shown of [
+							'Transaction ID',
+							'Reason',
+							'{{ $json.transactionId }}',
+							'Full refunds only: cancels the unpaid rewards of the purchase (paid ones are kept and counted). Repeating a refund is safe: it answers ALREADY_PROCESSED and changes nothing.',
+						]) {
+							assert.ok(
+								opened.shown.includes(shown),
+								`"${shown}" not in the node view: ${opened.shown.join(' | ')}`,
+							);
+						}
+						return `${opened.names.length} nodes on the canvas; Refund shows Transaction ID {{ $json.transactionId }}, Reason, the full-refund notice; screenshots in ${pictures}`;
+					},
+				);
+			} finally {
+				await browser.close();
+			}
+		}
 
 		await check(
 			"example e (AI agent): the model's tool call runs the node, whose figures reach the reply",
