@@ -6,11 +6,16 @@
  *   a. this node in n8n-core's engine;
  *   b. the hand-built alternative: v2 signatures computed per item as a Code node would, then
  *      n8n's HTTP Request node (V4.2) in the same engine, which sends every item at once;
- *   c. a raw undici client at the same concurrency as (a): the ceiling.
+ *   c. a raw undici client at the same concurrency as (a): the ceiling of a client that may keep
+ *      connections alive, which no node that must send through n8n's helper can;
+ *   d. the helper floor: a minimal node sending the same signed requests through n8n's
+ *      httpRequestWithAuthentication, with no validation and no retries: the best such a node does.
+ * (a) also runs at Concurrency 50, its maximum. Each round runs in a fresh process.
  * Prints a markdown table. Targets are read from it, never asserted.
  *
  * Environment: BENCH_SIZES (default "1000,10000"), BENCH_CONCURRENCY (default 20),
- * BENCH_LATENCY_MS (default 20).
+ * BENCH_LATENCY_MS (default 20), BENCH_CPU_PROF (a folder for a CPU profile of each round),
+ * BENCH_ONLY (rounds to run, for example "a,d").
  */
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -25,6 +30,7 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tr
 Object.assign(globalThis, { PACKAGE_DIR: ROOT });
 
 const harness = require('../.bench-build/test/helpers/n8n.js');
+const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
@@ -37,37 +43,11 @@ const NODES_BASE = path.join(ROOT, 'e2e', '.install', 'node_modules', 'n8n-nodes
 const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
-/** Starts `npm run sandbox` as a child process on a free port. */
-async function startSandbox() {
-	const child = spawn(process.execPath, [path.join(ROOT, 'sandbox', 'cli.js'), '--port', '0'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const url = await new Promise((resolve, reject) => {
-		let out = '';
-		child.stdout.on('data', (chunk) => {
-			out += chunk;
-			const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-			if (match) resolve(match[1]);
-		});
-		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-	});
-	child.stdout.resume();
-	return { url: /** @type {string} */ (url), stop: () => child.kill('SIGTERM') };
-}
-
-/** @param {string} url @param {string} route @param {object} [body] */
-async function control(url, route, body) {
-	const response = await request(`${url}/__sandbox/${route}`, {
-		method: body ? 'POST' : 'GET',
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	return /** @type {any} */ (await response.body.json());
-}
-
 /** Runs `work` and measures wall time, this process's CPU time and its peak RSS growth. @param {() => Promise<{ ok: number, errors: number }>} work */
 async function measure(work) {
 	global.gc?.();
 	const baseRss = process.memoryUsage().rss;
+	const baseHeap = process.memoryUsage().heapUsed;
 	let peakRss = baseRss;
 	const sampler = setInterval(() => {
 		peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -79,11 +59,13 @@ async function measure(work) {
 	const cpu = process.cpuUsage(cpuStart);
 	clearInterval(sampler);
 	peakRss = Math.max(peakRss, process.memoryUsage().rss);
+	global.gc?.();
 	return {
 		...counts,
 		elapsedMs,
 		cpuMs: (cpu.user + cpu.system) / 1000,
 		rssGrowthMb: (peakRss - baseRss) / 2 ** 20,
+		heapRetainedMb: (process.memoryUsage().heapUsed - baseHeap) / 2 ** 20,
 	};
 }
 
@@ -158,6 +140,94 @@ async function runHandBuilt(url, size, httpRequestType) {
 	return { ok: items.length - errors, errors, lost: size - items.length };
 }
 
+/**
+ * (d) The floor of n8n's HTTP helper: a bench-only node that, per item, reads one parameter,
+ * builds the same signed request and sends it with httpRequestWithAuthentication through the same
+ * credential (read once, handed over decrypted, as the node does), at the same concurrency; no
+ * validation, no retries, no error handling. The best any node that must use the helper can do.
+ */
+const floorNodeType = {
+	description: {
+		displayName: 'Helper floor',
+		name: 'helperFloor',
+		group: ['transform'],
+		version: 1,
+		description: 'Bench only',
+		defaults: { name: 'Helper floor' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'affiliateTrackingApi', required: true }],
+		properties: [
+			{ displayName: 'User ID', name: 'userId', type: 'string', default: '' },
+			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
+		],
+	},
+	/** @this {import('n8n-workflow').IExecuteFunctions} */
+	async execute() {
+		const items = this.getInputData();
+		const data = await this.getCredentials('affiliateTrackingApi');
+		const credentialsDecrypted = { id: 'floor', name: 'floor', type: 'affiliateTrackingApi', data };
+		const concurrency = /** @type {number} */ (this.getNodeParameter('concurrency', 0));
+		/** @type {import('n8n-workflow').INodeExecutionData[]} */
+		const out = new Array(items.length);
+		let next = 0;
+		const worker = async () => {
+			while (next < items.length) {
+				const item = next++;
+				const userId = /** @type {string} */ (this.getNodeParameter('userId', item));
+				const response = /** @type {any} */ (
+					await this.helpers.httpRequestWithAuthentication.call(
+						this,
+						'affiliateTrackingApi',
+						{
+							method: 'GET',
+							url: `${data.baseUrl}/api/open/v1/promoters/${encodeURIComponent(userId)}/statistics`,
+							headers: { 'X-Api-Timestamp': String(Math.floor(Date.now() / 1000)) },
+							json: true,
+							returnFullResponse: true,
+							ignoreHttpStatusErrors: true,
+							disableFollowRedirect: true,
+							timeout: 30_000,
+						},
+						{ credentialsDecrypted },
+					)
+				);
+				out[item] = {
+					json: response.body.data ?? { error: response.body.message },
+					pairedItem: { item },
+				};
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+		return [out];
+	},
+};
+
+/** (d) The helper floor in the same engine. @param {string} url @param {number} size */
+async function runFloor(url, size) {
+	const workflow = harness.oneNodeWorkflow({
+		id: 'floor',
+		name: 'Helper floor',
+		type: 'bench.helperFloor',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { userId: '={{ $json.userId }}', concurrency: CONCURRENCY },
+		credentials: { affiliateTrackingApi: { id: 'videomax-v2', name: 'videomax-v2' } },
+	});
+	const credentials = {
+		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
+	};
+	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
+	const run = await harness.runWorkflow(workflow, {
+		credentials,
+		input,
+		otherNodeTypes: { 'bench.helperFloor': floorNodeType },
+	});
+	const items = run.output('Helper floor');
+	const errors = items.filter((/** @type {any} */ item) => item.json.error !== undefined).length;
+	return { ok: items.length - errors, errors, lost: size - items.length };
+}
+
 /** (c) undici at the same concurrency, signed with the package's signing core. @param {string} url @param {number} size */
 async function runUndici(url, size) {
 	const { signV2 } = require('../dist/nodes/AffiliateTracking/transport/signing');
@@ -184,76 +254,118 @@ async function runUndici(url, size) {
 	return { ok, errors, lost: size - ok - errors };
 }
 
+/**
+ * The variants, by letter: what runs one round of `size` items against the sandbox at `url`.
+ * @type {Record<string, { label: string, run: (url: string, size: number) => Promise<{ ok: number, errors: number, lost: number }> }>}
+ */
+const VARIANTS = {
+	a: {
+		label: `this node (concurrency ${CONCURRENCY})`,
+		run: (url, size) => runNode(url, size, { concurrency: CONCURRENCY }),
+	},
+	a50: {
+		label: 'this node (concurrency 50, its maximum)',
+		run: (url, size) => runNode(url, size, { concurrency: 50 }),
+	},
+	aDefault: {
+		label: 'this node, default options (concurrency 5, 2 retries)',
+		run: (url, size) => runNode(url, size, {}),
+	},
+	b: {
+		label: 'Code-node signatures (plain JS, in-process) + HTTP Request node (all items at once)',
+		run: (url, size) => runHandBuilt(url, size, loadHttpRequestNode()),
+	},
+	c: { label: `raw undici (concurrency ${CONCURRENCY})`, run: (url, size) => runUndici(url, size) },
+	d: {
+		label: `helper floor: minimal node, httpRequestWithAuthentication (concurrency ${CONCURRENCY})`,
+		run: (url, size) => runFloor(url, size),
+	},
+};
+const WARM_UP_ITEMS = 200;
+/** BENCH_ONLY=a,d: only these rounds (for profiling), and no 429 table. */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+
+/**
+ * Child mode (`--measure <variant> <size> <url>`): a warm-up round, the sandbox's counters reset,
+ * then one measured round; prints the measurement as one JSON line. Each round runs in a fresh
+ * process, so that no round inherits another's heap, JIT or sockets.
+ */
+async function measureInChild() {
+	const [, , , id, size, url] = process.argv;
+	const variant = VARIANTS[id];
+	await variant.run(url, WARM_UP_ITEMS);
+	await control(url, 'reset', {});
+	const m = await measure(() => variant.run(url, Number(size)));
+	process.stdout.write(`RESULT ${JSON.stringify(m)}\n`);
+}
+
+/** Runs one measured round in a fresh process. @param {string} id @param {number} size @param {string} url */
+async function measureRound(id, size, url) {
+	// BENCH_CPU_PROF=<dir>: a CPU profile of every round (bench/profile.js summarises them).
+	const profile = process.env.BENCH_CPU_PROF
+		? [
+				'--cpu-prof',
+				`--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+				`--cpu-prof-name=${id}-${size}.cpuprofile`,
+			]
+		: [];
+	const child = spawn(
+		process.execPath,
+		['--expose-gc', ...profile, __filename, '--measure', id, String(size), url],
+		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	);
+	let out = '';
+	child.stdout.on('data', (chunk) => (out += chunk));
+	const code = await new Promise((resolve) => child.once('exit', resolve));
+	const line = out.split('\n').find((text) => text.startsWith('RESULT '));
+	if (code !== 0 || !line) throw new Error(`round ${id} × ${size} failed (exit ${code})`);
+	return JSON.parse(line.slice('RESULT '.length));
+}
+
 const fmt = (/** @type {number} */ n, digits = 0) =>
 	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
 	const sandbox = await startSandbox();
-	const httpRequestType = loadHttpRequestNode();
+	const hasHttpRequestNode = existsSync(NODES_BASE);
 	const rows = [];
 	/** @type {Record<string, any>} */
 	const results = {};
 	try {
-		const nodeOptions = { concurrency: CONCURRENCY };
-		/** @type {Array<[string, string, (size: number) => Promise<{ ok: number, errors: number, lost: number }>]>} */
-		const variants = [
-			[
-				'a',
-				`this node (concurrency ${CONCURRENCY})`,
-				(size) => runNode(sandbox.url, size, nodeOptions),
-			],
-			[
-				'b',
-				'Code-node signatures + HTTP Request node (all items at once)',
-				(size) => runHandBuilt(sandbox.url, size, httpRequestType),
-			],
-			['c', `raw undici (concurrency ${CONCURRENCY})`, (size) => runUndici(sandbox.url, size)],
-		];
-		await runNode(sandbox.url, 200, nodeOptions); // warm-up: module loading and JIT
 		for (const size of SIZES) {
-			for (const [id, label, run] of variants) {
-				if (id === 'b' && !httpRequestType) {
+			for (const id of ONLY ?? ['a', 'a50', 'b', 'c', 'd']) {
+				const { label } = VARIANTS[id];
+				if (id === 'b' && !hasHttpRequestNode) {
 					rows.push(
-						`| ${fmt(size)} | ${id}. ${label} | not run: n8n's HTTP Request node is not installed (run \`npm run setup:n8n\`) |||||||`,
+						`| ${fmt(size)} | ${id}. ${label} | not run: n8n's HTTP Request node is not installed (run \`npm run setup:n8n\`) ||||||||`,
 					);
 					continue;
 				}
 				await control(sandbox.url, 'reset', {});
 				await control(sandbox.url, 'settings', { latencyMs: LATENCY_MS, maxConcurrent: null });
-				const m = await measure(() => run(size));
+				const m = await measureRound(id, size, sandbox.url);
 				const stats = await control(sandbox.url, 'stats');
 				const itemsPerSecond = (size / m.elapsedMs) * 1000;
 				results[`${id}${size}`] = { ...m, itemsPerSecond };
 				rows.push(
-					`| ${fmt(size)} | ${id}. ${label} | ${fmt(itemsPerSecond)} | ${fmt(stats.p50Ms, 1)} / ${fmt(stats.p99Ms, 1)} | ${m.errors} | ${m.lost} | ${fmt((m.cpuMs / size) * 1000, 0)} µs | ${fmt(m.rssGrowthMb, 1)} MB | ${stats.peakInFlight} |`,
+					`| ${fmt(size)} | ${id}. ${label} | ${fmt(itemsPerSecond)} | ${fmt(stats.p50Ms, 1)} / ${fmt(stats.p99Ms, 1)} | ${m.errors} | ${m.lost} | ${fmt((m.cpuMs / size) * 1000, 0)} µs | ${fmt(m.rssGrowthMb, 1)} MB | ${fmt(m.heapRetainedMb, 1)} MB | ${stats.peakInFlight} |`,
 				);
 			}
 		}
 
 		const limited = [];
-		for (const [id, label, run] of [
-			[
-				'a',
-				'this node, default options (concurrency 5, 2 retries)',
-				(/** @type {number} */ size) => runNode(sandbox.url, size, {}),
-			],
-			[
-				'b',
-				'Code-node signatures + HTTP Request node',
-				(/** @type {number} */ size) => runHandBuilt(sandbox.url, size, httpRequestType),
-			],
-		]) {
-			if (id === 'b' && !httpRequestType) continue;
+		for (const id of ONLY ? [] : ['aDefault', 'b']) {
+			if (id === 'b' && !hasHttpRequestNode) continue;
 			await control(sandbox.url, 'reset', {});
 			await control(sandbox.url, 'settings', {
 				latencyMs: LATENCY_MS,
 				maxConcurrent: LIMITED_CONCURRENCY,
 				retryAfterSeconds: 1,
 			});
-			const m = await measure(() => /** @type {any} */ (run)(1000));
+			const m = await measureRound(id, 1000, sandbox.url);
 			const stats = await control(sandbox.url, 'stats');
 			limited.push(
-				`| ${id}. ${label} | ${m.ok} | ${m.errors} | ${m.lost} | ${stats.byStatus['429'] ?? 0} | ${fmt(m.elapsedMs / 1000, 1)} s |`,
+				`| ${id === 'b' ? 'b' : 'a'}. ${VARIANTS[id].label} | ${m.ok} | ${m.errors} | ${m.lost} | ${stats.byStatus['429'] ?? 0} | ${fmt(m.elapsedMs / 1000, 1)} s |`,
 			);
 		}
 
@@ -261,26 +373,28 @@ async function main() {
 			results[`${x}${size}`] && results[`${y}${size}`]
 				? fmt(results[`${x}${size}`].itemsPerSecond / results[`${y}${size}`].itemsPerSecond, 2)
 				: 'n/a';
-		const overhead = SIZES.map((size) =>
-			results[`a${size}`] && results[`c${size}`]
-				? `${fmt(size)} items: ${fmt(((results[`a${size}`].cpuMs - results[`c${size}`].cpuMs) / size) * 1000, 0)} µs`
-				: '',
-		);
 
 		console.log(
-			`\n## Benchmark (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process)\n`,
+			`\n## Benchmark (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process; each round in a fresh process after a ${WARM_UP_ITEMS}-item warm-up)\n`,
 		);
 		console.log(
-			'| items | client | items/s | server latency p50 / p99 (ms) | errors | lost | CPU per item | peak RSS growth | peak in flight |',
+			'| items | client | items/s | server latency p50 / p99 (ms) | errors | lost | CPU per item | peak RSS growth | heap retained after GC | peak in flight |',
 		);
-		console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+		console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 		for (const row of rows) console.log(row);
 		console.log('');
+		for (const size of SIZES) {
+			const a = results[`a${size}`];
+			const d = results[`d${size}`];
+			console.log(`a/d = ${ratio('a', 'd', size)} (${fmt(size)} items)`);
+			if (a && d) {
+				console.log(
+					`  CPU per item a ${fmt((a.cpuMs / size) * 1000, 0)} µs vs d ${fmt((d.cpuMs / size) * 1000, 0)} µs (${fmt(a.cpuMs / d.cpuMs, 2)}×); peak RSS growth a ${fmt(a.rssGrowthMb, 1)} MB vs d ${fmt(d.rssGrowthMb, 1)} MB; heap retained a ${fmt(a.heapRetainedMb, 1)} MB${results[`b${size}`] ? ` vs b ${fmt(results[`b${size}`].heapRetainedMb, 1)} MB` : ''}`,
+				);
+			}
+		}
 		console.log(
-			`Ratios: a/c = ${SIZES.map((size) => `${ratio('a', 'c', size)} (${fmt(size)})`).join(', ')}; a/b = ${SIZES.map((size) => `${ratio('a', 'b', size)} (${fmt(size)})`).join(', ')}.`,
-		);
-		console.log(
-			`Node CPU overhead per item over raw undici: ${overhead.filter(Boolean).join('; ')}.`,
+			`Ratios: a/c = ${SIZES.map((size) => `${ratio('a', 'c', size)} (${fmt(size)})`).join(', ')}; a/b = ${SIZES.map((size) => `${ratio('a', 'b', size)} (${fmt(size)})`).join(', ')}; a50/b = ${SIZES.map((size) => `${ratio('a50', 'b', size)} (${fmt(size)})`).join(', ')}.`,
 		);
 		console.log(
 			`\n### Against a sandbox that answers 429 (Retry-After: 1) above ${LIMITED_CONCURRENCY} concurrent requests, 1,000 items\n`,
@@ -288,14 +402,16 @@ async function main() {
 		console.log('| client | succeeded | errors | lost | 429 answers | time |');
 		console.log('|---|---:|---:|---:|---:|---:|');
 		for (const row of limited) console.log(row);
-		if (!httpRequestType)
-			console.log('\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 into e2e/.install.');
+		if (!hasHttpRequestNode)
+			console.log(
+				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 into e2e/.install.',
+			);
 	} finally {
 		sandbox.stop();
 	}
 }
 
-main().catch((error) => {
+(process.argv[2] === '--measure' ? measureInChild() : main()).catch((error) => {
 	console.error(error);
 	process.exit(1);
 });
