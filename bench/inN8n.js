@@ -8,7 +8,8 @@
  *   b. the Code node also signs each item (v2, node:crypto), then n8n's HTTP Request node sends
  *      them all at once.
  * Reports wall time and the CPU time of every n8n process (main and task runner) per item,
- * against the sandbox in its own process. Prints a table; nothing is asserted.
+ * against the sandbox in its own process. A round passes only if the webhook answers 200: the
+ * workflows stop on any failed request. Prints a table; nothing is asserted.
  *
  * Environment: BENCH_SIZES (default "10000"), BENCH_LATENCY_MS (default 20).
  */
@@ -234,9 +235,8 @@ async function main() {
 			for (const route of routes) {
 				const { elapsedMs, cpuMs, stats } = await round(route, size);
 				wall[`${route}${size}`] = elapsedMs;
-				const ok = stats.byStatus['200'] ?? 0;
 				rows.push(
-					`| ${size.toLocaleString('en')} | ${labels[/** @type {keyof typeof labels} */ (route)]} | ${(elapsedMs / 1000).toFixed(1)} s | ${Math.round((size / elapsedMs) * 1000)} | ${Math.round((cpuMs / size) * 1000)} µs | ${ok} | ${stats.peakInFlight} |`,
+					`| ${size.toLocaleString('en')} | ${labels[/** @type {keyof typeof labels} */ (route)]} | ${(elapsedMs / 1000).toFixed(1)} s | ${Math.round((size / elapsedMs) * 1000)} | ${Math.round((cpuMs / size) * 1000)} µs | ${stats.requests} | ${stats.peakInFlight} |`,
 				);
 			}
 		}
@@ -244,7 +244,7 @@ async function main() {
 			`\n## In a running n8n ${require('../e2e/package.json').dependencies.n8n} (webhook-started; Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process)\n`,
 		);
 		console.log(
-			'| items | workflow | wall time | items/s | CPU of n8n (main + task runner) per item | requests answered 200 | peak in flight |',
+			'| items | workflow | wall time | items/s | CPU of n8n (main + task runner) per item | requests the sandbox saw | peak in flight |',
 		);
 		console.log('|---:|---|---:|---:|---:|---:|---:|');
 		for (const row of rows) console.log(row);
