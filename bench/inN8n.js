@@ -30,6 +30,7 @@ const {
 	stopProcess,
 	waitForWebhooks,
 } = require('../e2e/n8n');
+const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');
 
@@ -118,18 +119,7 @@ return Array.from({ length: items }, () => ({
 				type: 'n8n-nodes-base.httpRequest',
 				typeVersion: 4.2,
 				position: [440, 0],
-				parameters: {
-					url: '={{ $json.url }}',
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [
-							{ name: 'X-Api-Key', value: API_KEY },
-							{ name: 'X-Api-Timestamp', value: '={{ $json.timestamp }}' },
-							{ name: 'X-Api-Sign', value: '={{ $json.sign }}' },
-						],
-					},
-					options: {},
-				},
+				parameters: handBuiltHttpRequestParameters(API_KEY),
 			},
 		],
 		connections: {

@@ -30,6 +30,7 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tr
 Object.assign(globalThis, { PACKAGE_DIR: ROOT });
 
 const harness = require('../.bench-build/test/helpers/n8n.js');
+const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');
 
@@ -114,18 +115,7 @@ async function runHandBuilt(url, size, httpRequestType) {
 		typeVersion: 4.2,
 		position: [0, 0],
 		onError: 'continueRegularOutput',
-		parameters: {
-			url: '={{ $json.url }}',
-			sendHeaders: true,
-			headerParameters: {
-				parameters: [
-					{ name: 'X-Api-Key', value: API_KEY },
-					{ name: 'X-Api-Timestamp', value: '={{ $json.timestamp }}' },
-					{ name: 'X-Api-Sign', value: '={{ $json.sign }}' },
-				],
-			},
-			options: {},
-		},
+		parameters: handBuiltHttpRequestParameters(API_KEY),
 	});
 	const run = await harness.runWorkflow(workflow, {
 		credentials: {},

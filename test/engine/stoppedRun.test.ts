@@ -49,6 +49,18 @@ function expectEveryItemOnce(states: ItemStates): void {
 	expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: ITEMS }, (_, index) => index));
 }
 
+/**
+ * Every item accounted for once; the failing item failed; items under way when it failed
+ * finished (some after it succeeded), and no item started after it (some never sent).
+ */
+function expectStoppedAtFailingItem(states: ItemStates): void {
+	expectEveryItemOnce(states);
+	expect(states.failed).toEqual([FAILING_ITEM]);
+	expect(states.uncertain).toEqual([]);
+	expect(states.succeeded.some((index) => index > FAILING_ITEM)).toBe(true);
+	expect(states.notSent.length).toBeGreaterThan(0);
+}
+
 describe('a concurrent batch stopped by one item', () => {
 	const sandbox = useSandbox();
 
@@ -92,13 +104,7 @@ describe('a concurrent batch stopped by one item', () => {
 		expect(error?.message).toBe('Failed to record the conversion');
 		expect(error?.context?.envelopeCode).toBe(6000000);
 		const states = itemStatesOf(error);
-		expectEveryItemOnce(states);
-		expect(states.failed).toEqual([FAILING_ITEM]);
-		expect(states.uncertain).toEqual([]);
-		// Items already under way when item 10 failed finished and were recorded...
-		expect(states.succeeded.some((index) => index > FAILING_ITEM)).toBe(true);
-		// ...and no item started after it.
-		expect(states.notSent.length).toBeGreaterThan(0);
+		expectStoppedAtFailingItem(states);
 
 		// The sandbox's records agree: exactly the items called recorded were recorded.
 		const recorded = sandbox.state.conversions
@@ -149,12 +155,8 @@ describe('a concurrent batch stopped by one item', () => {
 		const error = result.error as StoppedRunError | undefined;
 		expect(error?.message).toBe('The service answered HTTP 502 instead of an API response');
 		const states = itemStatesOf(error);
-		expectEveryItemOnce(states);
-		// A read that failed after reaching the service recorded nothing.
-		expect(states.failed).toEqual([FAILING_ITEM]);
-		expect(states.uncertain).toEqual([]);
-		expect(states.succeeded.some((index) => index > FAILING_ITEM)).toBe(true);
-		expect(states.notSent.length).toBeGreaterThan(0);
+		// A read that failed after reaching the service recorded nothing: failed, not uncertain.
+		expectStoppedAtFailingItem(states);
 		expect(sandbox.requestCount).toBe(states.succeeded.length + 1);
 		expect(error?.description).toContain(`- Succeeded (${states.succeeded.length}): `);
 		expect(error?.description).toContain(
