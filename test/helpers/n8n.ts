@@ -270,20 +270,35 @@ export function oneNodeWorkflow(node: INode): IWorkflowBase {
 	};
 }
 
+/** The test credential a node uses unless a test names another. */
+const DEFAULT_CREDENTIAL_ID = 'videomax-v2';
+
+/** One of this package's nodes with its parameters and a test credential. */
+function packageNode(
+	type: string,
+	name: string,
+	parameters: INode['parameters'],
+	credentialId = DEFAULT_CREDENTIAL_ID,
+): INode {
+	return {
+		id: `${name.toLowerCase().replace(/\W+/g, '-')}-node`,
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
+	};
+}
+
 /** A one-node workflow around the Affiliate Tracking node, for the parameter-driven tests. */
 export function singleNodeWorkflow(
 	parameters: INode['parameters'],
 	settings: Partial<Pick<INode, 'continueOnFail' | 'onError'>> & { credentialId?: string } = {},
 ): IWorkflowBase {
-	const { credentialId = 'videomax-v2', ...nodeSettings } = settings;
+	const { credentialId, ...nodeSettings } = settings;
 	return oneNodeWorkflow({
-		id: 'affiliate-node',
-		name: 'Affiliate Tracking',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
+		...packageNode(NODE_TYPE, 'Affiliate Tracking', parameters, credentialId),
 		...nodeSettings,
 	});
 }
@@ -351,16 +366,12 @@ export async function pollTrigger(
 	options: PollOptions,
 ): Promise<PollResult> {
 	const loader = await loadPackage();
-	const { credentialId = 'videomax-v2' } = options;
-	const node: INode = {
-		id: 'trigger-node',
-		name: 'Affiliate Tracking Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
+	const node = packageNode(
+		TRIGGER_TYPE,
+		'Affiliate Tracking Trigger',
 		parameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: credentialId } },
-	};
+		options.credentialId,
+	);
 	const workflowData = oneNodeWorkflow(node);
 	const nodeTypes = new PackageNodeTypes(loader);
 	const workflow = new Workflow({
