@@ -405,31 +405,59 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
 			mode: 0o600,
 		});
 		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env);
-		if (!withExamples) return;
-		const workflowsDir = path.join(staging, 'workflows');
-		fs.mkdirSync(workflowsDir);
-		for (const example of EXAMPLES) {
-			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, example.file), 'utf8'));
-			fs.writeFileSync(
-				path.join(workflowsDir, example.file),
-				JSON.stringify({ ...workflow, id: example.id }),
-			);
-		}
-		await runN8nOrThrow(['import:workflow', '--separate', `--input=${workflowsDir}`], env);
-		for (const example of EXAMPLES.filter((e) => e.published)) {
-			await runN8nOrThrow(['publish:workflow', `--id=${example.id}`], env);
-		}
+	} finally {
+		fs.rmSync(staging, { recursive: true, force: true });
+	}
+	if (withExamples)
+		await importWorkflows(
+			env,
+			EXAMPLES.map((example) => ({
+				workflow: readExample(example.file),
+				id: example.id,
+				publish: example.published,
+			})),
+		);
+}
+
+/** An example workflow's JSON. @param {string} file @returns {{ nodes: Record<string, any>[], connections: Record<string, any> } & Record<string, unknown>} */
+function readExample(file) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+}
+
+/**
+ * Imports workflows under the given ids with `n8n import:workflow`, and publishes (activates)
+ * those marked so.
+ * @param {NodeJS.ProcessEnv} env @param {{ workflow: object, id: string, publish: boolean }[]} workflows
+ */
+async function importWorkflows(env, workflows) {
+	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
+	try {
+		for (const { workflow, id } of workflows)
+			fs.writeFileSync(path.join(staging, `${id}.json`), JSON.stringify({ ...workflow, id }));
+		await runN8nOrThrow(['import:workflow', '--separate', `--input=${staging}`], env);
+		for (const { id } of workflows.filter((w) => w.publish))
+			await runN8nOrThrow(['publish:workflow', `--id=${id}`], env);
 	} finally {
 		fs.rmSync(staging, { recursive: true, force: true });
 	}
 }
 
 /**
- * Starts `n8n start` and resolves once /healthz answers.
- * @param {NodeJS.ProcessEnv} env @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number }} options
+ * Starts `n8n start` (or another n8n command, such as `worker`) and resolves once
+ * /healthz/readiness answers on `port` (a worker's health-check port). `detached` puts it in a
+ * process group of its own, with its task runner, so that both can be killed at once.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number, args?: string[], detached?: boolean }} options
  */
-async function startN8n(env, { port, onOutput, timeoutMs = 120_000 }) {
-	const child = spawn(node24(), [N8N_CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startN8n(
+	env,
+	{ port, onOutput, timeoutMs = 120_000, args = ['start'], detached = false },
+) {
+	const child = spawn(node24(), [N8N_CLI, ...args], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached,
+	});
 	for (const stream of [child.stdout, child.stderr]) {
 		let pending = '';
 		stream.on('data', (chunk) => {
@@ -444,7 +472,8 @@ async function startN8n(env, { port, onOutput, timeoutMs = 120_000 }) {
 	child.once('exit', (code) => (exitCode = code));
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (exitCode !== undefined) throw fail(`n8n start exited with ${exitCode} before it was ready`);
+		if (exitCode !== undefined)
+			throw fail(`n8n ${args.join(' ')} exited with ${exitCode} before it was ready`);
 		try {
 			const answer = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
 			if (answer.ok) return child;
@@ -463,9 +492,8 @@ async function startN8n(env, { port, onOutput, timeoutMs = 120_000 }) {
  */
 function exampleWebhooks() {
 	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
-		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, example.file), 'utf8'));
 		return /** @type {{ type: string, parameters: { httpMethod?: string, path: string } }[]} */ (
-			workflow.nodes
+			readExample(example.file).nodes
 		)
 			.filter((node) => node.type === 'n8n-nodes-base.webhook')
 			.map((node) => ({ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }));
@@ -502,10 +530,11 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 }
 
 /**
- * SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited.
+ * `signal` (SIGTERM), then SIGKILL after `graceMs`; resolves when the process has exited.
  * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
+ * @param {NodeJS.Signals} [signal]
  */
-function stopProcess(child, graceMs = 15_000) {
+function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
 	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
 	return new Promise((resolve) => {
 		const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -513,7 +542,7 @@ function stopProcess(child, graceMs = 15_000) {
 			clearTimeout(kill);
 			resolve(undefined);
 		});
-		child.kill('SIGTERM');
+		child.kill(signal);
 	});
 }
 
@@ -529,11 +558,14 @@ module.exports = {
 	ROOT_DIR,
 	ensureN8n,
 	exampleWebhooks,
+	node24,
 	freePort,
 	importDemo,
+	importWorkflows,
 	installAsCommunityPackage,
 	n8nEnvironment,
 	packPackage,
+	readExample,
 	runN8n,
 	runN8nOrThrow,
 	startN8n,

@@ -49,6 +49,7 @@ const {
 	signIn,
 } = require('./editor');
 const { ScriptedModel } = require('./scriptedModel');
+const { createChecks } = require('./checks');
 const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -78,24 +79,9 @@ const API_SECRET = KEYS[DEMO_KEY].secret;
 const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
 const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
 
-let passed = 0;
-let failed = 0;
+const { check, counts, abort, finish } = createChecks('E2E');
 /** Every text n8n gave back, scanned for the API secret at the end. */
 const seenOutput = /** @type {string[]} */ ([]);
-
-/** @param {string} name @param {() => Promise<string | void> | string | void} body */
-async function check(name, body) {
-	const started = Date.now();
-	try {
-		const detail = await body();
-		passed++;
-		console.log(`  ✔ ${name} (${Date.now() - started} ms)${detail ? `\n      ${detail}` : ''}`);
-	} catch (error) {
-		failed++;
-		const message = error instanceof Error ? error.message : String(error);
-		console.log(`  ✘ ${name}\n      ${message.split('\n').join('\n      ')}`);
-	}
-}
 
 /** The system packages come from scripts/setup-system.sh; a test only looks for them. */
 function requireChromium() {
@@ -699,18 +685,10 @@ async function main() {
 		if (n8n) await stopProcess(n8n);
 		await sandbox.stop();
 		await model.stop();
-		if (failed === 0) fs.rmSync(work, { recursive: true, force: true });
+		if (counts.failed === 0) fs.rmSync(work, { recursive: true, force: true });
 		else console.log(`Kept ${work} for inspection (user folder, n8n.log).`);
 	}
 	console.log(`E2E took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 }
 
-main()
-	.catch((error) => {
-		failed++;
-		console.log(`  ✘ ${error instanceof Error ? error.message : error}`);
-	})
-	.finally(() => {
-		console.log(`E2E: ${passed} passed, ${failed} failed`);
-		process.exitCode = failed === 0 ? 0 : 1;
-	});
+main().catch(abort).finally(finish);

@@ -101,6 +101,12 @@ class SandboxState {
 		this.conversions = [];
 		/** @type {Reward[]} */
 		this.rewards = [];
+		/**
+		 * Every Refund request by transaction id and how it was answered: applied, already refunded
+		 * (a repeat), or refused (not found, invalid): what the queue-mode storm is checked against.
+		 * @type {Map<string, { applied: number, alreadyRefunded: number, refused: number }>}
+		 */
+		this.refundLedger = new Map();
 		this.nextId = 1;
 		for (const p of seed.promoters) this.addPromoter(p);
 		for (const c of seed.conversions) this.addSeedConversion(c);
@@ -492,8 +498,25 @@ class SandboxState {
 		};
 	}
 
-	/** Endpoint 6, the spec's rules 1 to 6. @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
+	/** Endpoint 6, recorded in the refund ledger. @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
 	refund(product, input) {
+		const answer = this.applyRefund(product, input);
+		const transactionId = String(input.transaction_id ?? '').trim();
+		const entry = this.refundLedger.get(transactionId) ?? {
+			applied: 0,
+			alreadyRefunded: 0,
+			refused: 0,
+		};
+		const status = /** @type {{ status?: string } | null} */ (answer.data)?.status;
+		if (answer.code !== CODE.ok) entry.refused++;
+		else if (status === 'APPLIED') entry.applied++;
+		else entry.alreadyRefunded++;
+		this.refundLedger.set(transactionId, entry);
+		return answer;
+	}
+
+	/** Endpoint 6, the spec's rules 1 to 6. @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
+	applyRefund(product, input) {
 		const raw = input.transaction_id;
 		if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
 			return fail(CODE.invalid, 'The transaction_id field is required');

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages the end-to-end tests need, once, on Debian or Ubuntu (as root, or
-# with sudo): Chromium, which drives n8n's editor. `.ci/run` calls this; tests never install
-# anything and fail at once naming this script when a part is missing. Set CHROMIUM_PATH to use
-# a browser you already have instead.
+# with sudo): Chromium, which drives n8n's editor (npm run test:e2e), and PostgreSQL and Redis,
+# n8n's database and queue in queue mode (npm run test:queue, which starts its own servers on free
+# loopback ports). `.ci/run` calls this; tests never install anything and fail at once naming this
+# script when a part is missing. Set CHROMIUM_PATH to use a browser you already have instead.
 set -euo pipefail
 
-packages=(chromium)
+packages=(chromium postgresql redis-server)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,293 @@
+// @ts-check
+'use strict';
+/**
+ * n8n in queue mode, as production runs it: PostgreSQL holds workflows and executions, Redis the
+ * queue, the main process takes webhooks and queues executions, workers run them. The package is
+ * published to a local registry and installed on every instance with `npm install` in its own
+ * ~/.n8n/nodes. Shared by `npm run test:queue` (e2e/testQueue.js) and `npm run bench:queue`.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const {
+	EXAMPLES,
+	ensureN8n,
+	freePort,
+	importDemo,
+	importWorkflows,
+	n8nEnvironment,
+	readExample,
+	startN8n,
+	stopProcess,
+	waitForWebhooks,
+} = require('./n8n');
+const {
+	ensureRegistry,
+	installFromRegistry,
+	publishAsReleased,
+	startRegistry,
+} = require('./registry');
+const { requireServers, startPostgres, startRedis } = require('./services');
+
+/** Example (a): the refund workflow a payment provider's webhooks drive. */
+const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
+	EXAMPLES.find((e) => e.letter === 'a')
+);
+const REFUND_WEBHOOK = { method: 'POST', path: 'payment-refunded' };
+/** The benchmark's variant of example (a) without our node, beside it under its own webhook. */
+const CANNED = {
+	id: 'exRefundCanned001',
+	webhook: { method: 'POST', path: 'payment-refunded-canned' },
+};
+/** Executions a worker runs at once (n8n's default for `n8n worker`). */
+const WORKER_CONCURRENCY = 10;
+
+/**
+ * CPU seconds (user + system) a process and its descendants have used, dead children included
+ * (they count in their parent's cutime/cstime once reaped): from /proc.
+ * @param {number} rootPid
+ */
+function processTreeCpuSeconds(rootPid) {
+	const ticksPerSecond = 100; // USER_HZ on Linux
+	/** @type {Map<number, number[]>} */
+	const children = new Map();
+	/** @type {Map<number, number>} */
+	const cpuTicks = new Map();
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		let stat;
+		try {
+			stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+		} catch {
+			continue; // exited meanwhile
+		}
+		// Fields after the command name, which may hold spaces: state ppid … utime(14) stime cutime cstime.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const pid = Number(entry);
+		const ppid = Number(fields[1]);
+		cpuTicks.set(
+			pid,
+			Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+		);
+		children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+	}
+	let ticks = 0;
+	const pending = [rootPid];
+	while (pending.length > 0) {
+		const pid = /** @type {number} */ (pending.pop());
+		ticks += cpuTicks.get(pid) ?? 0;
+		pending.push(...(children.get(pid) ?? []));
+	}
+	return ticks / ticksPerSecond;
+}
+
+/**
+ * Example (a) with the Refund node replaced by a Set node that gives the answer Refund would give:
+ * the same workflow without our node, to measure our node's share of a worker's CPU.
+ */
+function refundWorkflowWithCannedAnswer() {
+	const workflow = readExample(REFUND_EXAMPLE.file);
+	const refund = workflow.nodes.find((node) => node.name === 'Refund');
+	if (!refund) throw new Error('example (a) has no node named Refund');
+	const canned = {
+		...refund,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		credentials: undefined,
+		onError: undefined,
+		parameters: {
+			mode: 'raw',
+			jsonOutput:
+				'={{ JSON.stringify({ conversion_id: 1, transaction_id: $json.transactionId, adjustment_type: 1, status: "APPLIED", cancelled_reward_count: 1, preserved_paid_reward_count: 0, cancelled_sub_reward_count: 0, preserved_paid_sub_reward_count: 0, adjusted_at: "2026-01-01 00:00:00" }) }}',
+			options: {},
+		},
+	};
+	const nodes = workflow.nodes.map((node) => {
+		if (node === refund) return canned;
+		if (node.type !== 'n8n-nodes-base.webhook') return node;
+		const webhookId = crypto.randomUUID();
+		return { ...node, webhookId, parameters: { ...node.parameters, path: CANNED.webhook.path } };
+	});
+	return { ...workflow, name: `${workflow.name} (canned refund)`, nodes };
+}
+
+/**
+ * Starts the whole deployment with example (a) published, and with `withCannedVariant` its
+ * variant without our node beside it. `copyOfN8nWorkflowOnWorker` (a worker's number) installs a
+ * copy of n8n-workflow beside the package on that worker.
+ * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, withCannedVariant?: boolean, copyOfN8nWorkflowOnWorker?: number }} options
+ */
+async function startQueueDeployment({
+	folder,
+	workers,
+	sandboxUrl,
+	log,
+	withCannedVariant = false,
+	copyOfN8nWorkflowOnWorker,
+}) {
+	requireServers();
+	await ensureN8n(log);
+	ensureRegistry(log);
+	/** @type {(() => Promise<void>)[]} */
+	const stops = [];
+	const stopAll = async () => {
+		for (const stop of stops.reverse()) await stop().catch(() => undefined);
+	};
+	try {
+		const postgres = await startPostgres(folder);
+		stops.push(() => postgres.stop());
+		const redis = await startRedis(folder);
+		stops.push(() => redis.stop());
+		const registry = await startRegistry(folder);
+		stops.push(() => registry.stop());
+		const published = publishAsReleased(registry, folder);
+		log(
+			`Published to ${registry.url}: ${published.files} files, ${(published.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
+		);
+
+		const shared = {
+			...postgres.n8nEnvironment,
+			...redis.n8nEnvironment,
+			EXECUTIONS_MODE: 'queue',
+			N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
+			// Executions left running by a worker that died are marked crashed at the main's next
+			// recovery check: every minute here (n8n's default is 180).
+			N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		};
+		/** @type {Record<string, { packages: string[], bytes: number }>} */
+		const installs = {};
+		/** @param {string} name @param {string[]} [alsoInstall] */
+		const userFolderFor = (name, alsoInstall) => {
+			const userFolder = path.join(folder, name);
+			installs[name] = installFromRegistry(registry, userFolder, alsoInstall);
+			return userFolder;
+		};
+
+		const mainPort = await freePort();
+		const mainEnv = {
+			...n8nEnvironment({
+				userFolder: userFolderFor('main'),
+				port: mainPort,
+				brokerPort: await freePort(),
+			}),
+			...shared,
+		};
+		await importDemo(mainEnv, sandboxUrl, 'http://127.0.0.1:9/v1', false);
+		const workflows = [
+			{ workflow: readExample(REFUND_EXAMPLE.file), id: REFUND_EXAMPLE.id, publish: true },
+		];
+		if (withCannedVariant)
+			workflows.push({ workflow: refundWorkflowWithCannedAnswer(), id: CANNED.id, publish: true });
+		await importWorkflows(mainEnv, workflows);
+		const mainLog = path.join(folder, 'main.log');
+		const main = await startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog) });
+		stops.push(() => stopProcess(main));
+		await waitForWebhooks(
+			mainPort,
+			withCannedVariant ? [REFUND_WEBHOOK, CANNED.webhook] : [REFUND_WEBHOOK],
+		);
+
+		/** @type {{ name: string, child: import('node:child_process').ChildProcess, log: string }[]} */
+		const running = [];
+		let started = 0;
+		const startWorker = async () => {
+			started++;
+			const name = `worker-${started}`;
+			const healthPort = await freePort();
+			const env = {
+				...n8nEnvironment({
+					userFolder: userFolderFor(
+						name,
+						started === copyOfN8nWorkflowOnWorker ? [`n8n-workflow@${n8nWorkflowVersion()}`] : [],
+					),
+					port: healthPort,
+					brokerPort: await freePort(),
+				}),
+				...shared,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			};
+			const logFile = path.join(folder, `${name}.log`);
+			const child = await startN8n(env, {
+				port: healthPort,
+				onOutput: appendTo(logFile),
+				args: ['worker', `--concurrency=${WORKER_CONCURRENCY}`],
+				detached: true,
+			});
+			const worker = { name, child, log: logFile };
+			running.push(worker);
+			stops.push(() => stopWorker(worker));
+			return worker;
+		};
+		/** @param {{ child: import('node:child_process').ChildProcess }} worker */
+		const stopWorker = async (worker) => {
+			await stopProcess(worker.child);
+			killGroup(worker.child, 'SIGKILL'); // its task runner, if still there
+			running.splice(running.indexOf(/** @type {(typeof running)[number]} */ (worker)), 1);
+		};
+		for (let i = 0; i < workers; i++) await startWorker();
+
+		return {
+			webhookUrl: `http://127.0.0.1:${mainPort}/webhook/${REFUND_WEBHOOK.path}`,
+			cannedWebhookUrl: `http://127.0.0.1:${mainPort}/webhook/${CANNED.webhook.path}`,
+			mainPort,
+			main,
+			mainLog,
+			postgres,
+			redis,
+			installs,
+			workers: running,
+			startWorker,
+			/** A graceful stop (SIGTERM: the worker finishes its jobs first). */
+			stopWorker,
+			/** SIGKILL a worker and its task runner, as the kernel's OOM killer or a lost node would. @param {{ child: import('node:child_process').ChildProcess }} worker */
+			killWorker(worker) {
+				killGroup(worker.child, 'SIGKILL');
+			},
+			/** CPU seconds so far of the main, each worker, PostgreSQL and Redis. */
+			cpuSeconds() {
+				return {
+					main: processTreeCpuSeconds(/** @type {number} */ (main.pid)),
+					workers: running.map((worker) =>
+						processTreeCpuSeconds(/** @type {number} */ (worker.child.pid)),
+					),
+					postgres: processTreeCpuSeconds(postgres.pid),
+					redis: processTreeCpuSeconds(redis.pid),
+				};
+			},
+			/** Every process's log, for the secret check. */
+			logs: () => [mainLog, ...running.map((worker) => worker.log)],
+			stop: stopAll,
+		};
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+}
+
+/** The n8n-workflow version the installed n8n uses. */
+function n8nWorkflowVersion() {
+	const { E2E_MODULES } = require('./n8n');
+	return JSON.parse(fs.readFileSync(path.join(E2E_MODULES, 'n8n-workflow', 'package.json'), 'utf8'))
+		.version;
+}
+
+/** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */
+function killGroup(child, signal) {
+	try {
+		if (child.pid) process.kill(-child.pid, signal);
+	} catch {
+		// the group has exited
+	}
+}
+
+/** A line writer appending to a log file. @param {string} file */
+function appendTo(file) {
+	const stream = fs.createWriteStream(file, { flags: 'a' });
+	return (/** @type {string} */ line) => stream.write(`${line}\n`);
+}
+
+module.exports = { WORKER_CONCURRENCY, startQueueDeployment };

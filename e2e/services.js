@@ -1,0 +1,239 @@
+// @ts-check
+'use strict';
+/**
+ * PostgreSQL and Redis for the queue-mode test and benchmark: Debian's servers (installed by
+ * scripts/setup-system.sh, never by a test), started on free loopback ports with their data in a
+ * folder of the run, stopped and removed by `stop()`.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const { freePort, stopProcess } = require('./n8n');
+
+const SETUP_SCRIPT = 'bash scripts/setup-system.sh';
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+/** PostgreSQL's own programs (initdb, postgres, createdb); Debian keeps them off the PATH. */
+const POSTGRES_BIN =
+	process.env.POSTGRES_BIN ??
+	(() => {
+		const root = '/usr/lib/postgresql';
+		const versions = fs.existsSync(root)
+			? fs
+					.readdirSync(root)
+					.filter((entry) => fs.existsSync(path.join(root, entry, 'bin', 'initdb')))
+					.sort((a, b) => Number(b) - Number(a))
+			: [];
+		return versions.length > 0 ? path.join(root, versions[0], 'bin') : '';
+	})();
+/** The database n8n uses, its role, and its password (loopback only, for the run). */
+const DATABASE = { name: 'n8n', user: 'n8n', password: 'n8n-queue-test' };
+
+/** @param {string} message */
+function missing(message) {
+	const error = new Error(
+		`${message}: run \`${SETUP_SCRIPT}\` once (Debian/Ubuntu, as root or with sudo).`,
+	);
+	error.name = 'SetupError';
+	return error;
+}
+
+/** Fails at once, naming the setup script, when a server program is missing. */
+function requireServers() {
+	if (!POSTGRES_BIN || !fs.existsSync(path.join(POSTGRES_BIN, 'postgres')))
+		throw missing("PostgreSQL's server (initdb, postgres) is missing under /usr/lib/postgresql");
+	if (!fs.existsSync(REDIS_SERVER)) throw missing(`redis-server is missing at ${REDIS_SERVER}`);
+}
+
+/**
+ * initdb refuses to run as root: as root, PostgreSQL runs as Debian's `postgres` user, which
+ * then owns its data folder.
+ * @returns {{ uid?: number, gid?: number }}
+ */
+function postgresIdentity() {
+	if (process.getuid?.() !== 0) return {};
+	const id = (/** @type {string} */ flag) =>
+		Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+	const uid = id('-u');
+	if (!Number.isInteger(uid) || uid === 0)
+		throw missing('running as root, PostgreSQL needs the `postgres` user, which is missing');
+	return { uid, gid: id('-g') };
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:port. @param {number} port @param {import('node:child_process').ChildProcess} child @param {string} name */
+async function waitForPort(port, child, name, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} at start`);
+		const open = await new Promise((resolve) => {
+			const socket = net.connect(port, '127.0.0.1');
+			socket.once('connect', () => (socket.destroy(), resolve(true)));
+			socket.once('error', () => resolve(false));
+		});
+		if (open) return;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	throw new Error(`${name} did not listen on 127.0.0.1:${port} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} options
+ */
+function runQuietly(command, args, options) {
+	const result = spawnSync(command, args, { encoding: 'utf8', ...options });
+	if (result.status !== 0)
+		throw new Error(
+			`${path.basename(command)} ${args.join(' ')} failed: ${result.stderr || result.error}`,
+		);
+}
+
+/**
+ * A PostgreSQL server with an `n8n` database, data in `<folder>/postgres`.
+ * @param {string} folder a folder of the run
+ */
+async function startPostgres(folder) {
+	requireServers();
+	const identity = postgresIdentity();
+	const home = path.join(folder, 'postgres');
+	const data = path.join(home, 'data');
+	fs.mkdirSync(home, { recursive: true });
+	const passwordFile = path.join(home, 'password');
+	fs.writeFileSync(passwordFile, DATABASE.password);
+	if (identity.uid !== undefined) {
+		// The unprivileged user has to reach its folder through the run's folder.
+		fs.chmodSync(folder, 0o755);
+		for (const file of [home, passwordFile]) fs.chownSync(file, identity.uid, identity.gid ?? 0);
+	}
+	const asOwner = { ...identity, cwd: home };
+	runQuietly(
+		path.join(POSTGRES_BIN, 'initdb'),
+		[
+			'-D',
+			data,
+			'-U',
+			DATABASE.user,
+			`--pwfile=${passwordFile}`,
+			'--auth=scram-sha-256',
+			'-E',
+			'UTF8',
+			'--no-sync',
+		],
+		asOwner,
+	);
+	const port = await freePort();
+	const server = spawn(
+		path.join(POSTGRES_BIN, 'postgres'),
+		[
+			'-D',
+			data,
+			'-p',
+			String(port),
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-k',
+			home,
+			'-c',
+			'fsync=off',
+			'-c',
+			'max_connections=200',
+		],
+		{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'] },
+	);
+	let log = '';
+	server.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
+	try {
+		await waitForPort(port, server, 'postgres');
+		runQuietly(
+			path.join(POSTGRES_BIN, 'createdb'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user, DATABASE.name],
+			{ ...asOwner, env: { ...process.env, PGPASSWORD: DATABASE.password } },
+		);
+	} catch (error) {
+		await stopProcess(server);
+		throw new Error(`${error instanceof Error ? error.message : error}\n${log}`);
+	}
+	return {
+		port,
+		pid: /** @type {number} */ (server.pid),
+		/** n8n's settings for this database. */
+		n8nEnvironment: {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(port),
+			DB_POSTGRESDB_DATABASE: DATABASE.name,
+			DB_POSTGRESDB_USER: DATABASE.user,
+			DB_POSTGRESDB_PASSWORD: DATABASE.password,
+		},
+		/** Runs SQL with psql and returns its rows as tab-separated lines. @param {string} sql */
+		query(sql) {
+			const result = spawnSync(
+				'psql',
+				[
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(port),
+					'-U',
+					DATABASE.user,
+					'-d',
+					DATABASE.name,
+					'-At',
+					'-F',
+					'\t',
+					'-c',
+					sql,
+				],
+				{ encoding: 'utf8', env: { ...process.env, PGPASSWORD: DATABASE.password } },
+			);
+			if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
+			return result.stdout.split('\n').filter((line) => line !== '');
+		},
+		async stop() {
+			// SIGINT: PostgreSQL's fast shutdown.
+			await stopProcess(server, 15_000, 'SIGINT');
+			fs.rmSync(home, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
+ * A Redis server without persistence, its folder `<folder>/redis`.
+ * @param {string} folder
+ */
+async function startRedis(folder) {
+	requireServers();
+	const home = path.join(folder, 'redis');
+	fs.mkdirSync(home, { recursive: true });
+	const port = await freePort();
+	const server = spawn(
+		REDIS_SERVER,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			home,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--logfile',
+			'',
+		],
+		{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
+	);
+	await waitForPort(port, server, 'redis-server');
+	return {
+		port,
+		pid: /** @type {number} */ (server.pid),
+		n8nEnvironment: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		async stop() {
+			await stopProcess(server);
+			fs.rmSync(home, { recursive: true, force: true });
+		},
+	};
+}
+
+module.exports = { SETUP_SCRIPT, requireServers, startPostgres, startRedis };

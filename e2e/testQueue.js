@@ -1,0 +1,301 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+/**
+ * `npm run test:queue`: the package in n8n's queue mode, installed as n8n documents it, through a
+ * storm of refund webhooks with a worker killed part-way.
+ *
+ * 1. PostgreSQL, Redis and a local npm registry (Verdaccio) on free loopback ports, their data in
+ *    a temp folder; the package published to the registry as the release workflow publishes it,
+ *    and installed with `npm install` in the main's and each worker's ~/.n8n/nodes (worker 2 with
+ *    a copy of n8n-workflow beside it, as another community package can bring).
+ * 2. n8n main + two workers; example (a) published.
+ * 3. A payment provider sends 2,000 refund webhooks (1,500 refundable purchases seeded for the
+ *    run, 300 repeats, 100 not referred, 100 partial), 20 in flight, retrying up to 8 times; a
+ *    third of the way in, worker 1 is SIGKILLed, and a replacement starts 10 s later.
+ * 4. Checked against the sandbox's own records and n8n's database; no process logged the secret.
+ *
+ * Needs PostgreSQL and Redis from scripts/setup-system.sh (the run stops at once, naming it, when
+ * they are missing). Prints one line per check, the storm's counts and `QUEUE: N passed, N failed`.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { DEMO_KEY, PACKAGE } = require('./n8n');
+const { createChecks } = require('./checks');
+const { deliverAll, percentile, planStorm } = require('./paymentProvider');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('./queue');
+const { Sandbox } = require('../sandbox/server');
+const { KEYS } = require('../sandbox/seed');
+
+const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100 };
+const DELIVERIES = STORM.refunds + STORM.repeats + STORM.notReferred + STORM.partial;
+const KILL_AFTER = Math.round(DELIVERIES / 3);
+const REPLACEMENT_AFTER_MS = 10_000;
+/** The service's code for "not found": example (a) answers 200 (nothing to reverse). */
+const NOT_FOUND_CODE = 1000001;
+const API_SECRET = KEYS[DEMO_KEY].secret;
+/** n8n's error for a job whose worker stopped renewing its lock (MaxStalledCountError). */
+const STALLED_JOB_MESSAGE = 'This execution failed to be processed too many times';
+/** Recovery runs every minute; a killed worker's jobs are given up once their 60 s lock expires. */
+const SETTLE_TIMEOUT_MS = 240_000;
+
+const { check, counts, abort, finish } = createChecks('QUEUE');
+
+async function main() {
+	const startedAt = Date.now();
+	console.log(`QUEUE: ${PACKAGE.name}@${PACKAGE.version} in n8n's queue mode (main + 2 workers)`);
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
+	const sandbox = new Sandbox({ port: 0 });
+	await sandbox.start();
+	const product = KEYS[DEMO_KEY].product;
+	const storm = planStorm(sandbox.state, product, {
+		...STORM,
+		prefix: `storm${Date.now().toString(36)}`,
+	});
+	/** @type {Awaited<ReturnType<typeof startQueueDeployment>> | undefined} */
+	let deployment;
+	try {
+		await check(
+			'PostgreSQL, Redis and Verdaccio started; published as released; npm install on main and workers; n8n main + 2 workers ready',
+			async () => {
+				deployment = await startQueueDeployment({
+					folder,
+					workers: 2,
+					sandboxUrl: sandbox.url,
+					log: (line) => console.log(`      ${line}`),
+					copyOfN8nWorkflowOnWorker: 2,
+				});
+				const { installs } = deployment;
+				assert.deepEqual(
+					installs.main.packages,
+					[PACKAGE.name],
+					"a user's install brought more than the package",
+				);
+				assert.deepEqual(installs['worker-1'].packages, [PACKAGE.name]);
+				assert.ok(
+					installs['worker-2'].packages.includes('n8n-workflow'),
+					'worker 2 has no copy of n8n-workflow beside the package',
+				);
+				const installed = JSON.parse(
+					fs.readFileSync(
+						path.join(
+							folder,
+							'main',
+							'.n8n',
+							'nodes',
+							'node_modules',
+							PACKAGE.name,
+							'package.json',
+						),
+						'utf8',
+					),
+				);
+				assert.equal(
+					installed.optionalDependencies,
+					undefined,
+					'the published package.json keeps the development Node',
+				);
+				return `a user's install: ${installs.main.packages.length} package, ${(installs.main.bytes / 1024).toFixed(0)} KiB (worker 2, with n8n-workflow beside it: ${installs['worker-2'].packages.length} packages, ${(installs['worker-2'].bytes / 1024 / 1024).toFixed(0)} MiB)`;
+			},
+		);
+		if (!deployment) throw new Error('the deployment did not start; nothing else can run');
+		const queue = deployment;
+
+		/** @type {Awaited<ReturnType<typeof deliverAll>> | undefined} */
+		let delivered;
+		let killedAt = 0;
+		await check(
+			`storm: ${DELIVERIES} refund webhooks, 20 in flight, up to 8 attempts; worker 1 SIGKILLed after ${KILL_AFTER}, replaced ${REPLACEMENT_AFTER_MS / 1000} s later`,
+			async () => {
+				/** @type {Promise<unknown> | undefined} */
+				let replacement;
+				delivered = await deliverAll(queue.webhookUrl, storm.events, {
+					progress: (line) => console.log(`    ${line}`),
+					onDelivered: (done) => {
+						if (done !== KILL_AFTER) return;
+						killedAt = Date.now();
+						queue.killWorker(queue.workers[0]);
+						console.log(`      worker-1 SIGKILLed after ${done} deliveries`);
+						replacement = new Promise((resolve) => setTimeout(resolve, REPLACEMENT_AFTER_MS))
+							.then(() => queue.startWorker())
+							.then((worker) => console.log(`      ${worker.name} started as the replacement`));
+					},
+				});
+				await replacement;
+				const undelivered = delivered.deliveries.filter((d) => d.status === null);
+				assert.equal(
+					undelivered.length,
+					0,
+					`${undelivered.length} deliveries never got a 2xx, e.g. ${JSON.stringify(undelivered.slice(0, 3))}`,
+				);
+				const byId = new Map(delivered.deliveries.map((d) => [d.id, d]));
+				assert.equal(byId.size + STORM.repeats, DELIVERIES);
+				for (const id of storm.refundIds) {
+					const answer = /** @type {{ status?: string }} */ (byId.get(`evt_${id}`)?.answer);
+					assert.ok(
+						['APPLIED', 'ALREADY_PROCESSED'].includes(String(answer?.status)),
+						`refund ${id} answered ${JSON.stringify(answer)}`,
+					);
+				}
+				for (const id of storm.notReferredIds) {
+					const answer = /** @type {{ reversed?: boolean, code?: number }} */ (
+						byId.get(`evt_${id}`)?.answer
+					);
+					assert.ok(
+						answer?.reversed === false && answer.code === NOT_FOUND_CODE,
+						`not-referred ${id} answered ${JSON.stringify(answer)}`,
+					);
+				}
+				for (const id of storm.partialIds) {
+					const answer = /** @type {{ ignored?: string }} */ (byId.get(`evt_${id}`)?.answer);
+					assert.match(
+						String(answer?.ignored),
+						/Partial refund/,
+						`partial ${id} answered ${JSON.stringify(answer)}`,
+					);
+				}
+				const latencies = delivered.deliveries.map((d) => d.latencyMs);
+				const retried = delivered.deliveries.filter((d) => d.attempts > 1);
+				const failures = retried
+					.flatMap((d) => d.failures.slice(0, 1))
+					.map((f) => f.replace(/\d+/g, 'N').slice(0, 60));
+				const kinds = [...new Set(failures)].slice(0, 3).join(' | ');
+				return `${delivered.deliveries.length} deliveries in ${(delivered.elapsedMs / 1000).toFixed(1)} s, ${delivered.attempts} attempts (${retried.length} deliveries retried${kinds ? `: ${kinds}` : ''}); latency p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`;
+			},
+		);
+
+		await check(
+			"the sandbox's records: each of the 1,500 refunded exactly once, nothing else refunded",
+			() => {
+				const ledger = sandbox.state.refundLedger;
+				const refundIds = new Set(storm.refundIds);
+				const twice = storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1);
+				assert.deepEqual(
+					twice.slice(0, 10),
+					[],
+					`${twice.length} transactions not refunded exactly once`,
+				);
+				const others = [...ledger].filter(([id, entry]) => !refundIds.has(id) && entry.applied > 0);
+				assert.deepEqual(others, [], "refunds applied to transactions outside the storm's refunds");
+				const touchedPartials = storm.partialIds.filter((id) => ledger.has(id));
+				assert.deepEqual(touchedPartials, [], 'partial refunds reached the service');
+				const adjusted = sandbox.state.conversions.filter((c) => c.adjustments > 0);
+				assert.deepEqual(
+					adjusted.map((c) => c.transactionId).sort(),
+					[...refundIds].sort(),
+					"the conversions the sandbox adjusted are not exactly the storm's refunds",
+				);
+				let applied = 0;
+				let repeats = 0;
+				let refused = 0;
+				for (const entry of ledger.values()) {
+					applied += entry.applied;
+					repeats += entry.alreadyRefunded;
+					refused += entry.refused;
+				}
+				const notReferred = storm.notReferredIds.reduce(
+					(sum, id) => sum + (ledger.get(id)?.refused ?? 0),
+					0,
+				);
+				assert.equal(
+					refused,
+					notReferred,
+					'the service refused refunds other than the not-referred ones',
+				);
+				const attempts = delivered?.attempts ?? 0;
+				console.log(
+					`Storm: ${DELIVERIES} deliveries, ${attempts} attempts; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent`,
+				);
+				return `applied ${applied}, repeats ${repeats}, refused ${refused}`;
+			},
+		);
+
+		await check(
+			"n8n's executions: none left running or queued; every one that did not succeed ended with the killed worker",
+			async () => {
+				const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+				const unfinished = () =>
+					Number(
+						queue.postgres.query(
+							"SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')",
+						)[0],
+					);
+				while (unfinished() > 0) {
+					assert.ok(
+						Date.now() < deadline,
+						`${unfinished()} executions still new or running ${SETTLE_TIMEOUT_MS / 1000} s after the storm`,
+					);
+					await new Promise((resolve) => setTimeout(resolve, 2000));
+				}
+				const statuses = Object.fromEntries(
+					queue.postgres
+						.query('SELECT status, count(*) FROM execution_entity GROUP BY status')
+						.map((row) => {
+							const [status, count] = row.split('\t');
+							return [status, Number(count)];
+						}),
+				);
+				const { success = 0, ...others } = statuses;
+				// A job whose worker died stalls; n8n gives it up (maxStalledCount 0) with this error, or
+				// its recovery check marks the execution crashed.
+				const notSucceeded = queue.postgres.query(
+					`SELECT e.id, e.status, e."createdAt" <= to_timestamp(${killedAt / 1000}), d.data LIKE '%${STALLED_JOB_MESSAGE}%'
+				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.status <> 'success'`,
+				);
+				const unexplained = notSucceeded
+					.map((row) => row.split('\t'))
+					.filter(
+						([, status, beforeKill, stalled]) =>
+							beforeKill !== 't' ||
+							!(status === 'crashed' || (status === 'error' && stalled === 't')),
+					);
+				assert.deepEqual(
+					unexplained,
+					[],
+					`executions that failed for another reason than the killed worker (id, status, created before the kill, stalled): ${JSON.stringify(unexplained.slice(0, 5))}`,
+				);
+				assert.ok(
+					notSucceeded.length <= WORKER_CONCURRENCY,
+					`${notSucceeded.length} executions failed; the killed worker ran at most ${WORKER_CONCURRENCY}`,
+				);
+				// Each delivery's 2xx came from an execution (one killed after its Respond node answered
+				// counts among the failed); no execution started without an attempt.
+				const attempts = delivered?.attempts ?? 0;
+				const executions = success + notSucceeded.length;
+				assert.ok(
+					executions >= DELIVERIES && executions <= attempts,
+					`${success} successful and ${notSucceeded.length} failed executions for ${DELIVERIES} deliveries in ${attempts} attempts`,
+				);
+				return `${success} successful; ${notSucceeded.length} ended with the killed worker (${JSON.stringify(others)}), all created before the kill`;
+			},
+		);
+
+		await check(
+			'the API secret is in no log of any process, no answer, no stored execution',
+			() => {
+				const texts = queue.logs().map((file) => fs.readFileSync(file, 'utf8'));
+				texts.push(JSON.stringify(delivered?.deliveries ?? []));
+				const leaks = texts.filter((text) => text.includes(API_SECRET)).length;
+				assert.equal(leaks, 0, `${leaks} of ${texts.length} logs or answers hold the API secret`);
+				const stored = Number(
+					queue.postgres.query(
+						`SELECT count(*) FROM execution_data WHERE data LIKE '%${API_SECRET}%'`,
+					)[0],
+				);
+				assert.equal(stored, 0, `${stored} stored executions hold the API secret`);
+				return `${queue.logs().length} process logs, ${delivered?.deliveries.length} answers and the executions table scanned`;
+			},
+		);
+	} finally {
+		await deployment?.stop();
+		await sandbox.stop();
+		if (counts.failed === 0) fs.rmSync(folder, { recursive: true, force: true });
+		else console.log(`Kept ${folder} for inspection (process logs).`);
+	}
+	console.log(`QUEUE took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+}
+
+main().catch(abort).finally(finish);
