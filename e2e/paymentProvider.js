@@ -6,22 +6,12 @@
  * to a number of attempts. Used by the queue-mode test and benchmark.
  */
 
+const { mulberry32 } = require('../sandbox/server');
+
 /**
  * @typedef {{ id: string, body: object }} WebhookEvent
  * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[] }} Delivery
  */
-
-/** A small seeded generator, so that a storm's mix and order are the same on every run. @param {number} seed */
-function seededRandom(seed) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** Fisher–Yates with the seeded generator. @template T @param {T[]} items @param {() => number} random */
 function shuffle(items, random) {
@@ -59,7 +49,7 @@ function refundEvent(transactionId, { partial = false } = {}) {
  * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, prefix: string, seed?: number }} mix
  */
 function planStorm(state, product, { refunds, repeats, notReferred, partial, prefix, seed = 10 }) {
-	const random = seededRandom(seed);
+	const random = mulberry32(seed);
 	const refundIds = state.addPurchases(product, refunds, `${prefix}_refund`);
 	const partialIds = state.addPurchases(product, partial, `${prefix}_partial`);
 	const notReferredIds = Array.from(

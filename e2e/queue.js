@@ -175,6 +175,7 @@ async function startQueueDeployment({
 			}),
 			...shared,
 		};
+		// The demo credentials include the AI example's model credential; no model runs here.
 		await importDemo(mainEnv, sandboxUrl, 'http://127.0.0.1:9/v1', false);
 		const workflows = [
 			{ workflow: readExample(REFUND_EXAMPLE.file), id: REFUND_EXAMPLE.id, publish: true },

@@ -134,7 +134,7 @@ function parseQuery(query) {
 	return values;
 }
 
-/** A small seeded generator, so that a fault probability gives the same run twice. @param {number} seed */
+/** A small seeded generator, so that a fault probability (or a test's storm) is the same on every run. @param {number} seed */
 function mulberry32(seed) {
 	let a = seed >>> 0;
 	return () => {
@@ -597,4 +597,4 @@ class Sandbox {
 	}
 }
 
-module.exports = { Sandbox, PREFIX };
+module.exports = { Sandbox, PREFIX, mulberry32 };
