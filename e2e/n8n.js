@@ -96,11 +96,15 @@ function fail(message) {
 	return error;
 }
 
-/** What the install in e2e/.install was made from: e2e/package.json and its lock file. */
-function installSourceHash() {
+/**
+ * What an install was made from: the package.json and lock file in `sourceDir` (e2e/ for n8n,
+ * e2e/registry/ for Verdaccio).
+ * @param {string} [sourceDir]
+ */
+function installSourceHash(sourceDir = E2E_DIR) {
 	const hash = crypto.createHash('sha256');
 	for (const file of ['package.json', 'package-lock.json'])
-		hash.update(fs.readFileSync(path.join(E2E_DIR, file)));
+		hash.update(fs.readFileSync(path.join(sourceDir, file)));
 	return hash.digest('hex');
 }
 
@@ -126,6 +130,15 @@ function runOrThrow(command, args, options) {
 		);
 	}
 	return result;
+}
+
+/**
+ * Runs a command with its output captured and returns its standard output; throws with its
+ * standard error when it fails.
+ * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
+function runCaptured(command, args, options = {}) {
+	return String(runOrThrow(command, args, { encoding: 'utf8', stdio: 'pipe', ...options }).stdout);
 }
 
 /**
@@ -563,9 +576,11 @@ module.exports = {
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
+	installSourceHash,
 	n8nEnvironment,
 	packPackage,
 	readExample,
+	runCaptured,
 	runN8n,
 	runN8nOrThrow,
 	startN8n,

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const {
+	E2E_MODULES,
 	EXAMPLES,
 	ensureN8n,
 	freePort,
@@ -271,7 +272,6 @@ async function startQueueDeployment({
 
 /** The n8n-workflow version the installed n8n uses. */
 function n8nWorkflowVersion() {
-	const { E2E_MODULES } = require('./n8n');
 	return JSON.parse(fs.readFileSync(path.join(E2E_MODULES, 'n8n-workflow', 'package.json'), 'utf8'))
 		.version;
 }

@@ -7,12 +7,21 @@
  * instance's ~/.n8n/nodes. Verdaccio is installed from e2e/registry/ into e2e/.registry (a dot
  * folder, for the reason given for e2e/.install in n8n.js).
  */
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { E2E_DIR, PACKAGE, ROOT_DIR, freePort, node24, stopProcess } = require('./n8n');
+const {
+	E2E_DIR,
+	PACKAGE,
+	ROOT_DIR,
+	freePort,
+	installSourceHash,
+	node24,
+	runCaptured,
+	stopProcess,
+} = require('./n8n');
 
 const SOURCE_DIR = path.join(E2E_DIR, 'registry');
 const INSTALL_DIR = path.join(E2E_DIR, '.registry');
@@ -21,26 +30,9 @@ const INSTALL_MARKER = path.join(INSTALL_DIR, 'node_modules', '.installed-from')
 /** The step of .github/workflows/publish.yml that prepares package.json for publishing. */
 const RELEASE_MANIFEST_SCRIPT = 'release:manifest';
 
-function sourceHash() {
-	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json'])
-		hash.update(fs.readFileSync(path.join(SOURCE_DIR, file)));
-	return hash.digest('hex');
-}
-
-/** @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} options */
-function run(command, args, options) {
-	const result = spawnSync(command, args, { encoding: 'utf8', ...options });
-	if (result.status !== 0)
-		throw new Error(
-			`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
-		);
-	return String(result.stdout);
-}
-
 /** Installs Verdaccio from e2e/registry's lock file when it is missing or the lock changed (about 10 s). @param {(line: string) => void} log */
 function ensureRegistry(log) {
-	const hash = sourceHash();
+	const hash = installSourceHash(SOURCE_DIR);
 	if (
 		fs.existsSync(VERDACCIO) &&
 		fs.existsSync(INSTALL_MARKER) &&
@@ -51,10 +43,7 @@ function ensureRegistry(log) {
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
 		fs.copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));
-	run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: INSTALL_DIR,
-		stdio: 'pipe',
-	});
+	runCaptured('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: INSTALL_DIR });
 	fs.writeFileSync(INSTALL_MARKER, `${hash}\n`);
 }
 
@@ -66,7 +55,7 @@ function ensureRegistry(log) {
 async function startRegistry(folder) {
 	const home = path.join(folder, 'registry');
 	fs.mkdirSync(path.join(home, 'storage'), { recursive: true });
-	const uplink = run('npm', ['config', 'get', 'registry'], { cwd: folder }).trim();
+	const uplink = runCaptured('npm', ['config', 'get', 'registry'], { cwd: folder }).trim();
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}/`;
 	const config = [
@@ -150,16 +139,18 @@ function publishAsReleased(registry, folder) {
 	fs.rmSync(staging, { recursive: true, force: true });
 	fs.mkdirSync(staging, { recursive: true });
 	// A copy of what `npm pack` takes, so that the release step edits a copy of package.json.
-	const [packed] = JSON.parse(run('npm', ['pack', '--json', '--dry-run'], { cwd: ROOT_DIR }));
+	const [packed] = JSON.parse(
+		runCaptured('npm', ['pack', '--json', '--dry-run'], { cwd: ROOT_DIR }),
+	);
 	for (const { path: file } of /** @type {{ files: { path: string }[] }} */ (packed).files) {
 		fs.mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
 		fs.copyFileSync(path.join(ROOT_DIR, file), path.join(staging, file));
 	}
 	fs.copyFileSync(path.join(ROOT_DIR, '.npmrc'), path.join(staging, '.npmrc'));
-	run('npm', ['run', RELEASE_MANIFEST_SCRIPT], { cwd: staging });
+	runCaptured('npm', ['run', RELEASE_MANIFEST_SCRIPT], { cwd: staging });
 	const env = { ...process.env, npm_config_userconfig: registry.npmrc };
 	const output = JSON.parse(
-		run('npm', ['publish', '--json', '--registry', registry.url], { cwd: staging, env }),
+		runCaptured('npm', ['publish', '--json', '--registry', registry.url], { cwd: staging, env }),
 	);
 	const published = output[PACKAGE.name] ?? output;
 	return { files: published.entryCount, unpackedSize: published.unpackedSize };
@@ -194,8 +185,8 @@ function installFromRegistry(registry, userFolder, beside = []) {
 		'--no-fund',
 		'--loglevel=error',
 	];
-	run('npm', [...install, PACKAGE.name], options);
-	if (beside.length > 0) run('npm', [...install, '--ignore-scripts', ...beside], options);
+	runCaptured('npm', [...install, PACKAGE.name], options);
+	if (beside.length > 0) runCaptured('npm', [...install, '--ignore-scripts', ...beside], options);
 	return describeInstall(path.join(nodesDir, 'node_modules'));
 }
 

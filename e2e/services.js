@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { freePort, stopProcess } = require('./n8n');
+const { freePort, runCaptured, stopProcess } = require('./n8n');
 
 const SETUP_SCRIPT = 'bash scripts/setup-system.sh';
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -78,17 +78,6 @@ async function waitForPort(port, child, name, timeoutMs = 30_000) {
 }
 
 /**
- * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} options
- */
-function runQuietly(command, args, options) {
-	const result = spawnSync(command, args, { encoding: 'utf8', ...options });
-	if (result.status !== 0)
-		throw new Error(
-			`${path.basename(command)} ${args.join(' ')} failed: ${result.stderr || result.error}`,
-		);
-}
-
-/**
  * A PostgreSQL server with an `n8n` database, data in `<folder>/postgres`.
  * @param {string} folder a folder of the run
  */
@@ -106,7 +95,7 @@ async function startPostgres(folder) {
 		for (const file of [home, passwordFile]) fs.chownSync(file, identity.uid, identity.gid ?? 0);
 	}
 	const asOwner = { ...identity, cwd: home };
-	runQuietly(
+	runCaptured(
 		path.join(POSTGRES_BIN, 'initdb'),
 		[
 			'-D',
@@ -144,7 +133,7 @@ async function startPostgres(folder) {
 	server.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
 	try {
 		await waitForPort(port, server, 'postgres');
-		runQuietly(
+		runCaptured(
 			path.join(POSTGRES_BIN, 'createdb'),
 			['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user, DATABASE.name],
 			{ ...asOwner, env: { ...process.env, PGPASSWORD: DATABASE.password } },
@@ -167,7 +156,7 @@ async function startPostgres(folder) {
 		},
 		/** Runs SQL with psql and returns its rows as tab-separated lines. @param {string} sql */
 		query(sql) {
-			const result = spawnSync(
+			const rows = runCaptured(
 				'psql',
 				[
 					'-h',
@@ -184,10 +173,9 @@ async function startPostgres(folder) {
 					'-c',
 					sql,
 				],
-				{ encoding: 'utf8', env: { ...process.env, PGPASSWORD: DATABASE.password } },
+				{ env: { ...process.env, PGPASSWORD: DATABASE.password } },
 			);
-			if (result.status !== 0) throw new Error(`psql: ${result.stderr}`);
-			return result.stdout.split('\n').filter((line) => line !== '');
+			return rows.split('\n').filter((line) => line !== '');
 		},
 		async stop() {
 			// SIGINT: PostgreSQL's fast shutdown.
