@@ -1,9 +1,8 @@
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import * as authorization from './actions/authorization';
@@ -11,6 +10,7 @@ import * as conversion from './actions/conversion';
 import * as promoter from './actions/promoter';
 import { sharedOptions } from './actions/sharedOptions';
 import { router } from './actions/router';
+import { MAIN_CONNECTION } from './helpers/n8nCompatibility';
 
 export class AffiliateTracking implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,8 +27,8 @@ export class AffiliateTracking implements INodeType {
 			'Relay authorized users, track signups and purchases, refund conversions, and read promoters of an affiliate and referral tracking service',
 		defaults: { name: 'Affiliate Tracking' },
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		inputs: [MAIN_CONNECTION],
+		outputs: [MAIN_CONNECTION],
 		credentials: [{ name: 'affiliateTrackingApi', required: true }],
 		properties: [
 			{

@@ -1,6 +1,5 @@
 import {
 	NodeApiError,
-	NodeConnectionTypes,
 	NodeOperationError,
 	type IDataObject,
 	type INodeExecutionData,
@@ -13,6 +12,7 @@ import {
 import { profile as balancesProfile } from '../AffiliateTracking/actions/promoter/getBalances.operation';
 import { profile as statisticsProfile } from '../AffiliateTracking/actions/promoter/getStatistics.operation';
 import { requestOptionFields } from '../AffiliateTracking/actions/sharedOptions';
+import { MAIN_CONNECTION, pollBudgetMs } from '../AffiliateTracking/helpers/n8nCompatibility';
 import { readRunOptions } from '../AffiliateTracking/helpers/runOptions';
 import { MAX_FIELD_LENGTH } from '../AffiliateTracking/helpers/validation';
 import { apiRequest, CREDENTIAL_NAME } from '../AffiliateTracking/transport';
@@ -91,7 +91,7 @@ async function readFigures(
 	userIds: string[],
 ): Promise<Reading[]> {
 	const { concurrency } = readRunOptions(this).pacing;
-	const deadline = Date.now() + this.getPollBudgetMs() * BUDGET_SHARE;
+	const deadline = Date.now() + pollBudgetMs(this) * BUDGET_SHARE;
 	const readings: Reading[] = new Array(userIds.length);
 	let next = 0;
 	const worker = async (): Promise<void> => {
@@ -183,7 +183,7 @@ export class AffiliateTrackingTrigger implements INodeType {
 		defaults: { name: 'Affiliate Tracking Trigger' },
 		polling: true,
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: [MAIN_CONNECTION],
 		credentials: [{ name: CREDENTIAL_NAME, required: true }],
 		properties: [
 			{

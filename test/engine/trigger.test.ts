@@ -36,6 +36,28 @@ describe('Affiliate Tracking Trigger', () => {
 			credentialId,
 		});
 
+	it('polls as on n8n before 2.38, whose poll context has no getPollBudgetMs', async () => {
+		const asBefore238 = async (staticData?: IDataObject) =>
+			await pollTrigger(RESULTS, {
+				credentials: allCredentials(sandbox),
+				mode: 'trigger',
+				staticData,
+				withoutPollBudget: true,
+			});
+		const first = await asBefore238();
+		expect(first.thrown).toBeUndefined();
+		expect(first.items).toBeNull();
+		sandbox.state.addActivity(PRODUCT, 'user_1001', { clicks: 2 });
+		const changed = await asBefore238(first.staticData);
+		expect(changed.thrown).toBeUndefined();
+		expect(json(changed)).toEqual([
+			expect.objectContaining({
+				user_id: 'user_1001',
+				increase: expect.objectContaining({ clicks: 2 }),
+			}),
+		]);
+	});
+
 	it('Promoter Results Changed: the first poll records, later ones emit increases only', async () => {
 		const first = await poll(RESULTS);
 		expect(first.thrown).toBeUndefined();

@@ -343,6 +343,8 @@ export interface PollOptions {
 	staticData?: IDataObject;
 	/** The test credential the trigger uses (default videomax-v2). */
 	credentialId?: string;
+	/** Poll as n8n before 2.38 does: its poll context has no `getPollBudgetMs`. */
+	withoutPollBudget?: boolean;
 }
 
 export interface PollResult {
@@ -397,6 +399,7 @@ export async function pollTrigger(
 		},
 		(error) => reportedErrors.push(error),
 	);
+	if (options.withoutPollBudget) Reflect.deleteProperty(context, 'getPollBudgetMs');
 	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 	let items: INodeExecutionData[] | null = null;
 	let thrown: Error | undefined;

@@ -1,4 +1,10 @@
 /** The Options collection, parsed in one place for the item loop and the transport. */
+import type { IPollFunctions } from 'n8n-workflow';
+
+import {
+	DEFAULT_POLL_BUDGET_MS,
+	pollBudgetMs,
+} from '../../nodes/AffiliateTracking/helpers/n8nCompatibility';
 import {
 	DEFAULT_CONCURRENCY,
 	DEFAULT_REQUEST_SETTINGS,
@@ -52,5 +58,17 @@ describe('parseRunOptions', () => {
 			batchSize: 1,
 			batchIntervalMs: 0,
 		});
+	});
+});
+
+describe('pollBudgetMs: the poll budget on every n8n release', () => {
+	it("uses n8n's own budget where the poll context reports one (n8n 2.38 and later)", () => {
+		const context = { getPollBudgetMs: () => 12_345 } as unknown as IPollFunctions;
+		expect(pollBudgetMs(context)).toBe(12_345);
+	});
+
+	it("falls back to n8n's default of 5 minutes where it does not (before 2.38)", () => {
+		expect(pollBudgetMs({} as IPollFunctions)).toBe(DEFAULT_POLL_BUDGET_MS);
+		expect(DEFAULT_POLL_BUDGET_MS).toBe(300_000);
 	});
 });

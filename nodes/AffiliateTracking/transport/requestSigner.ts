@@ -7,6 +7,7 @@ import type {
 import {
 	API_PREFIX,
 	buildQueryString,
+	encodeRfc3986,
 	jsonBodyFieldNames,
 	queryFieldNames,
 	signV1,
@@ -32,7 +33,7 @@ export interface WireRequest {
 	url: string;
 	path: string;
 	query: string;
-	body: string | Buffer;
+	body: string;
 	contentType?: string;
 }
 
@@ -84,52 +85,192 @@ export function readCredentials(raw: ICredentialDataDecryptedObject): AffiliateT
 	};
 }
 
-function qsToQueryValues(qs: IDataObject): Record<string, QueryValue | undefined> {
-	const values: Record<string, QueryValue | undefined> = {};
-	for (const [key, value] of Object.entries(qs)) {
+/**
+ * The request options n8n hands a credential's `authenticate()`. `httpRequestWithAuthentication`
+ * (this node) passes the current shape, `{ url, baseURL, qs, body }`; `requestWithAuthentication`
+ * (the HTTP Request node v3 and v4.x, and its pagination) passes request-library options,
+ * `{ uri, qs, body, form, formData, json }`. n8n sends to `url ?? uri`.
+ */
+export type SignableRequestOptions = Omit<IHttpRequestOptions, 'url'> & {
+	url?: string;
+	uri?: string | URL;
+	form?: IDataObject | string;
+	formData?: unknown;
+	/** Request-library switch: `true` sends arrays as repeated names (a=1&a=2). */
+	useQuerystring?: boolean;
+	qsStringifyOptions?: { arrayFormat?: ArrayFormat };
+};
+
+type ArrayFormat = NonNullable<IHttpRequestOptions['arrayFormat']>;
+
+const SUPPORTED_BODIES =
+	'Supported: a JSON body (an object or a JSON string) or form-urlencoded fields';
+
+/** The array format n8n's request layer would use: axios's default is brackets (a[]=1). */
+function arrayFormatOf(options: SignableRequestOptions): ArrayFormat {
+	if (options.useQuerystring === true) return 'repeat';
+	return options.qsStringifyOptions?.arrayFormat ?? options.arrayFormat ?? 'brackets';
+}
+
+/** Flattens nested objects and arrays into name/value pairs, as n8n's query serializers do. */
+function flattenFields(
+	fields: IDataObject,
+	arrayFormat: ArrayFormat,
+	prefix?: string,
+): Array<[string, string]> {
+	const pairs: Array<[string, string]> = [];
+	for (const [key, value] of Object.entries(fields)) {
 		if (value === undefined || value === null) continue;
-		values[key] =
-			typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-				? value
-				: JSON.stringify(value);
+		const name = prefix === undefined ? key : `${prefix}[${key}]`;
+		if (Array.isArray(value)) {
+			if (arrayFormat === 'comma') {
+				pairs.push([name, value.map((element) => String(element)).join(',')]);
+				continue;
+			}
+			value.forEach((element, index) => {
+				if (element === undefined || element === null) return;
+				const elementName =
+					arrayFormat === 'repeat'
+						? name
+						: arrayFormat === 'indices'
+							? `${name}[${index}]`
+							: `${name}[]`;
+				if (typeof element === 'object') {
+					pairs.push(...flattenFields(element as IDataObject, arrayFormat, elementName));
+				} else pairs.push([elementName, String(element)]);
+			});
+		} else if (typeof value === 'object' && !(value instanceof Date)) {
+			pairs.push(...flattenFields(value as IDataObject, arrayFormat, name));
+		} else {
+			pairs.push([name, value instanceof Date ? value.toISOString() : String(value)]);
+		}
 	}
-	return values;
+	return pairs;
 }
 
-function resolveUrl(options: IHttpRequestOptions, baseUrl: string): URL {
-	if (/^https?:\/\//i.test(options.url)) return new URL(options.url);
+function targetOf(options: SignableRequestOptions): string {
+	const target = options.url ?? (options.uri === undefined ? undefined : String(options.uri));
+	if (target === undefined || target.trim() === '') {
+		throw new Error('The request has no URL: enter the endpoint, for example /track/refund');
+	}
+	return target.trim();
+}
+
+/**
+ * Relative URLs resolve below the credential's API prefix; absolute ones must point at the
+ * credential's own service, so that its key and signatures are never sent to another host.
+ */
+function resolveUrl(options: SignableRequestOptions, baseUrl: string): URL {
+	const target = targetOf(options);
+	if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+		if (!URL.canParse(target)) throw new Error(`The URL "${target}" is not a valid address`);
+		const url = new URL(target);
+		const service = new URL(baseUrl);
+		if (url.origin !== service.origin) {
+			throw new Error(
+				`The URL ${url.origin} is not the credential's Base URL (${service.origin}): the Affiliate Tracking API credential signs only requests to its own service`,
+			);
+		}
+		return url;
+	}
 	const base = (options.baseURL ?? baseUrl + API_PREFIX).replace(/\/+$/, '');
-	return new URL(`${base}/${options.url.replace(/^\/+/, '')}`);
+	return new URL(`${base}/${target.replace(/^\/+/, '')}`);
 }
 
-function serializeBody(body: IHttpRequestOptions['body']): {
-	bytes: string | Buffer;
+function isBinary(body: unknown): boolean {
+	return (
+		Buffer.isBuffer(body) ||
+		body instanceof ArrayBuffer ||
+		ArrayBuffer.isView(body) ||
+		(typeof Blob !== 'undefined' && body instanceof Blob) ||
+		(typeof body === 'object' &&
+			body !== null &&
+			typeof (body as { pipe?: unknown }).pipe === 'function')
+	);
+}
+
+function isMultipart(options: SignableRequestOptions): boolean {
+	const contentType = findHeader(options.headers ?? {}, 'content-type') ?? '';
+	return (
+		options.formData !== undefined ||
+		/multipart\//i.test(contentType) ||
+		(typeof FormData !== 'undefined' && options.body instanceof FormData) ||
+		(typeof options.body === 'object' &&
+			options.body !== null &&
+			typeof (options.body as { getBoundary?: unknown }).getBoundary === 'function')
+	);
+}
+
+/**
+ * Form fields in the normal form of application/x-www-form-urlencoded (URLSearchParams), which
+ * n8n's request layer may parse and write again: written out in that form, they come back
+ * byte-identical.
+ */
+function serializeForm(
+	form: IDataObject | string | URLSearchParams,
+	arrayFormat: ArrayFormat,
+): string {
+	if (typeof form === 'string') return form;
+	if (form instanceof URLSearchParams) return form.toString();
+	return new URLSearchParams(flattenFields(form, arrayFormat)).toString();
+}
+
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+const JSON_CONTENT_TYPE = 'application/json';
+
+function serializeBody(options: SignableRequestOptions): {
+	bytes: string;
 	contentType?: string;
 } {
-	if (body === undefined || body === null || body === '') return { bytes: '' };
-	if (typeof body === 'string') return { bytes: body, contentType: 'application/json' };
-	if (Buffer.isBuffer(body)) return { bytes: body, contentType: 'application/json' };
-	if (body instanceof URLSearchParams) {
-		return { bytes: body.toString(), contentType: 'application/x-www-form-urlencoded' };
+	if (isMultipart(options)) {
+		throw new Error(`Multipart (form-data) bodies cannot be signed. ${SUPPORTED_BODIES}.`);
 	}
-	if (typeof FormData !== 'undefined' && body instanceof FormData) {
-		throw new Error('Multipart bodies cannot be signed: send the fields as a JSON body instead');
+	const { body, form } = options;
+	if (isBinary(body)) {
+		throw new Error(
+			`Binary bodies (files, buffers, streams) cannot be signed. ${SUPPORTED_BODIES}.`,
+		);
 	}
-	return { bytes: JSON.stringify(body), contentType: 'application/json' };
+	const hasBody = body !== undefined && body !== null && body !== '';
+	if (form !== undefined && hasBody) {
+		throw new Error(
+			`The request has both a body and form fields; send one of them. ${SUPPORTED_BODIES}.`,
+		);
+	}
+	const declared = findHeader(options.headers ?? {}, 'content-type');
+	if (form !== undefined) {
+		return { bytes: serializeForm(form, arrayFormatOf(options)), contentType: FORM_CONTENT_TYPE };
+	}
+	if (!hasBody) return { bytes: '' };
+	if (body instanceof URLSearchParams)
+		return { bytes: body.toString(), contentType: FORM_CONTENT_TYPE };
+	if (typeof body === 'string') return { bytes: body, contentType: JSON_CONTENT_TYPE };
+	if (declared !== undefined && declared.toLowerCase().startsWith(FORM_CONTENT_TYPE)) {
+		return {
+			bytes: serializeForm(body as IDataObject, arrayFormatOf(options)),
+			contentType: FORM_CONTENT_TYPE,
+		};
+	}
+	return { bytes: JSON.stringify(body), contentType: JSON_CONTENT_TYPE };
 }
 
 /**
  * Fixes the exact bytes of a request: the URL as the HTTP client will send it (the WHATWG
  * parser's normal form, which it leaves unchanged on the way out), the query with `qs`
- * appended, and the body serialized once.
+ * appended, and the body serialized once. Throws, before anything is sent, on a shape that
+ * cannot be signed byte for byte.
  */
-export function toWireRequest(options: IHttpRequestOptions, baseUrl: string): WireRequest {
+export function toWireRequest(options: SignableRequestOptions, baseUrl: string): WireRequest {
 	const url = resolveUrl(options, baseUrl);
-	const extraQuery = options.qs ? buildQueryString(qsToQueryValues(options.qs)) : '';
+	const extraQuery = options.qs
+		? flattenFields(options.qs, arrayFormatOf(options))
+				.map(([key, value]) => `${encodeRfc3986(key)}=${encodeRfc3986(value)}`)
+				.join('&')
+		: '';
 	const existingQuery = url.search.replace(/^\?/, '');
 	const query = [existingQuery, extraQuery].filter((part) => part !== '').join('&');
 	const method = (options.method ?? 'GET').toUpperCase();
-	const { bytes, contentType } = method === 'GET' ? { bytes: '' } : serializeBody(options.body);
+	const { bytes, contentType } = method === 'GET' ? { bytes: '' } : serializeBody(options);
 	return {
 		method,
 		url: `${url.origin}${url.pathname}${query === '' ? '' : `?${query}`}`,
@@ -185,14 +326,17 @@ function findHeader(headers: IDataObject, name: string): string | undefined {
 }
 
 /**
- * Signs a request for the credential's `authenticate()`. A caller that corrected for clock
- * skew passes its own X-Api-Timestamp header, which is kept and signed.
+ * Signs a request for the credential's `authenticate()`, in either shape n8n hands it, and
+ * returns options that send exactly the signed bytes: the URL with its query written out (in
+ * `url`, which n8n prefers to `uri`), the body as a string, and no `qs`, `form` or `baseURL`
+ * left for n8n to serialize again. A caller that corrected for clock skew passes its own
+ * X-Api-Timestamp header, which is kept and signed.
  */
 export function signRequestOptions(
 	rawCredentials: ICredentialDataDecryptedObject,
-	options: IHttpRequestOptions,
+	options: SignableRequestOptions,
 	nowSeconds: number,
-): IHttpRequestOptions {
+): SignableRequestOptions & IHttpRequestOptions {
 	const credentials = readCredentials(rawCredentials);
 	const wire = toWireRequest(options, credentials.baseUrl);
 	const headers: IDataObject = { ...(options.headers ?? {}) };
@@ -200,8 +344,13 @@ export function signRequestOptions(
 	for (const key of Object.keys(headers)) {
 		if (/^x-api-(key|timestamp|sign)$/i.test(key)) delete headers[key];
 	}
-	if (wire.contentType !== undefined && findHeader(headers, 'content-type') === undefined) {
-		headers['Content-Type'] = wire.contentType;
+	if (wire.contentType !== undefined) {
+		const declared = Object.keys(headers).find((key) => key.toLowerCase() === 'content-type');
+		// A JSON body keeps a declared type (a charset, say); form fields always say what they are.
+		if (declared === undefined || wire.contentType === FORM_CONTENT_TYPE) {
+			if (declared !== undefined) delete headers[declared];
+			headers['Content-Type'] = wire.contentType;
+		}
 	}
 	headers['X-Api-Key'] = credentials.apiKey;
 	headers[TIMESTAMP_HEADER] = timestamp;
@@ -211,10 +360,16 @@ export function signRequestOptions(
 		timestamp,
 		credentials.apiSecret,
 	);
-	const signed: IHttpRequestOptions = { ...options, url: wire.url, headers };
+	const signed: SignableRequestOptions & IHttpRequestOptions = {
+		...options,
+		url: wire.url,
+		headers,
+	};
+	if (signed.uri !== undefined) signed.uri = wire.url;
 	delete signed.baseURL;
 	delete signed.qs;
-	if (wire.method === 'GET') delete signed.body;
+	delete signed.form;
+	if (wire.method === 'GET' || wire.body === '') delete signed.body;
 	else signed.body = wire.body;
 	return signed;
 }
