@@ -5,7 +5,8 @@
  * to it the way the release workflow publishes it, and installed from it the way n8n's docs tell
  * queue-mode and Docker users to install community packages: `npm install <package>` in each
  * instance's ~/.n8n/nodes. Verdaccio is installed from e2e/registry/ into e2e/.registry (a dot
- * folder, for the reason given for e2e/.install in n8n.js).
+ * folder: `n8n-node build` copies every *.png, *.svg and __schema__ file outside the top-level
+ * node_modules into dist/, and skips only dot folders).
  */
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -27,8 +28,6 @@ const SOURCE_DIR = path.join(E2E_DIR, 'registry');
 const INSTALL_DIR = path.join(E2E_DIR, '.registry');
 const VERDACCIO = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 const INSTALL_MARKER = path.join(INSTALL_DIR, 'node_modules', '.installed-from');
-/** The step of .github/workflows/publish.yml that prepares package.json for publishing. */
-const RELEASE_MANIFEST_SCRIPT = 'release:manifest';
 
 /** Installs Verdaccio from e2e/registry's lock file when it is missing or the lock changed (about 10 s). @param {(line: string) => void} log */
 function ensureRegistry(log) {
@@ -127,8 +126,8 @@ async function startRegistry(folder) {
 }
 
 /**
- * Publishes the built package as the release workflow does: package.json prepared by the same
- * `npm run release:manifest`, then `npm publish` (n8n-node release's last step) to this registry.
+ * Publishes the built package as the release workflow does: `npm publish` (n8n-node release's
+ * last step) of what `npm pack` takes, to this registry.
  * @param {{ url: string, npmrc: string }} registry @param {string} folder
  * @returns {{ files: number, unpackedSize: number }}
  */
@@ -138,7 +137,7 @@ function publishAsReleased(registry, folder) {
 	const staging = path.join(folder, 'release');
 	fs.rmSync(staging, { recursive: true, force: true });
 	fs.mkdirSync(staging, { recursive: true });
-	// A copy of what `npm pack` takes, so that the release step edits a copy of package.json.
+	// A copy of what `npm pack` takes: the registry gets the files a release publishes, no others.
 	const [packed] = JSON.parse(
 		runCaptured('npm', ['pack', '--json', '--dry-run'], { cwd: ROOT_DIR }),
 	);
@@ -147,7 +146,6 @@ function publishAsReleased(registry, folder) {
 		fs.copyFileSync(path.join(ROOT_DIR, file), path.join(staging, file));
 	}
 	fs.copyFileSync(path.join(ROOT_DIR, '.npmrc'), path.join(staging, '.npmrc'));
-	runCaptured('npm', ['run', RELEASE_MANIFEST_SCRIPT], { cwd: staging });
 	const env = { ...process.env, npm_config_userconfig: registry.npmrc };
 	const output = JSON.parse(
 		runCaptured('npm', ['publish', '--json', '--registry', registry.url], { cwd: staging, env }),
