@@ -21,6 +21,8 @@ const TIMESTAMP_TOLERANCE_S = 300;
  * @typedef {{ kind: 'latency'|'http5xx'|'rateLimit'|'malformedJson'|'drop'|'appError', match?: RequestClass|'*', requestContains?: string,
  *   when?: 'before'|'after', times?: number, probability?: number, latencyMs?: number, status?: number, retryAfterSeconds?: number }} Fault
  * @typedef {{ method: string, path: string, route: string, cls: string, status: number, code: number|null, fault: string|null }} LogEntry
+ * @typedef {{ apiKey: string|null, keyVersion: 'v1'|'v2'|null, signature: 'valid'|'invalid'|'not checked' }} Verification
+ * @typedef {{ method: string, path: string, query: string, contentType: string|null, body: string, code: number|null } & Verification} RecordedCall
  */
 
 /** @type {Record<string, Route>} */
@@ -172,6 +174,13 @@ class Sandbox {
 		this.peakInFlight = 0;
 		/** @type {LogEntry[]} */
 		this.log = [];
+		/**
+		 * Every API call that reached authentication, as received (method, encoded path, raw query,
+		 * body text), with the key it named, that key's version and whether its signature verified:
+		 * what a test asserts about requests n8n built itself (GET /__sandbox/calls from outside).
+		 * @type {RecordedCall[]}
+		 */
+		this.calls = [];
 		/** Milliseconds from a request's arrival to its answer, for the benchmark's percentiles. */
 		/** @type {number[]} */
 		this.durationsMs = [];
@@ -196,6 +205,7 @@ class Sandbox {
 		this.requestCount = 0;
 		this.peakInFlight = 0;
 		this.log = [];
+		this.calls = [];
 		this.durationsMs = [];
 	}
 
@@ -291,6 +301,12 @@ class Sandbox {
 		if (this.log.length > this.logLimit) this.log.splice(0, this.log.length - this.logLimit);
 	}
 
+	/** @param {RecordedCall} call */
+	recordCall(call) {
+		this.calls.push(call);
+		if (this.calls.length > this.logLimit) this.calls.splice(0, this.calls.length - this.logLimit);
+	}
+
 	/** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
 	async handle(req, res) {
 		const arrived = performance.now();
@@ -351,7 +367,19 @@ class Sandbox {
 		const before = this.pickFault(route, 'before', raw);
 		if (before && (await this.applyFault(before, route, res, logBase, null))) return;
 
-		const outcome = this.process(req, route, matched, raw);
+		/** @type {Verification} */
+		const verification = { apiKey: null, keyVersion: null, signature: 'not checked' };
+		const outcome = this.process(req, route, matched, raw, verification);
+		const contentType = req.headers['content-type'];
+		this.recordCall({
+			method,
+			path,
+			query,
+			contentType: contentType ?? null,
+			body: body.toString('utf8'),
+			...verification,
+			code: 'redirect' in outcome ? null : outcome.code,
+		});
 		const after = this.pickFault(route, 'after', raw);
 		if (after && (await this.applyFault(after, route, res, logBase, outcome))) return;
 
@@ -400,7 +428,9 @@ class Sandbox {
 	 * the API prefix: GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/settings
 	 * ({ latencyMs, maxConcurrent, retryAfterSeconds }), POST /__sandbox/activity
 	 * ({ product, userId, clicks?, payingCustomers?, credit?: { currency, cents } }: new figures
-	 * for a promoter, as the trigger's tests need between two polls).
+	 * for a promoter, as the trigger's tests need between two polls), GET /__sandbox/calls (the
+	 * API calls received since the last reset, each with its key, key version and whether its
+	 * signature verified).
 	 * @param {http.IncomingMessage} req @param {http.ServerResponse} res
 	 */
 	async handleControl(req, res) {
@@ -412,6 +442,8 @@ class Sandbox {
 			res.end(JSON.stringify(body));
 		};
 		if (req.method === 'GET' && req.url === '/__sandbox/stats') return answer(200, this.stats());
+		if (req.method === 'GET' && req.url === '/__sandbox/calls')
+			return answer(200, { calls: this.calls });
 		if (req.method === 'POST' && req.url === '/__sandbox/reset') {
 			this.reset();
 			return answer(200, { reset: true });
@@ -501,17 +533,20 @@ class Sandbox {
 	 * @param {http.IncomingMessage} req @param {Route} route
 	 * @param {{ userId?: string, view?: 'get'|'links'|'statistics'|'balances' }} matched
 	 * @param {{ method: string, path: string, query: string, body: Buffer }} raw
+	 * @param {Verification} verification filled in with the key and the signature check's result
 	 * @returns {import('./state').Envelope | import('./state').Redirect}
 	 */
-	process(req, route, matched, raw) {
+	process(req, route, matched, raw, verification) {
 		const header = (/** @type {string} */ name) => {
 			const value = req.headers[name];
 			return Array.isArray(value) ? value[0] : value;
 		};
 		const apiKey = header('x-api-key');
 		const signature = header('x-api-sign');
+		verification.apiKey = apiKey ?? null;
 		if (!apiKey || !signature) return fail(CODE.auth, 'The API key and signature are required');
 		const key = this.state.keys.get(apiKey);
+		verification.keyVersion = key?.version ?? null;
 		if (!key || key.status === 'deleted') return fail(CODE.auth, 'The API key was not found');
 		if (key.status === 'disabled') return fail(CODE.auth, 'The API key is disabled');
 		if (key.status === 'expired') return fail(CODE.auth, 'The API key has expired');
@@ -538,7 +573,8 @@ class Sandbox {
 			key.version === 'v1'
 				? expectedV1({ ...raw, contentType }, timestamp, key.secret)
 				: expectedV2(raw, timestamp, key.secret);
-		if (!sameSignature(signature, expected))
+		verification.signature = sameSignature(signature, expected) ? 'valid' : 'invalid';
+		if (verification.signature === 'invalid')
 			return fail(CODE.auth, 'Signature verification failed');
 		if (route.permission && key.permissions && !key.permissions.includes(route.permission)) {
 			return fail(

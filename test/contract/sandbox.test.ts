@@ -878,4 +878,67 @@ describe('sandbox contract', () => {
 			});
 		});
 	});
+	describe('control route /__sandbox/calls (what the sandbox received and verified)', () => {
+		const calls = async () => {
+			const answer = await request(`${sandbox.url}/__sandbox/calls`);
+			expect(answer.statusCode).toBe(200);
+			return ((await answer.body.json()) as { calls: Array<Record<string, unknown>> }).calls;
+		};
+
+		it('records each call as received, with its key, key version and signature check', async () => {
+			await signedCall(sandbox, V2, {
+				method: 'GET',
+				path: '/promoters/user_1001/statistics',
+				qs: { start_date: '2026-01-01', end_date: '2026-12-31' },
+			});
+			await signedCall(sandbox, V1, {
+				method: 'POST',
+				path: '/promoter/login',
+				body: { user_id: 'calls_v1', username: 'Zoë' },
+			});
+			await signedCall(
+				sandbox,
+				V2,
+				{ method: 'POST', path: '/track/refund', body: { transaction_id: 'txn_1001' } },
+				{ tamper: withHeaders((headers) => (headers['X-Api-Sign'] = '0'.repeat(64))) },
+			);
+			const [statistics, login, tampered] = await calls();
+			expect(statistics).toEqual({
+				method: 'GET',
+				path: '/api/open/v1/promoters/user_1001/statistics',
+				query: 'start_date=2026-01-01&end_date=2026-12-31',
+				contentType: null,
+				body: '',
+				apiKey: V2,
+				keyVersion: 'v2',
+				signature: 'valid',
+				code: 0,
+			});
+			expect(login).toMatchObject({
+				method: 'POST',
+				path: '/api/open/v1/promoter/login',
+				query: '',
+				apiKey: V1,
+				keyVersion: 'v1',
+				signature: 'valid',
+				code: 0,
+			});
+			expect(JSON.parse(String(login.body))).toEqual({ user_id: 'calls_v1', username: 'Zoë' });
+			expect(tampered).toMatchObject({
+				path: '/api/open/v1/track/refund',
+				apiKey: V2,
+				signature: 'invalid',
+				code: 1000004,
+			});
+		});
+
+		it('says "not checked" when the call failed before the signature, and forgets on reset', async () => {
+			await request(`${sandbox.url}/api/open/v1/promoters/user_1001`);
+			expect(await calls()).toEqual([
+				expect.objectContaining({ apiKey: null, keyVersion: null, signature: 'not checked' }),
+			]);
+			await request(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
+			expect(await calls()).toEqual([]);
+		});
+	});
 });

@@ -2,10 +2,19 @@
 'use strict';
 /**
  * Installs the packed package into a new app folder the way npm does for a user of the library:
- * the tarball extracted into node_modules/<name>, with n8n-workflow (its peer) beside it.
+ * the tarball extracted into node_modules/<name>, with n8n-workflow (its peer) beside it; or with
+ * `npm install <tarball>` itself, to see what npm adds.
  */
 const { spawnSync } = require('node:child_process');
-const { mkdirSync, mkdtempSync, rmSync, symlinkSync } = require('node:fs');
+const {
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} = require('node:fs');
 const { createRequire } = require('node:module');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -40,4 +49,42 @@ function installIntoApp(packageDir) {
 	};
 }
 
-module.exports = { installIntoApp };
+/** The packages directly under node_modules, scoped ones as @scope/name. @param {string} modules */
+function installedPackages(modules) {
+	return readdirSync(modules)
+		.filter((entry) => !entry.startsWith('.'))
+		.flatMap((entry) =>
+			entry.startsWith('@')
+				? readdirSync(join(modules, entry)).map((name) => `${entry}/${name}`)
+				: [entry],
+		);
+}
+
+/**
+ * `npm pack` of the built package, then `npm install <tarball>` into a new app, as a user's
+ * install does.
+ * @param {string} packageDir the built package
+ * @returns {{ manifest: Record<string, unknown>, installed: string[], remove: () => void }} the
+ *   packed package.json and the packages npm put under the app's node_modules
+ */
+function packAndInstall(packageDir) {
+	const folder = mkdtempSync(join(tmpdir(), 'affiliate-tracking-pack-'));
+	const [packed] = /** @type {{ filename: string }[]} */ (
+		JSON.parse(run('npm', ['pack', '--json', '--pack-destination', folder], packageDir))
+	);
+	const tarball = join(folder, packed.filename);
+	const extracted = join(folder, 'extracted');
+	mkdirSync(extracted);
+	run('tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1'], folder);
+	const app = join(folder, 'app');
+	mkdirSync(app);
+	writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+	run('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund'], app);
+	return {
+		manifest: JSON.parse(readFileSync(join(extracted, 'package.json'), 'utf8')),
+		installed: installedPackages(join(app, 'node_modules')),
+		remove: () => rmSync(folder, { recursive: true, force: true }),
+	};
+}
+
+module.exports = { installIntoApp, packAndInstall };
