@@ -3,7 +3,7 @@
 export { AffiliateTrackingApi } from './credentials/AffiliateTrackingApi.credentials';
 export { AffiliateTracking } from './nodes/AffiliateTracking/AffiliateTracking.node';
 export { AffiliateTrackingTrigger } from './nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
-export * from './nodes/AffiliateTracking/transport/signing';
+export * from './nodes/shared/transport/signing';
 export {
 	buildSignedRequest,
 	describeStringToSign,
@@ -14,4 +14,4 @@ export {
 	type SignedRequest,
 	type SignedRequestInput,
 	type WireRequest,
-} from './nodes/AffiliateTracking/transport/requestSigner';
+} from './nodes/shared/transport/requestSigner';

@@ -40,7 +40,7 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const LIMITED_CONCURRENCY = 20;
 const API_KEY = 'pk_test_videomax_v2';
 const SECRET = KEYS[API_KEY].secret;
-const NODES_BASE = path.join(ROOT, 'e2e', '.install', 'node_modules', 'n8n-nodes-base');
+const NODES_BASE = path.join(require('../e2e/n8nInstall').n8nRelease().modules, 'n8n-nodes-base');
 const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
@@ -86,7 +86,7 @@ async function runNode(url, size, options) {
 	return { ok: items.length - errors, errors, lost: size - items.length };
 }
 
-/** The HTTP Request node of the n8n installed in e2e/.install (npm run setup:n8n), if there is one. */
+/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (e2e/n8nInstall.js), if there is one. */
 function loadHttpRequestNode() {
 	if (!existsSync(NODES_BASE)) return undefined;
 	const { PackageDirectoryLoader } = require('n8n-core');
@@ -220,7 +220,7 @@ async function runFloor(url, size) {
 
 /** (c) undici at the same concurrency, signed with the package's signing core. @param {string} url @param {number} size */
 async function runUndici(url, size) {
-	const { signV2 } = require('../dist/nodes/AffiliateTracking/transport/signing');
+	const { signV2 } = require('../dist/nodes/shared/transport/signing');
 	const dispatcher = new Agent({ connections: CONCURRENCY });
 	let next = 0;
 	let ok = 0;
@@ -394,7 +394,7 @@ async function main() {
 		for (const row of limited) console.log(row);
 		if (!hasHttpRequestNode)
 			console.log(
-				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 into e2e/.install.',
+				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 (e2e/n8nInstall.js).',
 			);
 	} finally {
 		sandbox.stop();

@@ -8,8 +8,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { AUTHENTICATION_HINTS } from '../nodes/AffiliateTracking/transport/errors';
-import { signRequestOptions } from '../nodes/AffiliateTracking/transport/requestSigner';
+import { AUTHENTICATION_HINTS } from '../nodes/shared/transport/errors';
+import { signRequestOptions } from '../nodes/shared/transport/requestSigner';
 
 /** A code the service never issues: exchanging it changes nothing and only tests the signature. */
 export const CREDENTIAL_TEST_CODE = 'n8n-credential-test-code-never-issued';

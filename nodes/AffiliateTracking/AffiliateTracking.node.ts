@@ -8,9 +8,9 @@ import type {
 import * as authorization from './actions/authorization';
 import * as conversion from './actions/conversion';
 import * as promoter from './actions/promoter';
-import { sharedOptions } from './actions/sharedOptions';
 import { router } from './actions/router';
-import { MAIN_CONNECTION } from './helpers/n8nCompatibility';
+import { MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
+import { sharedOptions } from '../shared/helpers/sharedOptions';
 
 export class AffiliateTracking implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,6 +51,6 @@ export class AffiliateTracking implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router(this);
 	}
 }

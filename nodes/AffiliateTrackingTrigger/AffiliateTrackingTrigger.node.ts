@@ -9,15 +9,17 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { profile as balancesProfile } from '../AffiliateTracking/actions/promoter/getBalances.operation';
-import { profile as statisticsProfile } from '../AffiliateTracking/actions/promoter/getStatistics.operation';
-import { requestOptionFields } from '../AffiliateTracking/actions/sharedOptions';
-import { MAIN_CONNECTION, pollBudgetMs } from '../AffiliateTracking/helpers/n8nCompatibility';
-import { readRunOptions } from '../AffiliateTracking/helpers/runOptions';
-import { MAX_FIELD_LENGTH } from '../AffiliateTracking/helpers/validation';
-import { apiRequest, CREDENTIAL_NAME } from '../AffiliateTracking/transport';
-import { ERROR_CONTEXT } from '../AffiliateTracking/transport/errors';
-import { encodeRfc3986 } from '../AffiliateTracking/transport/signing';
+import { MAIN_CONNECTION, pollBudgetMs } from '../shared/helpers/n8nCompatibility';
+import {
+	promoterBalancesProfile,
+	promoterStatisticsProfile,
+} from '../shared/helpers/promoterReads';
+import { readRunOptions } from '../shared/helpers/runOptions';
+import { requestOptionFields } from '../shared/helpers/sharedOptions';
+import { MAX_FIELD_LENGTH } from '../shared/helpers/validation';
+import { apiRequest, CREDENTIAL_NAME } from '../shared/transport';
+import { ERROR_CONTEXT } from '../shared/transport/errors';
+import { encodeRfc3986 } from '../shared/transport/signing';
 import {
 	balanceFiguresOf,
 	balanceItems,
@@ -86,12 +88,12 @@ function readCountedFigures(options: IDataObject): readonly ResultFigure[] {
  * others are still read. Nothing new starts once the poll's time budget is mostly spent.
  */
 async function readFigures(
-	this: IPollFunctions,
+	context: IPollFunctions,
 	event: TriggerEvent,
 	userIds: string[],
 ): Promise<Reading[]> {
-	const { concurrency } = readRunOptions(this).pacing;
-	const deadline = Date.now() + pollBudgetMs(this) * BUDGET_SHARE;
+	const { concurrency } = readRunOptions(context).pacing;
+	const deadline = Date.now() + pollBudgetMs(context) * BUDGET_SHARE;
 	const readings: Reading[] = new Array(userIds.length);
 	let next = 0;
 	const worker = async (): Promise<void> => {
@@ -104,11 +106,11 @@ async function readFigures(
 			}
 			const path = `/promoters/${encodeRfc3986(userId)}`;
 			try {
-				const figures = (await apiRequest.call(
-					this,
+				const figures = (await apiRequest(
+					context,
 					event === 'promoterResultsChanged'
-						? { method: 'GET', path: `${path}/statistics`, operation: statisticsProfile }
-						: { method: 'GET', path: `${path}/balances`, operation: balancesProfile },
+						? { method: 'GET', path: `${path}/statistics`, operation: promoterStatisticsProfile }
+						: { method: 'GET', path: `${path}/balances`, operation: promoterBalancesProfile },
 					index,
 				)) as IDataObject | IDataObject[];
 				readings[index] = { userId, figures };
@@ -238,7 +240,7 @@ export class AffiliateTrackingTrigger implements INodeType {
 			Math.max(1, Math.floor(Number(options.maxPromoters ?? DEFAULT_MAX_PROMOTERS))),
 		);
 		const userIds = readWatchList(this, maxPromoters);
-		const readings = await readFigures.call(this, event, userIds);
+		const readings = await readFigures(this, event, userIds);
 		const failures = readings.filter(
 			(reading): reading is Extract<Reading, { error: unknown }> => 'error' in reading,
 		);

@@ -7,7 +7,7 @@ import { request } from 'undici';
 
 import { signedCall, type Call } from '../helpers/client';
 import { useSandbox, WRONG_SECRET } from '../helpers/sandbox';
-import { SERVER_MESSAGES } from '../../nodes/AffiliateTracking/transport/errors';
+import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 
 const V2 = 'pk_test_videomax_v2';
 const V1 = 'pk_test_videomax_v1';

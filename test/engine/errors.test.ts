@@ -12,7 +12,7 @@ import type {
 
 import { assertNoSecrets, runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
 import { allCredentials, credentialFor, KEYS, useSandbox, WRONG_SECRET } from '../helpers/sandbox';
-import { SERVER_MESSAGES } from '../../nodes/AffiliateTracking/transport/errors';
+import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 
 const getPromoter = { resource: 'promoter', operation: 'get', userId: '={{ $json.userId }}' };
 

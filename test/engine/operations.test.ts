@@ -123,24 +123,15 @@ describe('every operation as a workflow through the n8n engine', () => {
 					credentialId,
 				)
 			).output('Track Signup');
-			expect(json(out)).toEqual([
-				{
-					conversion_id: expect.any(Number),
-					campaign_id: 202,
-					affiliate_id: expect.any(Number),
-					event_type: 1,
-					event_name: 'signup',
-					status: 1,
-				},
-				{
-					conversion_id: expect.any(Number),
-					campaign_id: 202,
-					affiliate_id: expect.any(Number),
-					event_type: 1,
-					event_name: 'signup',
-					status: 1,
-				},
-			]);
+			const signup = {
+				conversion_id: expect.any(Number),
+				campaign_id: 202,
+				affiliate_id: expect.any(Number),
+				event_type: 1,
+				event_name: 'signup',
+				status: 1,
+			};
+			expect(json(out)).toEqual([signup, signup]);
 			expect(paired(out)).toEqual([{ item: 0 }, { item: 1 }]);
 		});
 

@@ -74,31 +74,18 @@ const FAULTS: Array<{
  * when the request cannot have been processed (429). A 6000000 is retried only where the
  * spec says "retry allowed" (Refund, promoter reads).
  */
+const ALWAYS_RECOVERED: Record<FaultKind, Outcome> = {
+	latency: 'recovered',
+	http5xx: 'recovered',
+	rateLimit: 'recovered',
+	malformedJson: 'recovered',
+	drop: 'recovered',
+	appError: 'recovered',
+};
 const EXPECTED: Record<OperationClass['match'], Record<FaultKind, Outcome>> = {
-	promoterRead: {
-		latency: 'recovered',
-		http5xx: 'recovered',
-		rateLimit: 'recovered',
-		malformedJson: 'recovered',
-		drop: 'recovered',
-		appError: 'recovered',
-	},
-	refund: {
-		latency: 'recovered',
-		http5xx: 'recovered',
-		rateLimit: 'recovered',
-		malformedJson: 'recovered',
-		drop: 'recovered',
-		appError: 'recovered',
-	},
-	promoterLogin: {
-		latency: 'recovered',
-		http5xx: 'recovered',
-		rateLimit: 'recovered',
-		malformedJson: 'recovered',
-		drop: 'recovered',
-		appError: 'error',
-	},
+	promoterRead: ALWAYS_RECOVERED,
+	refund: ALWAYS_RECOVERED,
+	promoterLogin: { ...ALWAYS_RECOVERED, appError: 'error' },
 	conversion: {
 		latency: 'error',
 		http5xx: 'error',

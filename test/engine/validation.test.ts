@@ -19,263 +19,214 @@ const op = (resource: string, operation: string, parameters: INodeParameters): I
 	...parameters,
 });
 
+/**
+ * The refused input of one operation: each case changes the operation's valid parameters and
+ * names the message expected; its test is called "<label>: <case>".
+ */
+function refused(
+	label: string,
+	[resource, operation]: [string, string],
+	valid: INodeParameters,
+	cases: Array<[string, INodeParameters, string]>,
+): Array<[string, INodeParameters, string]> {
+	return cases.map(([name, change, message]) => [
+		`${label}: ${name}`,
+		op(resource, operation, { ...valid, ...change }),
+		message,
+	]);
+}
+
 const BAD_INPUT: Array<[string, INodeParameters, string]> = [
-	[
-		'authorize: empty product key',
-		op('authorization', 'authorize', { ...relay, productKey: EMPTY }),
-		'Parameter "Product Key" is required',
-	],
-	[
-		'authorize: whitespace-only target',
-		op('authorization', 'authorize', { ...relay, targetProductKey: '   ' }),
-		'Parameter "Target Product Key" is required',
-	],
-	[
-		'authorize: 256-character user id',
-		op('authorization', 'authorize', { ...relay, userId: long }),
-		'Parameter "User ID" must be at most 255 characters (got 256)',
-	],
-	[
-		'authorize: extra is a list',
-		op('authorization', 'authorize', { ...relay, additionalFields: { extra: '[1, 2]' } }),
-		'Parameter "Extra User Info" must be a JSON object',
-	],
-	[
-		'authorize: extra is invalid JSON',
-		op('authorization', 'authorize', { ...relay, additionalFields: { extra: '{"name": ' } }),
-		'Parameter "Extra User Info" must be a JSON object; the text is not valid JSON',
-	],
-	[
-		'authorize: extra is a JSON string',
-		op('authorization', 'authorize', { ...relay, additionalFields: { extra: '"Ada"' } }),
-		'Parameter "Extra User Info" must be a JSON object',
-	],
-	[
-		'authorize and redirect: empty user id',
-		op('authorization', 'authorizeAndRedirect', { ...relay, userId: EMPTY }),
-		'Parameter "User ID" is required',
-	],
-	[
-		'authorize and redirect: extra is null',
-		op('authorization', 'authorizeAndRedirect', { ...relay, additionalFields: { extra: 'null' } }),
-		'Parameter "Extra User Info" must be a JSON object',
-	],
-	[
-		'exchange code: empty',
-		op('authorization', 'exchangeCode', { code: EMPTY }),
-		'Parameter "Authorization Code" is required',
-	],
-	[
-		'exchange code: 256 characters',
-		op('authorization', 'exchangeCode', { code: long }),
-		'Parameter "Authorization Code" must be at most 255',
-	],
-	[
-		'debug code: empty source',
-		op('authorization', 'getDebugCode', { ...relay, sourceProductKey: EMPTY }),
-		'Parameter "Source Product Key" is required',
-	],
-	[
-		'debug code: extra is a number',
-		op('authorization', 'getDebugCode', {
-			...relay,
-			sourceProductKey: 'prd_photopal',
-			additionalFields: { extra: '42' },
-		}),
-		'Parameter "Extra User Info" must be a JSON object',
-	],
-	[
-		'signup: empty invited user',
-		op('conversion', 'trackSignup', { invitedUserId: EMPTY, inviteCode: 'ADA2026' }),
-		'Parameter "Invited User ID" is required',
-	],
-	[
-		'signup: whitespace invite code',
-		op('conversion', 'trackSignup', { invitedUserId: 'u', inviteCode: '  ' }),
-		'Parameter "Invite Code" is required',
-	],
-	[
-		'signup: 256-character user name',
-		op('conversion', 'trackSignup', {
-			invitedUserId: 'u',
-			inviteCode: 'ADA2026',
-			additionalFields: { invitedUserName: long },
-		}),
-		'Parameter "Invited User Name" must be at most 255',
-	],
-	[
-		'purchase: empty transaction id',
-		op('conversion', 'trackPurchase', { ...purchase, transactionId: EMPTY }),
-		'Parameter "Transaction ID" is required',
-	],
-	[
-		'purchase: 256-character transaction id',
-		op('conversion', 'trackPurchase', { ...purchase, transactionId: long }),
-		'Parameter "Transaction ID" must be at most 255',
-	],
-	[
-		'purchase: value is text',
-		op('conversion', 'trackPurchase', { ...purchase, conversionValue: 'abc' }),
-		'Parameter "Conversion Value" must be a number',
-	],
-	[
-		'purchase: negative value',
-		op('conversion', 'trackPurchase', { ...purchase, conversionValue: -5 }),
-		'Parameter "Conversion Value" must not be negative',
-	],
-	[
-		'purchase: empty value',
-		op('conversion', 'trackPurchase', { ...purchase, conversionValue: '' }),
-		'Parameter "Conversion Value" is required',
-	],
-	[
-		'purchase: extra fields override event_name',
-		op('conversion', 'trackPurchase', {
-			...purchase,
-			additionalFields: { extraBodyFields: '{"event_name": "x"}' },
-		}),
-		'Parameter "Extra Body Fields" must not contain "event_name"',
-	],
-	[
-		'purchase: extra fields are a list',
-		op('conversion', 'trackPurchase', {
-			...purchase,
-			additionalFields: { extraBodyFields: '[1]' },
-		}),
-		'Parameter "Extra Body Fields" must be a JSON object',
-	],
-	[
-		'custom event: empty name',
-		op('conversion', 'trackEvent', { eventName: EMPTY, invitedUserId: 'u' }),
-		'Parameter "Event Name" is required',
-	],
-	[
-		'custom event: named signup',
-		op('conversion', 'trackEvent', { eventName: 'signup', invitedUserId: 'u' }),
-		'Parameter "Event Name" must not be "signup"',
-	],
-	[
-		'custom event: value is text',
-		op('conversion', 'trackEvent', {
-			eventName: 'e',
-			invitedUserId: 'u',
-			additionalFields: { conversionValue: 'ten' },
-		}),
-		'Parameter "Conversion Value" must be a number',
-	],
-	[
-		'custom event: 256-character transaction id',
-		op('conversion', 'trackEvent', {
-			eventName: 'e',
-			invitedUserId: 'u',
-			additionalFields: { transactionId: long },
-		}),
-		'Parameter "Transaction ID" must be at most 255',
-	],
-	[
-		'refund: empty transaction id',
-		op('conversion', 'refund', { transactionId: EMPTY }),
-		'Parameter "Transaction ID" is required',
-	],
-	[
-		'refund: whitespace-only transaction id',
-		op('conversion', 'refund', { transactionId: '   ' }),
-		'Parameter "Transaction ID" is required',
-	],
-	[
-		'refund: 256-character transaction id',
-		op('conversion', 'refund', { transactionId: long }),
-		'Parameter "Transaction ID" must be at most 255 characters (got 256)',
-	],
-	[
-		'refund: 256-character reason',
-		op('conversion', 'refund', { transactionId: 'txn_1001', reason: 'r'.repeat(256) }),
-		'Parameter "Reason" must be at most 255 characters (got 256)',
-	],
-	[
-		'login: empty user id',
-		op('promoter', 'login', { userId: EMPTY }),
-		'Parameter "User ID" is required',
-	],
-	[
-		'login: bad email',
-		op('promoter', 'login', { userId: 'u', additionalFields: { email: 'not-an-email' } }),
-		'Parameter "Email" must be an email address',
-	],
-	[
-		'login: email without a domain dot',
-		op('promoter', 'login', { userId: 'u', additionalFields: { email: 'a@b' } }),
-		'Parameter "Email" must be an email address',
-	],
-	[
-		'login: unknown language',
-		op('promoter', 'login', { userId: 'u', additionalFields: { lang: 'fr' } }),
-		'Parameter "Language" must be one of en, zh, zh-hk (got "fr")',
-	],
-	[
-		'login: unknown theme',
-		op('promoter', 'login', { userId: 'u', additionalFields: { themeMode: 'blue' } }),
-		'Parameter "Theme" must be one of light, dark (got "blue")',
-	],
-	[
-		'get: empty user id',
-		op('promoter', 'get', { userId: EMPTY }),
-		'Parameter "User ID" is required',
-	],
-	[
-		'get: 256-character user id',
-		op('promoter', 'get', { userId: long }),
-		'Parameter "User ID" must be at most 255',
-	],
-	[
-		'get: user id ".."',
-		op('promoter', 'get', { userId: '..' }),
-		'Parameter "User ID" cannot be "." or ".."',
-	],
-	[
-		'get: unknown include value',
-		op('promoter', 'get', { userId: 'user_1001', expand: ['links', 'wallet'] }),
-		'Parameter "Include" can only hold balances, links, statistics (got "wallet")',
-	],
-	[
-		'get: unknown include in a text list',
-		op('promoter', 'get', { userId: 'user_1001', expand: 'links,foo' }),
-		'Parameter "Include" can only hold balances, links, statistics (got "foo")',
-	],
-	[
-		'links: user id "."',
-		op('promoter', 'getLinks', { userId: '.' }),
-		'Parameter "User ID" cannot be "." or ".."',
-	],
-	[
-		'statistics: month 13',
-		op('promoter', 'getStatistics', { userId: 'user_1001', startDate: '2026-13-01' }),
-		'Parameter "Start Date" must be a real date written YYYY-MM-DD',
-	],
-	[
-		'statistics: unpadded date',
-		op('promoter', 'getStatistics', { userId: 'user_1001', startDate: '2026-2-1' }),
-		'Parameter "Start Date" must be a real date written YYYY-MM-DD',
-	],
-	[
-		'statistics: 30 February',
-		op('promoter', 'getStatistics', { userId: 'user_1001', endDate: '2026-02-30' }),
-		'Parameter "End Date" must be a real date written YYYY-MM-DD',
-	],
-	[
-		'statistics: reversed range',
-		op('promoter', 'getStatistics', {
-			userId: 'user_1001',
-			startDate: '2026-03-02',
-			endDate: '2026-03-01',
-		}),
-		'Parameter "End Date" must not be earlier than Start Date',
-	],
-	[
-		'balances: whitespace-only user id',
-		op('promoter', 'getBalances', { userId: ' ' }),
-		'Parameter "User ID" is required',
-	],
+	...refused('authorize', ['authorization', 'authorize'], relay, [
+		['empty product key', { productKey: EMPTY }, 'Parameter "Product Key" is required'],
+		[
+			'whitespace-only target',
+			{ targetProductKey: '   ' },
+			'Parameter "Target Product Key" is required',
+		],
+		[
+			'256-character user id',
+			{ userId: long },
+			'Parameter "User ID" must be at most 255 characters (got 256)',
+		],
+		[
+			'extra is a list',
+			{ additionalFields: { extra: '[1, 2]' } },
+			'Parameter "Extra User Info" must be a JSON object',
+		],
+		[
+			'extra is invalid JSON',
+			{ additionalFields: { extra: '{"name": ' } },
+			'Parameter "Extra User Info" must be a JSON object; the text is not valid JSON',
+		],
+		[
+			'extra is a JSON string',
+			{ additionalFields: { extra: '"Ada"' } },
+			'Parameter "Extra User Info" must be a JSON object',
+		],
+	]),
+	...refused('authorize and redirect', ['authorization', 'authorizeAndRedirect'], relay, [
+		['empty user id', { userId: EMPTY }, 'Parameter "User ID" is required'],
+		[
+			'extra is null',
+			{ additionalFields: { extra: 'null' } },
+			'Parameter "Extra User Info" must be a JSON object',
+		],
+	]),
+	...refused('exchange code', ['authorization', 'exchangeCode'], {}, [
+		['empty', { code: EMPTY }, 'Parameter "Authorization Code" is required'],
+		['256 characters', { code: long }, 'Parameter "Authorization Code" must be at most 255'],
+	]),
+	...refused(
+		'debug code',
+		['authorization', 'getDebugCode'],
+		{ ...relay, sourceProductKey: 'prd_photopal' },
+		[
+			['empty source', { sourceProductKey: EMPTY }, 'Parameter "Source Product Key" is required'],
+			[
+				'extra is a number',
+				{ additionalFields: { extra: '42' } },
+				'Parameter "Extra User Info" must be a JSON object',
+			],
+		],
+	),
+	...refused(
+		'signup',
+		['conversion', 'trackSignup'],
+		{ invitedUserId: 'u', inviteCode: 'ADA2026' },
+		[
+			['empty invited user', { invitedUserId: EMPTY }, 'Parameter "Invited User ID" is required'],
+			['whitespace invite code', { inviteCode: '  ' }, 'Parameter "Invite Code" is required'],
+			[
+				'256-character user name',
+				{ additionalFields: { invitedUserName: long } },
+				'Parameter "Invited User Name" must be at most 255',
+			],
+		],
+	),
+	...refused('purchase', ['conversion', 'trackPurchase'], purchase, [
+		['empty transaction id', { transactionId: EMPTY }, 'Parameter "Transaction ID" is required'],
+		[
+			'256-character transaction id',
+			{ transactionId: long },
+			'Parameter "Transaction ID" must be at most 255',
+		],
+		['value is text', { conversionValue: 'abc' }, 'Parameter "Conversion Value" must be a number'],
+		[
+			'negative value',
+			{ conversionValue: -5 },
+			'Parameter "Conversion Value" must not be negative',
+		],
+		['empty value', { conversionValue: '' }, 'Parameter "Conversion Value" is required'],
+		[
+			'extra fields override event_name',
+			{ additionalFields: { extraBodyFields: '{"event_name": "x"}' } },
+			'Parameter "Extra Body Fields" must not contain "event_name"',
+		],
+		[
+			'extra fields are a list',
+			{ additionalFields: { extraBodyFields: '[1]' } },
+			'Parameter "Extra Body Fields" must be a JSON object',
+		],
+	]),
+	...refused('custom event', ['conversion', 'trackEvent'], { eventName: 'e', invitedUserId: 'u' }, [
+		['empty name', { eventName: EMPTY }, 'Parameter "Event Name" is required'],
+		['named signup', { eventName: 'signup' }, 'Parameter "Event Name" must not be "signup"'],
+		[
+			'value is text',
+			{ additionalFields: { conversionValue: 'ten' } },
+			'Parameter "Conversion Value" must be a number',
+		],
+		[
+			'256-character transaction id',
+			{ additionalFields: { transactionId: long } },
+			'Parameter "Transaction ID" must be at most 255',
+		],
+	]),
+	...refused('refund', ['conversion', 'refund'], { transactionId: 'txn_1001' }, [
+		['empty transaction id', { transactionId: EMPTY }, 'Parameter "Transaction ID" is required'],
+		[
+			'whitespace-only transaction id',
+			{ transactionId: '   ' },
+			'Parameter "Transaction ID" is required',
+		],
+		[
+			'256-character transaction id',
+			{ transactionId: long },
+			'Parameter "Transaction ID" must be at most 255 characters (got 256)',
+		],
+		[
+			'256-character reason',
+			{ reason: 'r'.repeat(256) },
+			'Parameter "Reason" must be at most 255 characters (got 256)',
+		],
+	]),
+	...refused('login', ['promoter', 'login'], { userId: 'u' }, [
+		['empty user id', { userId: EMPTY }, 'Parameter "User ID" is required'],
+		[
+			'bad email',
+			{ additionalFields: { email: 'not-an-email' } },
+			'Parameter "Email" must be an email address',
+		],
+		[
+			'email without a domain dot',
+			{ additionalFields: { email: 'a@b' } },
+			'Parameter "Email" must be an email address',
+		],
+		[
+			'unknown language',
+			{ additionalFields: { lang: 'fr' } },
+			'Parameter "Language" must be one of en, zh, zh-hk (got "fr")',
+		],
+		[
+			'unknown theme',
+			{ additionalFields: { themeMode: 'blue' } },
+			'Parameter "Theme" must be one of light, dark (got "blue")',
+		],
+	]),
+	...refused('get', ['promoter', 'get'], { userId: 'user_1001' }, [
+		['empty user id', { userId: EMPTY }, 'Parameter "User ID" is required'],
+		['256-character user id', { userId: long }, 'Parameter "User ID" must be at most 255'],
+		['user id ".."', { userId: '..' }, 'Parameter "User ID" cannot be "." or ".."'],
+		[
+			'unknown include value',
+			{ expand: ['links', 'wallet'] },
+			'Parameter "Include" can only hold balances, links, statistics (got "wallet")',
+		],
+		[
+			'unknown include in a text list',
+			{ expand: 'links,foo' },
+			'Parameter "Include" can only hold balances, links, statistics (got "foo")',
+		],
+	]),
+	...refused('links', ['promoter', 'getLinks'], {}, [
+		['user id "."', { userId: '.' }, 'Parameter "User ID" cannot be "." or ".."'],
+	]),
+	...refused('statistics', ['promoter', 'getStatistics'], { userId: 'user_1001' }, [
+		[
+			'month 13',
+			{ startDate: '2026-13-01' },
+			'Parameter "Start Date" must be a real date written YYYY-MM-DD',
+		],
+		[
+			'unpadded date',
+			{ startDate: '2026-2-1' },
+			'Parameter "Start Date" must be a real date written YYYY-MM-DD',
+		],
+		[
+			'30 February',
+			{ endDate: '2026-02-30' },
+			'Parameter "End Date" must be a real date written YYYY-MM-DD',
+		],
+		[
+			'reversed range',
+			{ startDate: '2026-03-02', endDate: '2026-03-01' },
+			'Parameter "End Date" must not be earlier than Start Date',
+		],
+	]),
+	...refused('balances', ['promoter', 'getBalances'], {}, [
+		['whitespace-only user id', { userId: ' ' }, 'Parameter "User ID" is required'],
+	]),
 ];
 
 describe('input refused before any request', () => {

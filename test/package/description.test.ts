@@ -4,10 +4,8 @@
  */
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import {
-	DEFAULT_CONCURRENCY,
-	DEFAULT_REQUEST_SETTINGS,
-} from '../../nodes/AffiliateTracking/helpers/runOptions';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/helpers/runOptions';
+import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 import { loadPackage } from '../helpers/n8n';
 

@@ -4,16 +4,20 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { runForEachItem } from '../../nodes/AffiliateTracking/helpers/itemLoop';
-import type { OperationProfile } from '../../nodes/AffiliateTracking/helpers/operationProfile';
-import { ERROR_CONTEXT } from '../../nodes/AffiliateTracking/transport/errors';
+import {
+	runForEachItem,
+	type Operation,
+	type OperationResult,
+} from '../../nodes/shared/helpers/itemLoop';
+import { profile as PURCHASE } from '../../nodes/AffiliateTracking/actions/conversion/trackPurchase.operation';
+import { ERROR_CONTEXT } from '../../nodes/shared/transport/errors';
 import { fakeContext } from './fakeContext';
 
-const PURCHASE: OperationProfile = {
-	action: 'Track Purchase',
-	kind: 'write',
-	key: { label: 'Transaction ID', parameter: 'transactionId' },
-};
+/** Track Purchase doing `handler` for each item. */
+const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
+	profile: PURCHASE,
+	execute: async ({ itemIndex }) => await handler(itemIndex),
+});
 
 const byItem = (itemIndex: number) => ({ transactionId: `order_${itemIndex}` });
 
@@ -53,7 +57,7 @@ describe('order and pairing', () => {
 		let peak = 0;
 		const [out] = await runForEachItem(
 			context,
-			async (itemIndex) => {
+			purchase(async (itemIndex) => {
 				inFlight++;
 				peak = Math.max(peak, inFlight);
 				await later(6 - itemIndex); // later items finish first
@@ -64,8 +68,7 @@ describe('order and pairing', () => {
 							{ n: 2, part: 'b' },
 						]
 					: { n: itemIndex };
-			},
-			PURCHASE,
+			}),
 			{ concurrency: 3, batchIntervalMs: 0 },
 		);
 		expect(peak).toBe(3);
@@ -87,15 +90,14 @@ describe('order and pairing', () => {
 		let peak = 0;
 		await runForEachItem(
 			context,
-			async (itemIndex) => {
+			purchase(async (itemIndex) => {
 				started.push(itemIndex);
 				inFlight++;
 				peak = Math.max(peak, inFlight);
 				await later(2);
 				inFlight--;
 				return {};
-			},
-			PURCHASE,
+			}),
 			{ concurrency: 10, batchSize: 2, batchIntervalMs: 1 },
 		);
 		expect(peak).toBe(2);
@@ -116,7 +118,7 @@ describe('Continue On Fail', () => {
 			items: 3,
 			onError: 'continueRegularOutput',
 		});
-		const [out] = await runForEachItem(context, failOdd(context), PURCHASE, {
+		const [out] = await runForEachItem(context, purchase(failOdd(context)), {
 			concurrency: 2,
 			batchIntervalMs: 0,
 		});
@@ -141,7 +143,7 @@ describe('Continue On Fail', () => {
 			items: 2,
 			onError: 'continueErrorOutput',
 		});
-		const [out] = await runForEachItem(context, failOdd(context), PURCHASE);
+		const [out] = await runForEachItem(context, purchase(failOdd(context)));
 		expect(out[1]).toEqual({
 			json: {
 				error: 'item 1 failed',
@@ -159,10 +161,9 @@ describe('Continue On Fail', () => {
 		});
 		const [out] = await runForEachItem(
 			context,
-			async () => {
+			purchase(async () => {
 				throw new TypeError('unexpected');
-			},
-			PURCHASE,
+			}),
 		);
 		expect(out).toEqual([{ json: { error: 'unexpected' }, pairedItem: { item: 0 } }]);
 	});
@@ -176,7 +177,7 @@ describe('a run stopped by an error', () => {
 		const error = await rejection<NodeApiError>(
 			runForEachItem(
 				context,
-				async (itemIndex) => {
+				purchase(async (itemIndex) => {
 					started.push(itemIndex);
 					if (itemIndex === 4) {
 						await later(1);
@@ -185,8 +186,7 @@ describe('a run stopped by an error', () => {
 					await later(itemIndex === 5 ? 10 : 3);
 					finished.push(itemIndex);
 					return {};
-				},
-				PURCHASE,
+				}),
 				{ concurrency: 3, batchIntervalMs: 0 },
 			),
 		);
@@ -220,7 +220,7 @@ describe('a run stopped by an error', () => {
 		const error = await rejection<NodeOperationError>(
 			runForEachItem(
 				context,
-				async (itemIndex) => {
+				purchase(async (itemIndex) => {
 					await later(itemIndex === 0 ? 1 : 4);
 					if (itemIndex === 2) throw apiError(context, 'second failure');
 					if (itemIndex === 0) throw new NodeOperationError(context.getNode(), 'first failure');
@@ -230,8 +230,7 @@ describe('a run stopped by an error', () => {
 						throw lost;
 					}
 					return {};
-				},
-				PURCHASE,
+				}),
 				{ concurrency: 3, batchIntervalMs: 0 },
 			),
 		);
@@ -257,10 +256,9 @@ describe('a run stopped by an error', () => {
 		const error = await rejection<NodeApiError>(
 			runForEachItem(
 				context,
-				async () => {
+				purchase(async () => {
 					throw thrown;
-				},
-				PURCHASE,
+				}),
 			),
 		);
 		expect(error).toBe(thrown);

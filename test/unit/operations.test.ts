@@ -156,7 +156,7 @@ async function runOperation(name: string, testCase: Case) {
 		credentials: { ...TEST_CREDENTIALS, promoterCenterUrl: 'https://promoter.example.com' },
 		respond: () => envelope(0, 'success', answer),
 	});
-	const [items] = (await router.call(fake.context)) as INodeExecutionData[][];
+	const [items] = (await router(fake.context)) as INodeExecutionData[][];
 	return { items, requests: fake.requests };
 }
 
@@ -183,7 +183,7 @@ describe('each operation', () => {
 			respond: () =>
 				httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A&x_auth_code=c' }),
 		});
-		const [items] = await router.call(fake.context);
+		const [items] = await router(fake.context);
 		expect(fake.requests[0].url).toBe(
 			`${API}/oauth/authorizeAndRedirect?product_key=prd_a&target_product_key=prd_b&user_id=u%201`,
 		);
@@ -198,7 +198,7 @@ describe('each operation', () => {
 
 	it('an unknown operation is refused before any request', async () => {
 		const fake = fakeContext({ parameters: { resource: 'conversion', operation: 'void' } });
-		await expect(router.call(fake.context)).rejects.toThrow(
+		await expect(router(fake.context)).rejects.toThrow(
 			'The operation "void" of resource "conversion" is not supported',
 		);
 		expect(fake.requests).toHaveLength(0);
@@ -213,7 +213,7 @@ describe('each operation', () => {
 				invitedUserId: 'u',
 			},
 		});
-		await expect(router.call(fake.context)).rejects.toThrow(
+		await expect(router(fake.context)).rejects.toThrow(
 			'Parameter "Event Name" must not be "signup": use the Track Signup operation, which sends the invite code',
 		);
 		expect(fake.requests).toHaveLength(0);

@@ -1,7 +1,7 @@
 /** ParameterReader on the sources: what each reader accepts, and the error that names the parameter. */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import { ParameterReader } from '../../nodes/AffiliateTracking/helpers/validation';
+import { ParameterReader } from '../../nodes/shared/helpers/validation';
 import { fakeContext } from './fakeContext';
 
 function reader(value: unknown): ParameterReader {

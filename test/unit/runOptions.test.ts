@@ -1,16 +1,13 @@
 /** The Options collection, parsed in one place for the item loop and the transport. */
 import type { IPollFunctions } from 'n8n-workflow';
 
-import {
-	DEFAULT_POLL_BUDGET_MS,
-	pollBudgetMs,
-} from '../../nodes/AffiliateTracking/helpers/n8nCompatibility';
+import { DEFAULT_POLL_BUDGET_MS, pollBudgetMs } from '../../nodes/shared/helpers/n8nCompatibility';
 import {
 	DEFAULT_CONCURRENCY,
-	DEFAULT_REQUEST_SETTINGS,
 	MAX_CONCURRENCY,
 	parseRunOptions,
-} from '../../nodes/AffiliateTracking/helpers/runOptions';
+} from '../../nodes/shared/helpers/runOptions';
+import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 
 describe('parseRunOptions', () => {
 	it('no options: the defaults, no batching', () => {

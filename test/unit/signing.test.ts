@@ -13,12 +13,12 @@ import {
 	signV2,
 	v1StringToSign,
 	v2StringToSign,
-} from '../../nodes/AffiliateTracking/transport/signing';
+} from '../../nodes/shared/transport/signing';
 import {
 	signRequestOptions,
 	toWireRequest,
 	type SignableRequestOptions,
-} from '../../nodes/AffiliateTracking/transport/requestSigner';
+} from '../../nodes/shared/transport/requestSigner';
 import { strnatcmp } from '../../sandbox/verify';
 
 const SECRET = 'sk_test_vector_secret';
@@ -67,7 +67,18 @@ describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)
 		);
 	});
 
-	it('counts only top-level names of a nested JSON body and ignores values', () => {
+	it.each([
+		[
+			'counts only top-level names of a nested JSON body and ignores values',
+			{ url: '/track/conversion', body: { b: { z: 1, a: [1, 2] }, A: 20260301, c: null } },
+			'a&b&c',
+		],
+		[
+			'merges query and body names, a name in both counted once',
+			{ url: '/x?b=1&a[k]=2', qs: { c: 'v' }, body: { b: 1, d: 2 } },
+			'a&b&c&d',
+		],
+	])('%s', (_name, request, names) => {
 		const signed = signRequestOptions(
 			{
 				baseUrl: 'https://api.example.com',
@@ -75,38 +86,11 @@ describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)
 				apiSecret: SECRET,
 				signatureVersion: 'v1',
 			},
-			{
-				method: 'POST',
-				url: '/track/conversion',
-				body: { b: { z: 1, a: [1, 2] }, A: 20260301, c: null },
-				headers: { 'X-Api-Timestamp': TS },
-			},
+			{ method: 'POST', ...request, headers: { 'X-Api-Timestamp': TS } },
 			0,
 		);
 		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
-			sha256(`a&b&c${TS}${SECRET}`),
-		);
-	});
-
-	it('merges query and body names, a name in both counted once', () => {
-		const signed = signRequestOptions(
-			{
-				baseUrl: 'https://api.example.com',
-				apiKey: 'pk_x',
-				apiSecret: SECRET,
-				signatureVersion: 'v1',
-			},
-			{
-				method: 'POST',
-				url: '/x?b=1&a[k]=2',
-				qs: { c: 'v' },
-				body: { b: 1, d: 2 },
-				headers: { 'X-Api-Timestamp': TS },
-			},
-			0,
-		);
-		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
-			sha256(`a&b&c&d${TS}${SECRET}`),
+			sha256(`${names}${TS}${SECRET}`),
 		);
 	});
 });

@@ -1,23 +1,13 @@
 /** The report of a stopped run: ranges, named keys, and a size that stays readable. */
-import type { OperationProfile } from '../../nodes/AffiliateTracking/helpers/operationProfile';
+import { profile as REFUND } from '../../nodes/AffiliateTracking/actions/conversion/refund.operation';
+import { profile as SIGNUP } from '../../nodes/AffiliateTracking/actions/conversion/trackSignup.operation';
 import {
 	describeStoppedRun,
 	formatRanges,
 	NAMED_PER_GROUP,
 	RANGES_PER_GROUP,
 	type ItemState,
-} from '../../nodes/AffiliateTracking/helpers/stopReport';
-
-const SIGNUP: OperationProfile = {
-	action: 'Track Signup',
-	kind: 'write',
-	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
-};
-const REFUND: OperationProfile = {
-	action: 'Refund',
-	kind: 'idempotentWrite',
-	key: { label: 'Transaction ID', parameter: 'transactionId' },
-};
+} from '../../nodes/shared/helpers/stopReport';
 
 describe('formatRanges', () => {
 	it.each([

@@ -7,10 +7,10 @@ import { NodeApiError, NodeOperationError, sleep, type IDataObject } from 'n8n-w
 import type {
 	OperationKind,
 	OperationProfile,
-} from '../../nodes/AffiliateTracking/helpers/operationProfile';
-import { apiRequest, redirectRequest, type ApiCall } from '../../nodes/AffiliateTracking/transport';
-import { ERROR_CONTEXT, SERVER_MESSAGES } from '../../nodes/AffiliateTracking/transport/errors';
-import { TIMESTAMP_HEADER } from '../../nodes/AffiliateTracking/transport/requestSigner';
+} from '../../nodes/shared/transport/operationProfile';
+import { apiRequest, redirectRequest, type ApiCall } from '../../nodes/shared/transport';
+import { ERROR_CONTEXT, SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
+import { TIMESTAMP_HEADER } from '../../nodes/shared/transport/requestSigner';
 import {
 	envelope,
 	fakeContext,
@@ -53,7 +53,7 @@ async function send(
 	let error: (NodeApiError | NodeOperationError) | undefined;
 	let data: unknown;
 	try {
-		data = await apiRequest.call(fake.context, apiCall, 0);
+		data = await apiRequest(fake.context, apiCall, 0);
 	} catch (caught) {
 		error = caught as NodeApiError | NodeOperationError;
 	}
@@ -333,14 +333,14 @@ describe('answers that are not an API response', () => {
 			parameters: {},
 			respond: () => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' }),
 		});
-		await expect(redirectRequest.call(found.context, redirectCall, 0)).resolves.toBe(
+		await expect(redirectRequest(found.context, redirectCall, 0)).resolves.toBe(
 			'https://app.example.com/?ps_ref=A',
 		);
 		const failed = fakeContext({
 			parameters: {},
 			respond: () => envelope(1000001, 'The authorization target product does not exist'),
 		});
-		await expect(redirectRequest.call(failed.context, redirectCall, 0)).rejects.toThrow(
+		await expect(redirectRequest(failed.context, redirectCall, 0)).rejects.toThrow(
 			'The authorization target product does not exist',
 		);
 	});
@@ -361,7 +361,7 @@ describe('credentials', () => {
 	it('are read once per execution, however many requests', async () => {
 		const fake = fakeContext({ parameters: {}, respond: () => OK });
 		const getCredentials = jest.spyOn(fake.context, 'getCredentials');
-		await Promise.all([0, 1, 2].map((item) => apiRequest.call(fake.context, call('read'), item)));
+		await Promise.all([0, 1, 2].map((item) => apiRequest(fake.context, call('read'), item)));
 		expect(fake.requests).toHaveLength(3);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 	});

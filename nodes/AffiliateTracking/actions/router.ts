@@ -1,16 +1,10 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { runForEachItem, type OperationResult } from '../helpers/itemLoop';
-import type { OperationProfile } from '../helpers/operationProfile';
-import { readRunOptions } from '../helpers/runOptions';
+import { runForEachItem, type Operation } from '../../shared/helpers/itemLoop';
+import { readRunOptions } from '../../shared/helpers/runOptions';
 import * as authorization from './authorization';
 import * as conversion from './conversion';
 import * as promoter from './promoter';
-
-interface Operation {
-	profile: OperationProfile;
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
-}
 
 const OPERATIONS: Record<string, Record<string, Operation>> = {
 	authorization: {
@@ -34,20 +28,15 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
 	},
 };
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
+export async function router(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = context.getNodeParameter('resource', 0) as string;
+	const operation = context.getNodeParameter('operation', 0) as string;
 	const selected = OPERATIONS[resource]?.[operation];
 	if (selected === undefined) {
 		throw new NodeOperationError(
-			this.getNode(),
+			context.getNode(),
 			`The operation "${operation}" of resource "${resource}" is not supported`,
 		);
 	}
-	return await runForEachItem(
-		this,
-		async (itemIndex) => await selected.execute.call(this, itemIndex),
-		selected.profile,
-		readRunOptions(this).pacing,
-	);
+	return await runForEachItem(context, selected, readRunOptions(context).pacing);
 }

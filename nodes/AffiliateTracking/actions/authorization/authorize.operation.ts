@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { readRelayBody, relayProperties } from './relayFields';
 
 export const profile: OperationProfile = {
@@ -17,14 +15,7 @@ export const description = updateDisplayOptions(
 	relayProperties('productKey'),
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const body = readRelayBody(new ParameterReader(this, itemIndex), 'productKey') as IDataObject;
-	return (await apiRequest.call(
-		this,
-		{ method: 'POST', path: '/oauth/authorize', body, operation: profile },
-		itemIndex,
-	)) as IDataObject;
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
+	const body = readRelayBody(params, 'productKey') as IDataObject;
+	return (await request({ method: 'POST', path: '/oauth/authorize', body })) as IDataObject;
 }

@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { redirectRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { readRelayBody, relayProperties } from './relayFields';
 
 export const profile: OperationProfile = {
@@ -18,33 +16,25 @@ export const description = updateDisplayOptions(
 );
 
 /** The 302 is not followed: its Location, and the two parameters it carries, are the output. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const { extra, ...fields } = readRelayBody(new ParameterReader(this, itemIndex), 'productKey');
+export async function execute({ params, redirect }: ItemRun): Promise<OperationResult> {
+	const { extra, ...fields } = readRelayBody(params, 'productKey');
 	const query: Record<string, string> = {};
 	for (const [name, value] of Object.entries(fields)) query[name] = String(value);
 	if (extra !== undefined) query.extra = JSON.stringify(extra);
-	const location = await redirectRequest.call(
-		this,
-		{
-			method: 'GET',
-			path: '/oauth/authorizeAndRedirect',
-			query,
-			operation: profile,
-		},
-		itemIndex,
-	);
-	let params: URLSearchParams | undefined;
+	const location = await redirect({
+		method: 'GET',
+		path: '/oauth/authorizeAndRedirect',
+		query,
+	});
+	let landing: URLSearchParams | undefined;
 	try {
-		params = new URL(location).searchParams;
+		landing = new URL(location).searchParams;
 	} catch {
-		params = undefined;
+		landing = undefined;
 	}
 	return {
 		redirect_url: location,
-		ps_ref: params?.get('ps_ref') ?? null,
-		x_auth_code: params?.get('x_auth_code') ?? null,
+		ps_ref: landing?.get('ps_ref') ?? null,
+		x_auth_code: landing?.get('x_auth_code') ?? null,
 	};
 }

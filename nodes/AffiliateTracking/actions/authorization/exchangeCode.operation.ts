@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 
 /** A code is redeemed once: a blind re-send after a lost answer would fail as used. */
 export const profile: OperationProfile = {
@@ -28,19 +26,11 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const code = new ParameterReader(this, itemIndex).requiredString('code', 'Authorization Code');
-	return (await apiRequest.call(
-		this,
-		{
-			method: 'POST',
-			path: '/oauth/getUserByAuthorizationCode',
-			body: { code },
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject;
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
+	const code = params.requiredString('code', 'Authorization Code');
+	return (await request({
+		method: 'POST',
+		path: '/oauth/getUserByAuthorizationCode',
+		body: { code },
+	})) as IDataObject;
 }

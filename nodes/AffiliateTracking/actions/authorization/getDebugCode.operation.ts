@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { readRelayBody, relayProperties } from './relayFields';
 
 export const profile: OperationProfile = {
@@ -26,22 +24,11 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const body = readRelayBody(
-		new ParameterReader(this, itemIndex),
-		'sourceProductKey',
-	) as IDataObject;
-	return (await apiRequest.call(
-		this,
-		{
-			method: 'POST',
-			path: '/oauth/getDebugAuthCode',
-			body,
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject;
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
+	const body = readRelayBody(params, 'sourceProductKey') as IDataObject;
+	return (await request({
+		method: 'POST',
+		path: '/oauth/getDebugAuthCode',
+		body,
+	})) as IDataObject;
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ParameterReader } from '../../helpers/validation';
+import type { ParameterReader } from '../../../shared/helpers/validation';
 
 /**
  * The fields shared by Authorize, Authorize and Get Redirect and Get Debug Code: who relays

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ParameterReader } from '../../helpers/validation';
+import type { ParameterReader } from '../../../shared/helpers/validation';
 
 export const invitedUserIdProperty: INodeProperties = {
 	displayName: 'Invited User ID',

@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 
 export const profile: OperationProfile = {
 	action: 'Refund',
@@ -40,19 +38,11 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = {
 		transaction_id: params.requiredString('transactionId', 'Transaction ID'),
 	};
 	const reason = params.optionalString('reason', 'Reason');
 	if (reason !== undefined) body.reason = reason;
-	return (await apiRequest.call(
-		this,
-		{ method: 'POST', path: '/track/refund', body, operation: profile },
-		itemIndex,
-	)) as IDataObject;
+	return (await request({ method: 'POST', path: '/track/refund', body })) as IDataObject;
 }

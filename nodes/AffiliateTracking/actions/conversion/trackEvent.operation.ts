@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import {
 	extraBodyFieldsOption,
 	invitedUserIdProperty,
@@ -59,11 +57,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const eventName = params.requiredString('eventName', 'Event Name');
 	if (eventName === 'signup') {
 		throw params.fail(
@@ -79,14 +73,9 @@ export async function execute(
 	if (transactionId !== undefined) body.transaction_id = transactionId;
 	const value = params.amount('additionalFields.conversionValue', 'Conversion Value', false);
 	if (value !== undefined) body.conversion_value = value;
-	return (await apiRequest.call(
-		this,
-		{
-			method: 'POST',
-			path: '/track/conversion',
-			body: withExtraBodyFields(params, body),
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject;
+	return (await request({
+		method: 'POST',
+		path: '/track/conversion',
+		body: withExtraBodyFields(params, body),
+	})) as IDataObject;
 }

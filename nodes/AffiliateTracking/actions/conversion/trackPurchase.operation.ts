@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import {
 	extraBodyFieldsOption,
 	invitedUserIdProperty,
@@ -53,20 +51,12 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body = withExtraBodyFields(params, {
 		event_name: 'purchase',
 		invited_user_id: params.requiredString('invitedUserId', 'Invited User ID'),
 		transaction_id: params.requiredString('transactionId', 'Transaction ID'),
 		conversion_value: params.amount('conversionValue', 'Conversion Value', true),
 	});
-	return (await apiRequest.call(
-		this,
-		{ method: 'POST', path: '/track/conversion', body, operation: profile },
-		itemIndex,
-	)) as IDataObject;
+	return (await request({ method: 'POST', path: '/track/conversion', body })) as IDataObject;
 }

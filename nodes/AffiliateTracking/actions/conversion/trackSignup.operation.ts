@@ -1,10 +1,8 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
-import { SERVER_MESSAGES } from '../../transport/errors';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
+import { SERVER_MESSAGES } from '../../../shared/transport/errors';
 import { invitedUserIdProperty } from './conversionFields';
 
 export const profile: OperationProfile = {
@@ -62,11 +60,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = {
 		event_name: 'signup',
 		invited_user_id: params.requiredString('invitedUserId', 'Invited User ID'),
@@ -78,25 +72,20 @@ export async function execute(
 	if (clickId !== undefined) body.click_id = clickId;
 	const alreadyExistsIsSuccess =
 		params.raw('additionalFields.alreadyExistsIsSuccess', false) === true;
-	return (await apiRequest.call(
-		this,
-		{
-			method: 'POST',
-			path: '/track/conversion',
-			body,
-			operation: profile,
-			recover: alreadyExistsIsSuccess
-				? ({ message }) =>
-						SERVER_MESSAGES.alreadyExists.test(message)
-							? {
-									event_name: 'signup',
-									invited_user_id: body.invited_user_id,
-									status: 'ALREADY_EXISTS',
-									message,
-								}
-							: undefined
-				: undefined,
-		},
-		itemIndex,
-	)) as IDataObject;
+	return (await request({
+		method: 'POST',
+		path: '/track/conversion',
+		body,
+		recover: alreadyExistsIsSuccess
+			? ({ message }) =>
+					SERVER_MESSAGES.alreadyExists.test(message)
+						? {
+								event_name: 'signup',
+								invited_user_id: body.invited_user_id,
+								status: 'ALREADY_EXISTS',
+								message,
+							}
+						: undefined
+			: undefined,
+	})) as IDataObject;
 }

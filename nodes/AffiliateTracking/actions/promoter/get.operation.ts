@@ -1,9 +1,8 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { ParameterReader } from '../../../shared/helpers/validation';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { promoterPath, userIdProperty } from './promoterFields';
 
 const EXPANDABLE = ['balances', 'links', 'statistics'] as const;
@@ -55,21 +54,12 @@ function readExpand(params: ParameterReader): string[] {
 	return [...new Set(wanted)];
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const path = promoterPath(params);
 	const expand = readExpand(params);
-	return (await apiRequest.call(
-		this,
-		{
-			method: 'GET',
-			path,
-			query: { expand: expand.length > 0 ? expand.join(',') : undefined },
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject;
+	return (await request({
+		method: 'GET',
+		path,
+		query: { expand: expand.length > 0 ? expand.join(',') : undefined },
+	})) as IDataObject;
 }

@@ -1,35 +1,21 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import { promoterBalancesProfile } from '../../../shared/helpers/promoterReads';
 import { promoterPath, splitIntoItemsProperty, userIdProperty } from './promoterFields';
 
-export const profile: OperationProfile = {
-	action: 'Get Promoter Balances',
-	kind: 'read',
-	key: { label: 'User ID', parameter: 'userId' },
-};
+/** Shared with the trigger, which polls the same read. */
+export const profile = promoterBalancesProfile;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['promoter'], operation: ['getBalances'] } },
 	[userIdProperty, splitIntoItemsProperty],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
-	const balances = (await apiRequest.call(
-		this,
-		{
-			method: 'GET',
-			path: promoterPath(params, '/balances'),
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject[];
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
+	const balances = (await request({
+		method: 'GET',
+		path: promoterPath(params, '/balances'),
+	})) as IDataObject[];
 	return params.raw('splitIntoItems', true) === false ? { balances } : balances;
 }

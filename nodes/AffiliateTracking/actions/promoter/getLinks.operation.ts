@@ -1,9 +1,7 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { promoterPath, splitIntoItemsProperty, userIdProperty } from './promoterFields';
 
 export const profile: OperationProfile = {
@@ -23,19 +21,10 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
-	const links = (await apiRequest.call(
-		this,
-		{
-			method: 'GET',
-			path: promoterPath(params, '/links'),
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject[];
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
+	const links = (await request({
+		method: 'GET',
+		path: promoterPath(params, '/links'),
+	})) as IDataObject[];
 	return params.raw('splitIntoItems', true) === false ? { links } : links;
 }

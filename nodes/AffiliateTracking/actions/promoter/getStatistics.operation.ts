@@ -1,16 +1,11 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import { promoterStatisticsProfile } from '../../../shared/helpers/promoterReads';
 import { promoterPath, userIdProperty } from './promoterFields';
 
-export const profile: OperationProfile = {
-	action: 'Get Promoter Statistics',
-	kind: 'read',
-	key: { label: 'User ID', parameter: 'userId' },
-};
+/** Shared with the trigger, which polls the same read. */
+export const profile = promoterStatisticsProfile;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['promoter'], operation: ['getStatistics'] } },
@@ -37,11 +32,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const path = promoterPath(params, '/statistics');
 	const startDate = params.date('startDate', 'Start Date');
 	const endDate = params.date('endDate', 'End Date');
@@ -51,14 +42,9 @@ export async function execute(
 			`must not be earlier than Start Date (${endDate} is before ${startDate})`,
 		);
 	}
-	return (await apiRequest.call(
-		this,
-		{
-			method: 'GET',
-			path,
-			query: { start_date: startDate, end_date: endDate },
-			operation: profile,
-		},
-		itemIndex,
-	)) as IDataObject;
+	return (await request({
+		method: 'GET',
+		path,
+		query: { start_date: startDate, end_date: endDate },
+	})) as IDataObject;
 }

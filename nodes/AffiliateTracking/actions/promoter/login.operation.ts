@@ -1,9 +1,8 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
-import type { OperationResult } from '../../helpers/itemLoop';
-import type { OperationProfile } from '../../helpers/operationProfile';
-import { ParameterReader } from '../../helpers/validation';
-import { apiRequest, getCredentials } from '../../transport';
+import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
+import { getCredentials } from '../../../shared/transport';
 
 export const LANGUAGES = ['en', 'zh', 'zh-hk'] as const;
 export const THEME_MODES = ['light', 'dark'] as const;
@@ -85,11 +84,7 @@ export const description = updateDisplayOptions(
  * Also returns the promoter-center addresses when the credential has one. The token is
  * fresh: request a new one at every entry to the promoter center rather than storing it.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<OperationResult> {
-	const params = new ParameterReader(this, itemIndex);
+export async function execute({ context, params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = { user_id: params.requiredString('userId', 'User ID') };
 	const email = params.email('additionalFields.email', 'Email');
 	if (email !== undefined) body.email = email;
@@ -102,12 +97,8 @@ export async function execute(
 	const themeMode = params.oneOf('additionalFields.themeMode', 'Theme', THEME_MODES);
 	if (themeMode !== undefined) body.theme_mode = themeMode;
 
-	const data = (await apiRequest.call(
-		this,
-		{ method: 'POST', path: '/promoter/login', body, operation: profile },
-		itemIndex,
-	)) as IDataObject;
-	const { promoterCenterUrl } = await getCredentials.call(this);
+	const data = (await request({ method: 'POST', path: '/promoter/login', body })) as IDataObject;
+	const { promoterCenterUrl } = await getCredentials(context);
 	if (promoterCenterUrl === undefined || typeof data.token !== 'string') return data;
 	const token = encodeURIComponent(data.token);
 	return {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { encodeRfc3986 } from '../../transport/signing';
-import type { ParameterReader } from '../../helpers/validation';
+import { encodeRfc3986 } from '../../../shared/transport/signing';
+import type { ParameterReader } from '../../../shared/helpers/validation';
 
 export const userIdProperty: INodeProperties = {
 	displayName: 'User ID',

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_CONCURRENCY } from '../helpers/runOptions';
+import { MAX_CONCURRENCY } from './runOptions';
 
 /**
  * How requests are sent and retried, in the node's Options and the trigger's (parsed by
- * helpers/runOptions). The defaults are DEFAULT_CONCURRENCY and DEFAULT_REQUEST_SETTINGS written
+ * runOptions.ts and transport/requestSettings.ts). The defaults are DEFAULT_CONCURRENCY and DEFAULT_REQUEST_SETTINGS written
  * out as literals, because n8n's lint requires literal defaults (a test keeps them equal).
  */
 export const requestOptionFields: INodeProperties[] = [

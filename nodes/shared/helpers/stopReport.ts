@@ -3,7 +3,7 @@
  * on: which items the service recorded (so must not be sent again), which failed, which may or
  * may not have been recorded, and which were never sent.
  */
-import { isSafeToRepeat, type OperationProfile } from './operationProfile';
+import { isSafeToRepeat, type OperationProfile } from '../transport/operationProfile';
 
 /** An item's fate in a run. Items start as `notSent`. */
 export type ItemState = 'succeeded' | 'failed' | 'uncertain' | 'notSent';

@@ -7,17 +7,49 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { apiRequest, redirectRequest, type ApiRequest } from '../transport';
 import { ERROR_CONTEXT } from '../transport/errors';
-import type { OperationProfile } from './operationProfile';
+import type { OperationProfile } from '../transport/operationProfile';
 import type { Pacing } from './runOptions';
 import { describeStoppedRun, groupByState, formatRanges, type ItemState } from './stopReport';
+import { ParameterReader } from './validation';
 
 type NodeError = NodeApiError | NodeOperationError;
 
 /** What an operation returns for one item: one object, or a list that becomes one item each. */
 export type OperationResult = IDataObject | IDataObject[];
 
-export type ItemHandler = (itemIndex: number) => Promise<OperationResult>;
+/**
+ * What an operation's execute gets for one item: its parameters, and requests sent in the name
+ * of the operation for this item, so that the operation never repeats its profile.
+ */
+export interface ItemRun {
+	context: IExecuteFunctions;
+	itemIndex: number;
+	params: ParameterReader;
+	/** The envelope's data of a call. */
+	request(call: ApiRequest): Promise<unknown>;
+	/** The Location of a redirecting call. */
+	redirect(call: ApiRequest): Promise<string>;
+}
+
+/** One operation of the node: its profile, and what it does for one item. */
+export interface Operation {
+	profile: OperationProfile;
+	execute(item: ItemRun): Promise<OperationResult>;
+}
+
+function itemRun(context: IExecuteFunctions, operation: Operation, itemIndex: number): ItemRun {
+	const { profile } = operation;
+	return {
+		context,
+		itemIndex,
+		params: new ParameterReader(context, itemIndex),
+		request: async (call) => await apiRequest(context, { ...call, operation: profile }, itemIndex),
+		redirect: async (call) =>
+			await redirectRequest(context, { ...call, operation: profile }, itemIndex),
+	};
+}
 
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
@@ -93,15 +125,14 @@ function stoppedRunError(
 }
 
 /**
- * Runs `handler` once per input item under `pacing` and returns every item's outcome in input
+ * Runs `operation` once per input item under `pacing` and returns every item's outcome in input
  * order: its results, or (under Continue On Fail) its error item. Without Continue On Fail the
  * first failure stops the run: no further item starts, those under way are awaited, and the
  * first failure is thrown with an account of every item.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
-	handler: ItemHandler,
-	profile: OperationProfile,
+	operation: Operation,
 	pacing: Pacing = { concurrency: 1, batchIntervalMs: 0 },
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
@@ -115,7 +146,7 @@ export async function runForEachItem(
 
 	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
-			const result = await handler(itemIndex);
+			const result = await operation.execute(itemRun(context, operation, itemIndex));
 			outcomes[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
 				json,
 				pairedItem: { item: itemIndex },
@@ -143,7 +174,7 @@ export async function runForEachItem(
 	if (failures.size > 0) {
 		// A single item's error says all there is; an account of one item would only repeat it.
 		const [[, first]] = failures;
-		throw itemCount === 1 ? first : stoppedRunError(context, profile, states, failures);
+		throw itemCount === 1 ? first : stoppedRunError(context, operation.profile, states, failures);
 	}
 	return [outcomes.flat()];
 }

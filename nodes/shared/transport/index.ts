@@ -11,8 +11,6 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { isSafeToRepeat, type OperationProfile } from '../helpers/operationProfile';
-import { readRunOptions, type RequestSettings } from '../helpers/runOptions';
 import {
 	ENVELOPE_CODES,
 	ERROR_CONTEXT,
@@ -20,6 +18,12 @@ import {
 	remedyFor,
 	SERVER_MESSAGES,
 } from './errors';
+import { isSafeToRepeat, type OperationProfile } from './operationProfile';
+import {
+	readOptionsCollection,
+	parseRequestSettings,
+	type RequestSettings,
+} from './requestSettings';
 import {
 	describeStringToSign,
 	readCredentials,
@@ -34,19 +38,24 @@ export const CREDENTIAL_NAME = 'affiliateTrackingApi';
 /** The n8n contexts that send requests: a node run, and the trigger's poll. */
 export type TransportContext = IExecuteFunctions | IPollFunctions;
 
-export interface ApiCall {
+/** A request as an operation describes it. */
+export interface ApiRequest {
 	method: 'GET' | 'POST';
 	/** Endpoint path below /api/open/v1, already percent-encoded. */
 	path: string;
 	body?: IDataObject;
 	query?: Record<string, QueryValue | undefined>;
-	/** The calling operation: its name for messages, and whether a re-send is safe. */
-	operation: OperationProfile;
 	/**
 	 * The result to give for an envelope error the operation expects (for example a signup
 	 * reported before), or undefined to fail as usual.
 	 */
 	recover?: (envelope: Envelope) => IDataObject | undefined;
+}
+
+/** A request and the operation that sends it. */
+export interface ApiCall extends ApiRequest {
+	/** The calling operation: its name for messages, and whether a re-send is safe. */
+	operation: OperationProfile;
 }
 
 export interface Envelope {
@@ -83,14 +92,14 @@ interface LoadedCredentials {
  */
 const credentialsByExecution = new WeakMap<TransportContext, Promise<LoadedCredentials>>();
 
-async function loadCredentials(this: TransportContext): Promise<LoadedCredentials> {
-	const data = await this.getCredentials(CREDENTIAL_NAME, 0);
-	const reference = this.getNode().credentials?.[CREDENTIAL_NAME];
+async function loadCredentials(context: TransportContext): Promise<LoadedCredentials> {
+	const data = await context.getCredentials(CREDENTIAL_NAME, 0);
+	const reference = context.getNode().credentials?.[CREDENTIAL_NAME];
 	let parsed: AffiliateTrackingCredentials;
 	try {
 		parsed = readCredentials(data);
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), (error as Error).message, {
+		throw new NodeOperationError(context.getNode(), (error as Error).message, {
 			description: 'Fix the Affiliate Tracking API credential.',
 		});
 	}
@@ -105,19 +114,19 @@ async function loadCredentials(this: TransportContext): Promise<LoadedCredential
 	};
 }
 
-async function credentialsOf(this: TransportContext): Promise<LoadedCredentials> {
-	let loaded = credentialsByExecution.get(this);
+async function credentialsOf(context: TransportContext): Promise<LoadedCredentials> {
+	let loaded = credentialsByExecution.get(context);
 	if (loaded === undefined) {
-		loaded = loadCredentials.call(this);
-		credentialsByExecution.set(this, loaded);
+		loaded = loadCredentials(context);
+		credentialsByExecution.set(context, loaded);
 	}
 	return await loaded;
 }
 
 export async function getCredentials(
-	this: TransportContext,
+	context: TransportContext,
 ): Promise<AffiliateTrackingCredentials> {
-	return (await credentialsOf.call(this)).parsed;
+	return (await credentialsOf(context)).parsed;
 }
 
 /**
@@ -160,7 +169,7 @@ function signatureDiagnostics(
 
 /** An envelope with a non-zero code, as an error that keeps the server's message and code. */
 function envelopeError(
-	this: TransportContext,
+	context: TransportContext,
 	envelope: Envelope,
 	itemIndex: number,
 	extraDescription?: string,
@@ -171,7 +180,7 @@ function envelopeError(
 	]
 		.filter(Boolean)
 		.join('\n\n');
-	const error = new NodeApiError(this.getNode(), { ...envelope } as JsonObject, {
+	const error = new NodeApiError(context.getNode(), { ...envelope } as JsonObject, {
 		message: envelope.message,
 		description,
 		// Business errors come with HTTP 200; without this n8n would take the envelope code for one.
@@ -228,14 +237,15 @@ function retryAfterMs(response: IN8nHttpFullResponse): number | undefined {
 }
 
 async function attempt(
-	this: TransportContext,
+	context: TransportContext,
 	options: IHttpRequestOptions,
 	credentials: ICredentialsDecrypted,
 ): Promise<Attempt> {
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
+		// n8n's helper takes its context as `this`.
+		response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
 			CREDENTIAL_NAME,
 			options,
 			{ credentialsDecrypted: credentials },
@@ -303,14 +313,14 @@ function serverClockSkew(response: IN8nHttpFullResponse): number | undefined {
 }
 
 function transportFailure(
-	this: TransportContext,
+	context: TransportContext,
 	call: ApiCall,
 	failed: Extract<Attempt, { message: string }>,
 	itemIndex: number,
 	attempts: number,
 ): NodeApiError {
 	if (failed.envelope) {
-		return envelopeError.call(this, failed.envelope, itemIndex, `Tried ${attempts} time(s).`);
+		return envelopeError(context, failed.envelope, itemIndex, `Tried ${attempts} time(s).`);
 	}
 	const { operation } = call;
 	const notResent = failed.outcome === 'maybeProcessed' && !isSafeToRepeat(operation);
@@ -322,7 +332,7 @@ function transportFailure(
 					: 'Check the Base URL of the credential and the service status; raise Max Retries or Timeout in the options if the service is slow.'
 			}`;
 	const error = new NodeApiError(
-		this.getNode(),
+		context.getNode(),
 		{ message: failed.message, detail: failed.detail } as JsonObject,
 		{
 			message: failed.message,
@@ -348,7 +358,7 @@ function signingTimestamp(baseUrl: string): { timestamp: string; skew: number } 
  * skew changed, so that signing again can help; the first item to learn it adds a hint.
  */
 function learnClockSkew(
-	this: TransportContext,
+	context: TransportContext,
 	baseUrl: string,
 	appliedSkew: number,
 	response: IN8nHttpFullResponse,
@@ -360,8 +370,11 @@ function learnClockSkew(
 		clockSkewByHost.set(baseUrl, measured);
 		const message = `The clock of this n8n host is ${Math.abs(measured)} s ${measured > 0 ? 'behind' : 'ahead of'} the service; requests were signed with the service's time. Synchronise the host clock (NTP).`;
 		// A poll has no output pane to show a hint in: n8n's log gets it.
-		if ('addExecutionHints' in this) this.addExecutionHints({ message, location: 'outputPane' });
-		else this.logger.warn(message);
+		if ('addExecutionHints' in context) {
+			context.addExecutionHints({ message, location: 'outputPane' });
+		} else {
+			context.logger.warn(message);
+		}
 	}
 	return true;
 }
@@ -371,7 +384,7 @@ function learnClockSkew(
  * and the request signed and sent once more: the rejected request recorded nothing.
  */
 async function attemptWithClockCorrection(
-	this: TransportContext,
+	context: TransportContext,
 	call: ApiCall,
 	credentials: LoadedCredentials,
 	settings: RequestSettings,
@@ -379,15 +392,15 @@ async function attemptWithClockCorrection(
 	const { baseUrl } = credentials.parsed;
 	let signed = signingTimestamp(baseUrl);
 	let options = buildRequest(call, credentials.parsed, signed.timestamp, settings.timeoutMs);
-	let result = await attempt.call(this, options, credentials.decrypted);
+	let result = await attempt(context, options, credentials.decrypted);
 	if (
 		result.outcome === 'envelopeError' &&
 		result.envelope.message === SERVER_MESSAGES.timestampExpired &&
-		learnClockSkew.call(this, baseUrl, signed.skew, result.response)
+		learnClockSkew(context, baseUrl, signed.skew, result.response)
 	) {
 		signed = signingTimestamp(baseUrl);
 		options = buildRequest(call, credentials.parsed, signed.timestamp, settings.timeoutMs);
-		result = await attempt.call(this, options, credentials.decrypted);
+		result = await attempt(context, options, credentials.decrypted);
 	}
 	return { result, options, ...signed };
 }
@@ -397,15 +410,15 @@ async function attemptWithClockCorrection(
  * are retried for every call, the others only for calls that are safe to repeat.
  */
 async function send(
-	this: TransportContext,
+	context: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<Extract<Attempt, { outcome: 'success' }>> {
-	const credentials = await credentialsOf.call(this);
-	const settings = readRunOptions(this).request;
+	const credentials = await credentialsOf(context);
+	const settings = parseRequestSettings(readOptionsCollection(context));
 	for (let retry = 0; ; retry++) {
-		const { result, options, timestamp, skew } = await attemptWithClockCorrection.call(
-			this,
+		const { result, options, timestamp, skew } = await attemptWithClockCorrection(
+			context,
 			call,
 			credentials,
 			settings,
@@ -423,11 +436,11 @@ async function send(
 					: message === SERVER_MESSAGES.timestampExpired
 						? `Local clock offset applied: ${skew} s.`
 						: undefined;
-			throw envelopeError.call(this, result.envelope, itemIndex, extra);
+			throw envelopeError(context, result.envelope, itemIndex, extra);
 		}
 		const retryable = result.outcome === 'notProcessed' || isSafeToRepeat(call.operation);
 		if (!retryable || retry >= settings.maxRetries) {
-			throw transportFailure.call(this, call, result, itemIndex, retry + 1);
+			throw transportFailure(context, call, result, itemIndex, retry + 1);
 		}
 		await sleep(backoffMs(settings, retry, result.retryAfterMs));
 	}
@@ -435,13 +448,13 @@ async function send(
 
 /** Calls an endpoint and returns the envelope's data; every failure becomes a node error. */
 export async function apiRequest(
-	this: TransportContext,
+	context: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<unknown> {
-	const result = await send.call(this, call, itemIndex);
+	const result = await send(context, call, itemIndex);
 	if (result.envelope === undefined) {
-		throw new NodeApiError(this.getNode(), {} as JsonObject, {
+		throw new NodeApiError(context.getNode(), {} as JsonObject, {
 			message: `The service answered HTTP ${result.response.statusCode} without an API response`,
 			description:
 				'Check the Base URL of the credential: it must be the service host without a path.',
@@ -453,11 +466,11 @@ export async function apiRequest(
 
 /** Calls the redirect endpoint: a 302's Location on success, an envelope error otherwise. */
 export async function redirectRequest(
-	this: TransportContext,
+	context: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
 ): Promise<string> {
-	const result = await send.call(this, call, itemIndex);
+	const result = await send(context, call, itemIndex);
 	const location = result.response.headers.location;
 	if (
 		result.response.statusCode >= 300 &&
@@ -467,7 +480,7 @@ export async function redirectRequest(
 	) {
 		return location;
 	}
-	throw new NodeApiError(this.getNode(), {} as JsonObject, {
+	throw new NodeApiError(context.getNode(), {} as JsonObject, {
 		message: 'The service answered without a redirect',
 		description: 'Expected HTTP 302 with a Location header. Check the Base URL of the credential.',
 		itemIndex,
