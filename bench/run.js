@@ -25,11 +25,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { Agent, request } = require('undici');
 
-const ROOT = path.resolve(__dirname, '..');
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
-Object.assign(globalThis, { PACKAGE_DIR: ROOT });
 
-const harness = require('../.bench-build/test/helpers/n8n.js');
+const harness = require('../harness/engine');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');
@@ -70,7 +68,7 @@ async function measure(work) {
 	};
 }
 
-/** (a) The node, in n8n's engine. @param {string} url @param {number} size @param {object} options */
+/** (a) The node, in n8n's engine. @param {string} url @param {number} size @param {import('n8n-workflow').INodeParameters} options */
 async function runNode(url, size, options) {
 	const workflow = harness.singleNodeWorkflow(
 		{ resource: 'promoter', operation: 'getStatistics', userId: '={{ $json.userId }}', options },
@@ -136,6 +134,7 @@ async function runHandBuilt(url, size, httpRequestType) {
  * credential (read once, handed over decrypted, as the node does), at the same concurrency; no
  * validation, no retries, no error handling. The best any node that must use the helper can do.
  */
+/** @type {import('n8n-workflow').INodeType} */
 const floorNodeType = {
 	description: {
 		displayName: 'Helper floor',

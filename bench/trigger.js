@@ -12,11 +12,9 @@ const { mkdtempSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..');
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
-Object.assign(globalThis, { PACKAGE_DIR: ROOT });
 
-const harness = require('../.bench-build/test/helpers/n8n.js');
+const harness = require('../harness/engine');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, PRODUCTS } = require('../sandbox/seed');
 
@@ -40,7 +38,7 @@ async function main() {
 	const rows = [];
 	try {
 		for (const concurrency of [5, 20]) {
-			/** @type {Record<string, unknown> | undefined} */
+			/** @type {import('n8n-workflow').IDataObject | undefined} */
 			let staticData;
 			for (const round of ['first poll (records)', 'no change', `${CHANGED} promoters changed`]) {
 				if (round.endsWith('changed')) {

@@ -10,7 +10,7 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 
-import { assertNoSecrets, runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
+import { assertNoSecrets, runWorkflow, singleNodeWorkflow } from '../../harness/engine';
 import { allCredentials, credentialFor, KEYS, useSandbox, WRONG_SECRET } from '../helpers/sandbox';
 import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 

@@ -1,10 +1,15 @@
 /**
- * One workflow per operation (JSON fixtures in test/workflows), run through n8n-core's engine
- * against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
+ * One workflow per operation (JSON fixtures in test/fixtures/workflows), run through n8n-core's
+ * engine against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { readWorkflowFixture, runWorkflow, withCredential, type WorkflowRun } from '../helpers/n8n';
+import {
+	readWorkflowFixture,
+	runWorkflow,
+	withCredential,
+	type WorkflowRun,
+} from '../../harness/engine';
 import type { WorkflowFixtureName } from '../fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../helpers/sandbox';
 

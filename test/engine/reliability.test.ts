@@ -4,7 +4,7 @@
  */
 import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
+import { runWorkflow, singleNodeWorkflow } from '../../harness/engine';
 import { printTable } from '../helpers/report';
 import { allCredentials, useSandbox } from '../helpers/sandbox';
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
+import { runWorkflow, singleNodeWorkflow } from '../../harness/engine';
 import { printTable } from '../helpers/report';
 import { allCredentials, useSandbox } from '../helpers/sandbox';
 

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { pollTrigger, type PollResult } from '../helpers/n8n';
+import { pollTrigger, type PollResult } from '../../harness/engine';
 import { allCredentials, useSandbox } from '../helpers/sandbox';
 
 const PRODUCT = 'prd_videomax';

@@ -4,7 +4,7 @@
  */
 import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { loadPackage, runWorkflow, singleNodeWorkflow } from '../helpers/n8n';
+import { loadPackage, runWorkflow, singleNodeWorkflow } from '../../harness/engine';
 import { allCredentials, credentialFor, useSandbox } from '../helpers/sandbox';
 
 const long = 'x'.repeat(256);
