@@ -2,7 +2,7 @@
 'use strict';
 /**
  * `npm run bench:n8n`: the node against the hand-built alternative inside a running n8n 2.41.1
- * (from e2e/.install), started as users start workflows: a webhook call. Both workflows make the
+ * (installed by e2e/n8nInstall.js), started as users start workflows: a webhook call. Both workflows make the
  * same items in a Code node (n8n's real Code node, run by its task runner), then
  *   a. Affiliate Tracking, Get Promoter Statistics, at Concurrency 20 and 50;
  *   b. the Code node also signs each item (v2, node:crypto), then n8n's HTTP Request node sends
@@ -19,6 +19,7 @@ const path = require('node:path');
 
 const {
 	DEMO_CREDENTIAL,
+	N8N_VERSION,
 	ensureN8n,
 	freePort,
 	importDemo,
@@ -231,7 +232,7 @@ async function main() {
 			}
 		}
 		console.log(
-			`\n## In a running n8n ${require('../e2e/package.json').dependencies.n8n} (webhook-started; Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process)\n`,
+			`\n## In a running n8n ${N8N_VERSION} (webhook-started; Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process)\n`,
 		);
 		console.log(
 			'| items | workflow | wall time | items/s | CPU of n8n (main + task runner) per item | requests the sandbox saw | peak in flight |',

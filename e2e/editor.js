@@ -135,11 +135,36 @@ async function openExampleNode(page, base, workflowId, nodeName, screenshot) {
 	return { names, shown };
 }
 
+/**
+ * Opens a workflow and one of its nodes: what the node view shows (its text and the values of
+ * its inputs), with a screenshot of the view as `name`. @param {Page} page @param {string} base
+ * @param {string} workflowId @param {string} nodeName @param {Screenshot} screenshot @param {string} name
+ */
+async function openNode(page, base, workflowId, nodeName, screenshot, name) {
+	await page.goto(`${base}/workflow/${workflowId}`);
+	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	await node.waitFor();
+	await node.dblclick();
+	const parameters = page.getByTestId('node-parameters');
+	await parameters.waitFor();
+	await page.getByTestId('node-credentials-select').waitFor({ timeout: 15_000 });
+	await page.waitForTimeout(500);
+	const text = (await parameters.innerText()).split('\n').map((line) => line.trim());
+	const values = await parameters
+		.locator('input')
+		.evaluateAll((inputs) =>
+			inputs.map((input) => String(/** @type {{ value?: string }} */ (input).value ?? '')),
+		);
+	await screenshot(page, name);
+	return [...text, ...values.map((value) => value.trim())].filter((line) => line !== '');
+}
+
 module.exports = {
 	closeDialogs,
 	credentialTest,
 	launchChromium,
 	nodesPanel,
 	openExampleNode,
+	openNode,
 	signIn,
 };

