@@ -195,9 +195,8 @@ describe('errors and items', () => {
 		const success = result.output('Affiliate Tracking', 0);
 		const failed = result.output('Affiliate Tracking', 1);
 		expect(success.map((item) => item.json.status)).toEqual(['APPLIED']);
-		expect(
-			failed.map((item) => [(item.json.details as IDataObject).code, item.json.error]),
-		).toEqual([
+		const errors = failed.map((item) => item.json.error as IDataObject);
+		expect(errors.map((error) => [error.code, error.message])).toEqual([
 			[6000000, 'This conversion has already been voided and cannot be fully refunded again'],
 			[
 				1000005,
@@ -205,7 +204,7 @@ describe('errors and items', () => {
 			],
 		]);
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
-		expect((failed[0].json.details as IDataObject).description).toContain('voided');
+		expect(errors[0].description).toContain('voided');
 	});
 
 	it('without Continue On Fail the first failure stops the node with that item index', async () => {

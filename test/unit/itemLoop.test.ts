@@ -137,7 +137,7 @@ describe('Continue On Fail', () => {
 		]);
 	});
 
-	it('error output: the code and remedy under details, as n8n routes them', async () => {
+	it('error output: message, code and remedy under the one key every n8n release routes', async () => {
 		const { context } = fakeContext({
 			parameters: byItem,
 			items: 2,
@@ -146,11 +146,18 @@ describe('Continue On Fail', () => {
 		const [out] = await runForEachItem(context, purchase(failOdd(context)));
 		expect(out[1]).toEqual({
 			json: {
-				error: 'item 1 failed',
-				details: { code: 6000000, httpCode: '200', description: 'Code 6000000. Remedy.' },
+				error: {
+					message: 'item 1 failed',
+					code: 6000000,
+					httpCode: '200',
+					description: 'Code 6000000. Remedy.',
+				},
 			},
 			pairedItem: { item: 1 },
 		});
+		// n8n 1.x and 2.x before 2.34.4 send an item to the error output only as { error } or
+		// { error, message }; anything else goes out on the success branch.
+		expect(Object.keys(out[1].json)).toEqual(['error']);
 	});
 
 	it('an error that is not a node error still becomes a paired error item', async () => {

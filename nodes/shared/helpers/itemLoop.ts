@@ -61,9 +61,10 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 
 /**
  * The error item of "Continue On Fail": the server's message, the envelope code (when there is
- * one) and the remedy, paired with its input item. n8n routes an item to the error output only
- * when its json holds nothing but `error`, `message` and `details`, so there the code and the
- * remedy go under `details` (and n8n adds the input item's fields).
+ * one) and the remedy, paired with its input item. On the error output everything goes under the
+ * one key `error`: n8n 1.x and 2.x before 2.34.4 route an item there only when its json is
+ * `{ error }` or `{ error, message }` (later releases also accept `details`), and n8n adds the
+ * input item's fields beside it.
  */
 function errorItem(
 	error: NodeError,
@@ -76,7 +77,7 @@ function errorItem(
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	if (error.description) details.description = error.description;
 	const json: IDataObject = toErrorOutput
-		? { error: error.message, details }
+		? { error: { message: error.message, ...details } }
 		: { error: error.message, ...details };
 	return { json, pairedItem: { item: itemIndex } };
 }
