@@ -9,8 +9,10 @@ import * as authorization from './actions/authorization';
 import * as conversion from './actions/conversion';
 import * as promoter from './actions/promoter';
 import { router } from './actions/router';
-import { MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
+import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
 import { sharedOptions } from '../shared/helpers/sharedOptions';
+
+assertSupportedN8n();
 
 export class AffiliateTracking implements INodeType {
 	description: INodeTypeDescription = {

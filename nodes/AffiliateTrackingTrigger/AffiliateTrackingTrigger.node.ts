@@ -9,7 +9,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { MAIN_CONNECTION, pollBudgetMs } from '../shared/helpers/n8nCompatibility';
+import {
+	assertSupportedN8n,
+	MAIN_CONNECTION,
+	pollBudgetMs,
+} from '../shared/helpers/n8nCompatibility';
 import {
 	promoterBalancesProfile,
 	promoterStatisticsProfile,
@@ -33,6 +37,8 @@ import {
 	type ResultFigures,
 	type TriggerEvent,
 } from './changes';
+
+assertSupportedN8n();
 
 export const DEFAULT_MAX_PROMOTERS = 100;
 export const MAX_PROMOTERS_LIMIT = 1000;

@@ -1,7 +1,12 @@
 /** The Options collection, parsed in one place for the item loop and the transport. */
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { DEFAULT_POLL_BUDGET_MS, pollBudgetMs } from '../../nodes/shared/helpers/n8nCompatibility';
+import {
+	assertSupportedN8n,
+	DEFAULT_POLL_BUDGET_MS,
+	MINIMUM_N8N_VERSION,
+	pollBudgetMs,
+} from '../../nodes/shared/helpers/n8nCompatibility';
 import {
 	DEFAULT_CONCURRENCY,
 	MAX_CONCURRENCY,
@@ -67,5 +72,27 @@ describe('pollBudgetMs: the poll budget on every n8n release', () => {
 	it("falls back to n8n's default of 5 minutes where it does not (before 2.38)", () => {
 		expect(pollBudgetMs({} as IPollFunctions)).toBe(DEFAULT_POLL_BUDGET_MS);
 		expect(DEFAULT_POLL_BUDGET_MS).toBe(300_000);
+	});
+});
+
+describe('assertSupportedN8n: a clear message below the floor', () => {
+	it('loads with the n8n-workflow of a supported n8n (here 2.41)', () => {
+		expect(() => assertSupportedN8n()).not.toThrow();
+	});
+
+	it('refuses an n8n-workflow without NodeConnectionTypes (n8n before 1.85), naming the floor', () => {
+		let thrown: unknown;
+		try {
+			assertSupportedN8n({ updateDisplayOptions: undefined });
+		} catch (error) {
+			thrown = error;
+		}
+		// A TypeError would become n8n's generic "Class could not be found".
+		expect(thrown).toBeInstanceOf(Error);
+		expect(thrown).not.toBeInstanceOf(TypeError);
+		expect((thrown as Error).message).toBe(
+			`n8n-nodes-affiliate-tracking needs n8n ${MINIMUM_N8N_VERSION} or newer; this n8n is older (its n8n-workflow has no NodeConnectionTypes). Update n8n, or uninstall the package.`,
+		);
+		expect(MINIMUM_N8N_VERSION).toBe('1.85');
 	});
 });

@@ -1,9 +1,27 @@
+import * as n8nWorkflow from 'n8n-workflow';
 import type { IPollFunctions } from 'n8n-workflow';
 
+/** The oldest n8n release the package supports and is tested on (README: Compatibility). */
+export const MINIMUM_N8N_VERSION = '1.85';
+
 /**
- * The main connection's name in every n8n release. `NodeConnectionTypes.Main` says the same but
- * exists only from n8n-workflow 1.83 (about n8n 1.85); importing it would keep every older n8n
- * from loading the package at all.
+ * Refuses to load in an n8n older than the floor, with a message n8n's log shows. n8n lends its
+ * own n8n-workflow to community packages, and `NodeConnectionTypes` arrived in n8n-workflow 1.83,
+ * the one n8n 1.85 ships. Below it the node misbehaves rather than fails (n8n 1.60 ran it as an AI
+ * tool in every workflow: a Refund was applied and its webhook never answered). A plain Error,
+ * not a TypeError, which n8n's loader would replace with its generic "Class could not be found".
+ */
+export function assertSupportedN8n(lentWorkflow: Partial<typeof n8nWorkflow> = n8nWorkflow): void {
+	if (lentWorkflow.NodeConnectionTypes !== undefined) return;
+	throw new Error(
+		`n8n-nodes-affiliate-tracking needs n8n ${MINIMUM_N8N_VERSION} or newer; this n8n is older (its n8n-workflow has no NodeConnectionTypes). Update n8n, or uninstall the package.`,
+	);
+}
+
+/**
+ * The main connection's name in every n8n release. `NodeConnectionTypes.Main` says the same, but
+ * reading it before `assertSupportedN8n` has run would turn an old n8n's clear message into a
+ * TypeError.
  */
 export const MAIN_CONNECTION = 'main';
 
