@@ -21,16 +21,15 @@ const {
 	DEMO_CREDENTIAL,
 	N8N_VERSION,
 	ensureN8n,
-	freePort,
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
 	packPackage,
 	runN8nOrThrow,
 	startN8n,
-	stopProcess,
 	waitForWebhooks,
 } = require('../e2e/n8n');
+const { freePort, stopProcess } = require('../e2e/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');

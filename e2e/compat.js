@@ -29,7 +29,6 @@ const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
 	PACKAGE,
-	freePort,
 	installAsCommunityPackage,
 	n8nEnvironment,
 	packPackage,
@@ -37,12 +36,16 @@ const {
 	runN8n,
 	runN8nOrThrow,
 	startN8n,
-	stopProcess,
 	waitForWebhooks,
 } = require('./n8n');
+const { freePort, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
 const { createChecks } = require('./checks');
-const { ScriptedModel } = require('./scriptedModel');
+const {
+	ScriptedModel,
+	askAgentAboutNewPromoter,
+	assertReplyFromSandbox,
+} = require('./scriptedModel');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
 
@@ -805,23 +808,13 @@ async function runRelease(version, tarball, install) {
 			async () => {
 				const chat = exampleE.nodes.find((node) => node.type.endsWith('.chatTrigger'));
 				assert.ok(chat, 'example (e) has no chat trigger');
-				// A promoter of its own, so that the trigger's polls cannot be taken for the tool's read.
-				const [promoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'agent_asked');
-				sandbox.state.addActivity(PRODUCTS.videomax, promoter, { clicks: 2, payingCustomers: 1 });
-				const answer = await fetch(`${base}/webhook/${chat.webhookId}/chat`, {
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json' },
-					body: JSON.stringify({
-						action: 'sendMessage',
-						sessionId: 'compat-session',
-						chatInput: `How is promoter ${promoter} doing?`,
-					}),
-					signal: AbortSignal.timeout(60_000),
-				});
-				const text = await answer.text();
+				const { promoter, text, reply } = await askAgentAboutNewPromoter(
+					sandbox,
+					PRODUCTS.videomax,
+					`${base}/webhook/${chat.webhookId}/chat`,
+					'compat-session',
+				);
 				seen.push(text);
-				assert.equal(answer.status, 200, text);
-				const reply = /** @type {{ output: string }} */ (JSON.parse(text)).output;
 				const call = model.requests[1]?.messages.find((message) => message.tool_calls)
 					?.tool_calls?.[0];
 				assert.equal(
@@ -829,26 +822,9 @@ async function runRelease(version, tarball, install) {
 					'Get_Promoter_Statistics',
 					`model requests: ${model.requests.length}, reply "${reply}"`,
 				);
-				const reads = sandbox.log
-					.map((entry) => entry.path)
-					.filter((address) => address.includes(`/promoters/${promoter}`));
-				assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
-				const figures = /** @type {{ data: Record<string, unknown> }} */ (
-					sandbox.state.readPromoter(
-						PRODUCTS.videomax,
-						promoter,
-						'statistics',
-						new Map([
-							['start_date', ['2020-01-01']],
-							['end_date', ['2030-12-31']],
-						]),
-					)
-				).data;
-				assert.equal(
-					reply,
-					`The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`,
-				);
-				return `model called ${call?.function.name}(${call?.function.arguments}); node read ${reads[0]}; reply "${reply}"`;
+				// The node ran with the model's arguments, and the reply carries the sandbox's figures.
+				const read = assertReplyFromSandbox(sandbox, PRODUCTS.videomax, promoter, reply);
+				return `model called ${call?.function.name}(${call?.function.arguments}); node read ${read}; reply "${reply}"`;
 			},
 		);
 

@@ -8,7 +8,6 @@
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -18,6 +17,7 @@ const {
 	n8nRelease,
 	nodeBinary,
 } = require('./n8nInstall');
+const { fail, runOrThrow, stopProcess } = require('./processes');
 
 const E2E_DIR = __dirname;
 const ROOT_DIR = path.dirname(E2E_DIR);
@@ -101,39 +101,11 @@ const EXAMPLES = [
 	},
 ];
 
-/** @param {string} message */
-function fail(message) {
-	const error = new Error(message);
-	error.name = 'SetupError';
-	return error;
-}
-
 /**
  * The Node binary the default release runs on (Node 24 for n8n 2.41).
  */
 function node24() {
 	return nodeBinary(DEFAULT_N8N);
-}
-
-/** @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} options */
-function runOrThrow(command, args, options) {
-	const result = spawnSync(command, args, { stdio: 'inherit', ...options });
-	if (result.status !== 0) {
-		const output = result.stderr ? `:\n${result.stderr}` : '';
-		throw fail(
-			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}${output}`,
-		);
-	}
-	return result;
-}
-
-/**
- * Runs a command with its output captured and returns its standard output; throws with its
- * standard error when it fails.
- * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} [options]
- */
-function runCaptured(command, args, options = {}) {
-	return String(runOrThrow(command, args, { encoding: 'utf8', stdio: 'pipe', ...options }).stdout);
 }
 
 /**
@@ -204,18 +176,6 @@ function installAsCommunityPackage(tarball, userFolder) {
 	};
 	fs.writeFileSync(nodesPackageJsonPath, JSON.stringify(nodesPackageJson, null, 2), 'utf8');
 	return { directory, packageJson };
-}
-
-/** A free TCP port on 127.0.0.1. @returns {Promise<number>} */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
 }
 
 /**
@@ -475,23 +435,6 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 	}
 }
 
-/**
- * `signal` (SIGTERM), then SIGKILL after `graceMs`; resolves when the process has exited.
- * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
- * @param {NodeJS.Signals} [signal]
- */
-function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
-	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-	return new Promise((resolve) => {
-		const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-		child.once('exit', () => {
-			clearTimeout(kill);
-			resolve(undefined);
-		});
-		child.kill(signal);
-	});
-}
-
 module.exports = {
 	DEFAULT_N8N,
 	DEMO_CREDENTIAL,
@@ -507,7 +450,6 @@ module.exports = {
 	ensureN8n,
 	exampleWebhooks,
 	node24,
-	freePort,
 	importCredentials,
 	importDemo,
 	importWorkflows,
@@ -516,10 +458,8 @@ module.exports = {
 	n8nEnvironment,
 	packPackage,
 	readExample,
-	runCaptured,
 	runN8n,
 	runN8nOrThrow,
 	startN8n,
-	stopProcess,
 	waitForWebhooks,
 };

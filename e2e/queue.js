@@ -14,15 +14,14 @@ const {
 	E2E_MODULES,
 	EXAMPLES,
 	ensureN8n,
-	freePort,
 	importDemo,
 	importWorkflows,
 	n8nEnvironment,
 	readExample,
 	startN8n,
-	stopProcess,
 	waitForWebhooks,
 } = require('./n8n');
+const { freePort, stopProcess } = require('./processes');
 const {
 	ensureRegistry,
 	installFromRegistry,

@@ -13,16 +13,8 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const {
-	E2E_DIR,
-	PACKAGE,
-	ROOT_DIR,
-	freePort,
-	installSourceHash,
-	node24,
-	runCaptured,
-	stopProcess,
-} = require('./n8n');
+const { E2E_DIR, PACKAGE, ROOT_DIR, installSourceHash, node24 } = require('./n8n');
+const { freePort, runCaptured, stopProcess } = require('./processes');
 
 const SOURCE_DIR = path.join(E2E_DIR, 'registry');
 const INSTALL_DIR = path.join(E2E_DIR, '.registry');

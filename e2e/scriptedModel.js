@@ -32,15 +32,73 @@ function statisticsIn(content) {
 	);
 }
 
+/** The reply the model writes from a statistics answer. @param {Record<string, unknown>} figures */
+function replyWith(figures) {
+	return `The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`;
+}
+
+/**
+ * Asks example (e)'s chat, at `chatUrl`, about a promoter of its own (added to the sandbox with
+ * new figures, so that no other read can be taken for the tool's), and returns the promoter, the
+ * answer's raw text (for the secret check) and the agent's reply.
+ * @param {import('../sandbox/server').Sandbox} sandbox @param {string} product @param {string} chatUrl
+ * @param {string} sessionId
+ */
+async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId) {
+	const assert = require('node:assert/strict');
+	const [promoter] = sandbox.state.addPromoters(product, 1, 'agent_asked');
+	sandbox.state.addActivity(product, promoter, { clicks: 2, payingCustomers: 1 });
+	const answer = await fetch(chatUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({
+			action: 'sendMessage',
+			sessionId,
+			chatInput: `How is promoter ${promoter} doing?`,
+		}),
+		signal: AbortSignal.timeout(60_000),
+	});
+	const text = await answer.text();
+	assert.equal(answer.status, 200, text);
+	const reply = /** @type {{ output: string }} */ (JSON.parse(text)).output;
+	return { promoter, text, reply };
+}
+
+/**
+ * Checks that the agent's tool ran the node for `promoter` (the sandbox saw exactly that one
+ * statistics read, for the range the model asked) and that the reply carries the sandbox's own
+ * figures. Returns the read.
+ * @param {import('../sandbox/server').Sandbox} sandbox @param {string} product @param {string} promoter
+ * @param {string} reply
+ */
+function assertReplyFromSandbox(sandbox, product, promoter, reply) {
+	const assert = require('node:assert/strict');
+	const reads = sandbox.log
+		.map((entry) => entry.path)
+		.filter((address) => address.includes(`/promoters/${promoter}`));
+	assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
+	const figures = /** @type {{ data: Record<string, unknown> }} */ (
+		sandbox.state.readPromoter(
+			product,
+			promoter,
+			'statistics',
+			new Map([
+				['start_date', ['2020-01-01']],
+				['end_date', ['2030-12-31']],
+			]),
+		)
+	).data;
+	assert.equal(reply, replyWith(figures));
+	return reads[0];
+}
+
 /** @param {ChatRequest} request @returns {{ content: string | null, toolCall?: { name: string, arguments: Record<string, string> } }} */
 function answer(request) {
 	const toolResult = [...request.messages].reverse().find((message) => message.role === 'tool');
 	if (toolResult) {
 		const figures = statisticsIn(String(toolResult.content ?? ''));
 		if (!figures) return { content: `I could not read the statistics: ${toolResult.content}` };
-		return {
-			content: `The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`,
-		};
+		return { content: replyWith(figures) };
 	}
 	const question = [...request.messages].reverse().find((message) => message.role === 'user');
 	const userId = /\bpromoter\s+([\w.-]*\w)/i.exec(String(question?.content ?? ''))?.[1];
@@ -161,4 +219,4 @@ class ScriptedModel {
 	}
 }
 
-module.exports = { ScriptedModel };
+module.exports = { ScriptedModel, askAgentAboutNewPromoter, assertReplyFromSandbox };

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { freePort, runCaptured, stopProcess } = require('./n8n');
+const { freePort, runCaptured, stopProcess } = require('./processes');
 
 const SETUP_SCRIPT = 'bash scripts/setup-system.sh';
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';

@@ -24,15 +24,14 @@ const {
 	ROOT_DIR,
 	ensureN8n,
 	exampleWebhooks,
-	freePort,
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
 	packPackage,
 	startN8n,
-	stopProcess,
 	waitForWebhooks,
 } = require('./n8n');
+const { freePort, stopProcess } = require('./processes');
 const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('./scriptedModel');
 

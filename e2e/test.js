@@ -31,7 +31,6 @@ const {
 	PACKAGE,
 	ensureN8n,
 	exampleWebhooks,
-	freePort,
 	importCredentials,
 	importDemo,
 	importWorkflows,
@@ -41,9 +40,9 @@ const {
 	readExample,
 	runN8n,
 	startN8n,
-	stopProcess,
 	waitForWebhooks,
 } = require('./n8n');
+const { freePort, stopProcess } = require('./processes');
 const { Sandbox } = require('../sandbox/server');
 const {
 	closeDialogs,
@@ -54,7 +53,11 @@ const {
 	openNode,
 	signIn,
 } = require('./editor');
-const { ScriptedModel } = require('./scriptedModel');
+const {
+	ScriptedModel,
+	askAgentAboutNewPromoter,
+	assertReplyFromSandbox,
+} = require('./scriptedModel');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('./httpRequestNode');
 const { createChecks } = require('./checks');
 const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
@@ -67,10 +70,7 @@ const SCREENSHOTS_DIR = process.argv.includes('--screenshots')
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 /** What the editor must show, read from the built package (test:e2e builds it first). */
 const { AffiliateTracking } = require('../dist/index.js');
-const {
-	authenticationHint,
-	SERVER_MESSAGES,
-} = require('../dist/nodes/shared/transport/errors.js');
+const { authenticationHint, SERVER_MESSAGES } = require('../dist/nodes/shared/transport/errors.js');
 /** @type {string[]} */
 const ACTION_LABELS = new AffiliateTracking().description.properties
 	.filter((property) => property.name === 'operation')
@@ -823,22 +823,13 @@ async function main() {
 				const chat = workflow.nodes.find((/** @type {{ type: string }} */ node) =>
 					node.type.endsWith('.chatTrigger'),
 				);
-				// A promoter of its own, so that example f's polls cannot be taken for the tool's read.
-				const [promoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'agent_asked');
-				sandbox.state.addActivity(PRODUCTS.videomax, promoter, { clicks: 2, payingCustomers: 1 });
-				const answer = await fetch(`${base}/webhook/${chat.webhookId}/chat`, {
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json' },
-					body: JSON.stringify({
-						action: 'sendMessage',
-						sessionId: 'e2e-session',
-						chatInput: `How is promoter ${promoter} doing?`,
-					}),
-				});
-				const text = await answer.text();
+				const { promoter, text, reply } = await askAgentAboutNewPromoter(
+					sandbox,
+					PRODUCTS.videomax,
+					`${base}/webhook/${chat.webhookId}/chat`,
+					'e2e-session',
+				);
 				seenOutput.push(text);
-				assert.equal(answer.status, 200, text);
-				const reply = /** @type {{ output: string }} */ (JSON.parse(text)).output;
 				// The model was offered both tools, and called the statistics one for the promoter asked about.
 				const [first, second] = model.requests;
 				const offered = (first?.tools ?? []).map((tool) => tool.function.name).sort();
@@ -850,28 +841,9 @@ async function main() {
 					startDate: '2020-01-01',
 					endDate: '2030-12-31',
 				});
-				// The node ran with those arguments: the sandbox saw exactly that read.
-				const reads = sandbox.log
-					.map((entry) => entry.path)
-					.filter((address) => address.includes(`/promoters/${promoter}`));
-				assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
-				// The reply carries the sandbox's own figures for that range.
-				const figures = /** @type {{ data: Record<string, unknown> }} */ (
-					sandbox.state.readPromoter(
-						PRODUCTS.videomax,
-						promoter,
-						'statistics',
-						new Map([
-							['start_date', ['2020-01-01']],
-							['end_date', ['2030-12-31']],
-						]),
-					)
-				).data;
-				assert.equal(
-					reply,
-					`The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`,
-				);
-				return `e2e e: tools offered ${offered.join(', ')}; model called ${call?.function.name}(${call?.function.arguments}); node read ${reads[0]}; reply "${reply}"`;
+				// The node ran with the model's arguments, and the reply carries the sandbox's figures.
+				const read = assertReplyFromSandbox(sandbox, PRODUCTS.videomax, promoter, reply);
+				return `e2e e: tools offered ${offered.join(', ')}; model called ${call?.function.name}(${call?.function.arguments}); node read ${read}; reply "${reply}"`;
 			},
 		);
 
