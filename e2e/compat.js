@@ -37,6 +37,11 @@ const {
 	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	TRIGGER_TYPE,
+	assertPackageLoaded,
+	signInToRest,
 } = require('./n8n');
 const { freePort, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
@@ -49,11 +54,8 @@ const {
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
 
-const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
-const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
-const CREDENTIAL_TYPE = 'affiliateTrackingApi';
 const PHOTOPAL_CREDENTIAL = { id: 'affTrackPhotopal1', name: 'Affiliate Tracking PhotoPal' };
 const PHOTOPAL_KEY = 'pk_test_photopal_v2';
 const OWNER = { email: 'compat-owner@example.com', password: 'Compat-owner-password-1' };
@@ -726,39 +728,14 @@ async function runRelease(version, tarball, install) {
 		let cookie = '';
 		await check('the owner is set up and signs in', async () => {
 			await setUpOwner(base);
-			const answer = await fetch(`${base}/rest/login`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(loginBody(release)),
-			});
-			assert.equal(answer.status, 200, await answer.text());
-			cookie = answer.headers
-				.getSetCookie()
-				.map((entry) => entry.split(';')[0])
-				.join('; ');
-			return `signed in with ${Object.keys(loginBody(release))[0]}`;
+			const body = loginBody(release);
+			cookie = await signInToRest(base, body);
+			return `signed in with ${Object.keys(body)[0]}`;
 		});
 
-		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and ${CREDENTIAL_TYPE}`, async () => {
-			/** @param {string} file */
-			const types = async (file) => {
-				const answer = await fetch(`${base}/types/${file}`, { headers: { cookie } });
-				assert.equal(answer.status, 200, `/types/${file}: ${answer.status}`);
-				return /** @type {{ name: string }[]} */ (await answer.json());
-			};
-			const nodes = await types('nodes.json');
-			const credentials = await types('credentials.json');
-			for (const type of [NODE_TYPE, TRIGGER_TYPE])
-				assert.ok(
-					nodes.some((node) => node.name === type),
-					`${type} not in /types/nodes.json`,
-				);
-			assert.ok(
-				credentials.some((credential) => credential.name === CREDENTIAL_TYPE),
-				`${CREDENTIAL_TYPE} not in /types/credentials.json`,
-			);
-			return `${nodes.length} node types, ${credentials.length} credential types`;
-		});
+		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and ${CREDENTIAL_TYPE}`, () =>
+			assertPackageLoaded(base, cookie),
+		);
 		await check(
 			`n8n offers the node to AI agents as the tool ${TOOL_TYPE} (usableAsTool)`,
 			async () => {

@@ -6,6 +6,7 @@
  * package into a user folder the way n8n's community-package installer does, running its CLI,
  * and starting and stopping its server.
  */
+const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -32,6 +33,10 @@ const PACKAGE = /** @type {{ name: string, version: string }} */ (
 	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
 );
 const N8N_VERSION = DEFAULT_N8N.n8nVersion;
+/** The installed type names (a contract: users' saved workflows use them). */
+const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
+const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
+const CREDENTIAL_TYPE = 'affiliateTrackingApi';
 
 /** The demo credential's id and name; the examples refer to it by both. */
 const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
@@ -393,6 +398,50 @@ async function startN8n(
 }
 
 /**
+ * Signs in to a running n8n with `body` (the login body of its release) and returns the session
+ * cookie for its REST API.
+ * @param {string} base @param {object} body
+ */
+async function signInToRest(base, body) {
+	const answer = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	assert.equal(answer.status, 200, await answer.text());
+	return answer.headers
+		.getSetCookie()
+		.map((entry) => entry.split(';')[0])
+		.join('; ');
+}
+
+/**
+ * Checks that a running n8n loaded both node types and the credential type of the package, and
+ * says how many types it has.
+ * @param {string} base @param {string} cookie
+ */
+async function assertPackageLoaded(base, cookie) {
+	/** @param {string} file */
+	const types = async (file) => {
+		const answer = await fetch(`${base}/types/${file}`, { headers: { cookie } });
+		assert.equal(answer.status, 200, `/types/${file}: ${answer.status}`);
+		return /** @type {{ name: string }[]} */ (await answer.json());
+	};
+	const nodes = await types('nodes.json');
+	const credentials = await types('credentials.json');
+	for (const type of [NODE_TYPE, TRIGGER_TYPE])
+		assert.ok(
+			nodes.some((node) => node.name === type),
+			`${type} not in /types/nodes.json`,
+		);
+	assert.ok(
+		credentials.some((credential) => credential.name === CREDENTIAL_TYPE),
+		`${CREDENTIAL_TYPE} not in /types/credentials.json`,
+	);
+	return `${nodes.length} node types, ${credentials.length} credential types`;
+}
+
+/**
  * The production webhooks of the published examples, read from their Webhook nodes.
  * @returns {{ method: string, path: string }[]}
  */
@@ -436,6 +485,11 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 }
 
 module.exports = {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	TRIGGER_TYPE,
+	assertPackageLoaded,
+	signInToRest,
 	DEFAULT_N8N,
 	DEMO_CREDENTIAL,
 	DEMO_KEY,

@@ -27,7 +27,6 @@ const {
 	E2E_MODULES,
 	MCP_DEMO_TOKEN,
 	EXAMPLES,
-	EXAMPLES_DIR,
 	PACKAGE,
 	ensureN8n,
 	exampleWebhooks,
@@ -41,6 +40,10 @@ const {
 	runN8n,
 	startN8n,
 	waitForWebhooks,
+	NODE_TYPE,
+	TRIGGER_TYPE,
+	assertPackageLoaded,
+	signInToRest,
 } = require('./n8n');
 const { freePort, stopProcess } = require('./processes');
 const { Sandbox } = require('../sandbox/server');
@@ -89,8 +92,6 @@ const V1_CREDENTIAL = { id: 'affTrackSandboxV1', name: 'Affiliate Tracking sandb
 /** Every secret the run's credentials hold: none may appear in anything n8n gives back. */
 const SECRETS = [API_SECRET, KEYS[V1_KEY].secret];
 const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
-const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
-const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
 
 const { check, counts, abort, finish } = createChecks('E2E');
 /** Every text n8n gave back, scanned for the API secret at the end. */
@@ -591,36 +592,15 @@ async function main() {
 
 		let cookie = '';
 		await check('the owner account signs in', async () => {
-			const answer = await fetch(`${base}/rest/login`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			cookie = await signInToRest(base, {
+				emailOrLdapLoginId: OWNER.email,
+				password: OWNER.password,
 			});
-			assert.equal(answer.status, 200, await answer.text());
-			cookie = answer.headers
-				.getSetCookie()
-				.map((entry) => entry.split(';')[0])
-				.join('; ');
 		});
 
-		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and the credential type`, async () => {
-			/** @param {string} file */
-			const types = async (file) => {
-				const answer = await fetch(`${base}/types/${file}`, { headers: { cookie } });
-				assert.equal(answer.status, 200, `/types/${file}: ${answer.status}`);
-				return /** @type {{ name: string }[]} */ (await answer.json());
-			};
-			const nodes = await types('nodes.json');
-			const credentials = await types('credentials.json');
-			for (const type of [NODE_TYPE, TRIGGER_TYPE]) {
-				assert.ok(
-					nodes.some((node) => node.name === type),
-					`${type} not in /types/nodes.json`,
-				);
-			}
-			assert.ok(credentials.some((credential) => credential.name === 'affiliateTrackingApi'));
-			return `${nodes.length} node types, ${credentials.length} credential types`;
-		});
+		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and the credential type`, () =>
+			assertPackageLoaded(base, cookie),
+		);
 
 		await check('example a (webhook): repeat, not referred, partial', async () => {
 			/** @param {Record<string, string>} payment */
@@ -817,12 +797,10 @@ async function main() {
 		await check(
 			"example e (AI agent): the model's tool call runs the node, whose figures reach the reply",
 			async () => {
-				const workflow = JSON.parse(
-					fs.readFileSync(path.join(EXAMPLES_DIR, example('e').file), 'utf8'),
-				);
-				const chat = workflow.nodes.find((/** @type {{ type: string }} */ node) =>
+				const chat = readExample(example('e').file).nodes.find((node) =>
 					node.type.endsWith('.chatTrigger'),
 				);
+				assert.ok(chat, 'example (e) has no chat trigger');
 				const { promoter, text, reply } = await askAgentAboutNewPromoter(
 					sandbox,
 					PRODUCTS.videomax,

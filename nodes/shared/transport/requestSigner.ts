@@ -369,7 +369,8 @@ export function signRequestOptions(
 	delete signed.baseURL;
 	delete signed.qs;
 	delete signed.form;
-	if (wire.method === 'GET' || wire.body === '') delete signed.body;
+	// toWireRequest leaves a GET's body empty: nothing is sent.
+	if (wire.body === '') delete signed.body;
 	else signed.body = wire.body;
 	return signed;
 }
