@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * A payment provider delivering refund webhooks, as providers do: a fixed number of deliveries in
+ * A payment provider delivering refund and purchase webhooks, as providers do: a fixed number of deliveries in
  * flight, each retried with exponential backoff after any answer but a 2xx or after a timeout, up
  * to a number of attempts. Used by the queue-mode test and benchmark.
  */
@@ -9,7 +9,7 @@
 const { mulberry32 } = require('../sandbox/server');
 
 /**
- * @typedef {{ id: string, body: object }} WebhookEvent
+ * @typedef {{ id: string, body: object, url?: string }} WebhookEvent an event, sent to its own `url` when it has one
  * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[] }} Delivery
  */
 
@@ -69,10 +69,56 @@ function planStorm(state, product, { refunds, repeats, notReferred, partial, pre
 }
 
 /**
+ * A purchase event (Stripe-like: a payment that succeeded), for a user signed up in the sandbox.
+ * @param {string} transactionId @param {string} customerId
+ */
+function purchaseEvent(transactionId, customerId) {
+	return {
+		event: 'payment.succeeded',
+		payment: {
+			transaction_id: transactionId,
+			customer_id: customerId,
+			amount: 49.9,
+			currency: 'USD',
+		},
+	};
+}
+
+/**
+ * A storm of purchase webhooks, each delivered twice, as at-least-once providers redeliver: for
+ * each target (a webhook URL), `purchases` new users signed up in the sandbox, each paying once.
+ * The first deliveries come in a seeded random order, then the second ones in the same order, so
+ * that the two deliveries of one purchase are `purchases × targets` deliveries apart (never in
+ * flight together unless a retry brings them together).
+ * @param {import('../sandbox/state').SandboxState} state @param {string} product
+ * @param {{ urls: string[], purchases: number, prefix: string, seed?: number }} plan
+ */
+function planDuplicatedPurchases(state, product, { urls, purchases, prefix, seed = 22 }) {
+	const random = mulberry32(seed);
+	const targets = urls.map((url, target) => {
+		const users = state.addSignups(product, purchases, `${prefix}_${target}`);
+		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
+		/** @type {WebhookEvent[]} */
+		const events = users.map((user, i) => ({
+			id: `evt_${transactionIds[i]}`,
+			url,
+			body: purchaseEvent(transactionIds[i], user),
+		}));
+		return { url, transactionIds, events };
+	});
+	const firsts = shuffle(
+		targets.flatMap((target) => target.events),
+		random,
+	);
+	return { events: [...firsts, ...firsts], targets };
+}
+
+/**
  * Delivers every event to `url` and resolves with each delivery's outcome.
  * @param {string} url @param {WebhookEvent[]} events
  * @param {{ inFlight?: number, maxAttempts?: number, timeoutMs?: number, firstRetryMs?: number, maxRetryMs?: number,
- *   onDelivered?: (done: number) => void, progress?: (line: string) => void }} [options]
+ *   onDelivered?: (done: number) => void, onAttempt?: (attempt: { startedAt: number, endedAt: number, ok: boolean }) => void,
+ *   progress?: (line: string) => void }} [options]
  * @returns {Promise<{ deliveries: Delivery[], attempts: number, elapsedMs: number }>}
  */
 async function deliverAll(url, events, options = {}) {
@@ -83,6 +129,7 @@ async function deliverAll(url, events, options = {}) {
 		firstRetryMs = 1_000,
 		maxRetryMs = 30_000,
 		onDelivered,
+		onAttempt,
 		progress,
 	} = options;
 	const started = Date.now();
@@ -108,14 +155,16 @@ async function deliverAll(url, events, options = {}) {
 		const failures = [];
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
+			const startedAt = Date.now();
 			try {
-				const response = await fetch(url, {
+				const response = await fetch(event.url ?? url, {
 					method: 'POST',
 					headers: { 'Content-Type': 'application/json', 'Idempotency-Key': event.id },
 					body: JSON.stringify(event.body),
 					signal: AbortSignal.timeout(timeoutMs),
 				});
 				const text = await response.text();
+				onAttempt?.({ startedAt, endedAt: Date.now(), ok: response.ok });
 				if (response.ok) {
 					return {
 						id: event.id,
@@ -128,6 +177,7 @@ async function deliverAll(url, events, options = {}) {
 				}
 				failures.push(`HTTP ${response.status}: ${text.slice(0, 200)}`);
 			} catch (error) {
+				onAttempt?.({ startedAt, endedAt: Date.now(), ok: false });
 				failures.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 			}
 			if (attempt === maxAttempts)
@@ -181,4 +231,4 @@ function percentile(values, p) {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-module.exports = { deliverAll, percentile, planStorm };
+module.exports = { deliverAll, percentile, planDuplicatedPurchases, planStorm };

@@ -35,11 +35,8 @@ const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
 	EXAMPLES.find((e) => e.letter === 'a')
 );
 const REFUND_WEBHOOK = { method: 'POST', path: 'payment-refunded' };
-/** The benchmark's variant of example (a) without our node, beside it under its own webhook. */
-const CANNED = {
-	id: 'exRefundCanned001',
-	webhook: { method: 'POST', path: 'payment-refunded-canned' },
-};
+/** How long main and workers wait for Redis to come back before they exit (n8n's default: 10 s). */
+const REDIS_TIMEOUT_THRESHOLD_MS = 60_000;
 /** Executions a worker runs at once (n8n's default for `n8n worker`). */
 const WORKER_CONCURRENCY = 10;
 
@@ -83,47 +80,20 @@ function processTreeCpuSeconds(rootPid) {
 }
 
 /**
- * Example (a) with the Refund node replaced by a Set node that gives the answer Refund would give:
- * the same workflow without our node, to measure our node's share of a worker's CPU.
- */
-function refundWorkflowWithCannedAnswer() {
-	const workflow = readExample(REFUND_EXAMPLE.file);
-	const refund = workflow.nodes.find((node) => node.name === 'Refund');
-	if (!refund) throw new Error('example (a) has no node named Refund');
-	const canned = {
-		...refund,
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		credentials: undefined,
-		onError: undefined,
-		parameters: {
-			mode: 'raw',
-			jsonOutput:
-				'={{ JSON.stringify({ conversion_id: 1, transaction_id: $json.transactionId, adjustment_type: 1, status: "APPLIED", cancelled_reward_count: 1, preserved_paid_reward_count: 0, cancelled_sub_reward_count: 0, preserved_paid_sub_reward_count: 0, adjusted_at: "2026-01-01 00:00:00" }) }}',
-			options: {},
-		},
-	};
-	const nodes = workflow.nodes.map((node) => {
-		if (node === refund) return canned;
-		if (node.type !== 'n8n-nodes-base.webhook') return node;
-		const webhookId = crypto.randomUUID();
-		return { ...node, webhookId, parameters: { ...node.parameters, path: CANNED.webhook.path } };
-	});
-	return { ...workflow, name: `${workflow.name} (canned refund)`, nodes };
-}
-
-/**
- * Starts the whole deployment with example (a) published, and with `withCannedVariant` its
- * variant without our node beside it. `copyOfN8nWorkflowOnWorker` (a worker's number) installs a
+ * Starts the whole deployment with example (a) published, and beside it `extraWorkflows`, each
+ * published under its own webhook (the benchmark's variants of example (a), bench/queueWorkflows.js).
+ * `extraEnvironment` is added to the main's and the workers' environment (bench:queue's Code node
+ * needs NODE_FUNCTION_ALLOW_BUILTIN=crypto). `copyOfN8nWorkflowOnWorker` (a worker's number) installs a
  * copy of n8n-workflow beside the package on that worker.
- * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, withCannedVariant?: boolean, copyOfN8nWorkflowOnWorker?: number }} options
+ * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, extraWorkflows?: { workflow: object, id: string, webhook?: { method: string, path: string } }[], extraEnvironment?: Record<string, string>, copyOfN8nWorkflowOnWorker?: number }} options
  */
 async function startQueueDeployment({
 	folder,
 	workers,
 	sandboxUrl,
 	log,
-	withCannedVariant = false,
+	extraWorkflows = [],
+	extraEnvironment = {},
 	copyOfN8nWorkflowOnWorker,
 }) {
 	requireServers();
@@ -156,6 +126,10 @@ async function startQueueDeployment({
 			N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1',
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			// n8n exits when Redis has been unreachable for this long (its default: 10 s); the
+			// fault rounds stop Redis for 10 s, as a restart does.
+			QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: String(REDIS_TIMEOUT_THRESHOLD_MS),
+			...extraEnvironment,
 		};
 		/** @type {Record<string, { packages: string[], bytes: number }>} */
 		const installs = {};
@@ -179,17 +153,20 @@ async function startQueueDeployment({
 		await importDemo(mainEnv, sandboxUrl, 'http://127.0.0.1:9/v1', false);
 		const workflows = [
 			{ workflow: readExample(REFUND_EXAMPLE.file), id: REFUND_EXAMPLE.id, publish: true },
+			...extraWorkflows.map(({ workflow, id }) => ({ workflow, id, publish: true })),
 		];
-		if (withCannedVariant)
-			workflows.push({ workflow: refundWorkflowWithCannedAnswer(), id: CANNED.id, publish: true });
 		await importWorkflows(mainEnv, workflows);
 		const mainLog = path.join(folder, 'main.log');
-		const main = await startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog) });
-		stops.push(() => stopProcess(main));
-		await waitForWebhooks(
-			mainPort,
-			withCannedVariant ? [REFUND_WEBHOOK, CANNED.webhook] : [REFUND_WEBHOOK],
-		);
+		/** The main in its own process group, so that a kill takes its task runner with it. */
+		const startMain = () =>
+			startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog), detached: true });
+		let main = await startMain();
+		stops.push(async () => {
+			await stopProcess(main);
+			killGroup(main, 'SIGKILL');
+		});
+		const publishedWebhooks = [REFUND_WEBHOOK, ...extraWorkflows.flatMap((w) => w.webhook ?? [])];
+		await waitForWebhooks(mainPort, publishedWebhooks);
 
 		/** @type {{ name: string, child: import('node:child_process').ChildProcess, log: string }[]} */
 		const running = [];
@@ -233,10 +210,21 @@ async function startQueueDeployment({
 
 		return {
 			webhookUrl: `http://127.0.0.1:${mainPort}/webhook/${REFUND_WEBHOOK.path}`,
-			cannedWebhookUrl: `http://127.0.0.1:${mainPort}/webhook/${CANNED.webhook.path}`,
+			/** The webhook URL of each of `extraWorkflows`, in their order. */
+			extraWebhookUrls: extraWorkflows.flatMap((w) =>
+				w.webhook ? [`http://127.0.0.1:${mainPort}/webhook/${w.webhook.path}`] : [],
+			),
 			mainPort,
-			main,
 			mainLog,
+			/** SIGKILL the main and its task runner, as a lost node or the OOM killer would. */
+			killMain() {
+				killGroup(main, 'SIGKILL');
+			},
+			/** A main again (after killMain), ready and serving the published webhooks. */
+			async restartMain() {
+				main = await startMain();
+				await waitForWebhooks(mainPort, publishedWebhooks);
+			},
 			postgres,
 			redis,
 			installs,

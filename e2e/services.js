@@ -3,7 +3,8 @@
 /**
  * PostgreSQL and Redis for the queue-mode test and benchmark: Debian's servers (installed by
  * scripts/setup-system.sh, never by a test), started on free loopback ports with their data in a
- * folder of the run, stopped and removed by `stop()`.
+ * folder of the run, stopped and removed by `stop()`; `restart(downMs)` is an outage of the fault
+ * rounds (the server stopped, then started again on its port and data).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -111,28 +112,37 @@ async function startPostgres(folder) {
 		asOwner,
 	);
 	const port = await freePort();
-	const server = spawn(
-		path.join(POSTGRES_BIN, 'postgres'),
-		[
-			'-D',
-			data,
-			'-p',
-			String(port),
-			'-c',
-			'listen_addresses=127.0.0.1',
-			'-k',
-			home,
-			'-c',
-			'fsync=off',
-			'-c',
-			'max_connections=200',
-		],
-		{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'] },
-	);
 	let log = '';
-	server.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
+	const spawnServer = async () => {
+		const child = spawn(
+			path.join(POSTGRES_BIN, 'postgres'),
+			[
+				'-D',
+				data,
+				'-p',
+				String(port),
+				'-c',
+				'listen_addresses=127.0.0.1',
+				'-k',
+				home,
+				'-c',
+				'fsync=off',
+				'-c',
+				'max_connections=200',
+			],
+			{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'] },
+		);
+		child.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
+		try {
+			await waitForPort(port, child, 'postgres');
+		} catch (error) {
+			await stopProcess(child);
+			throw new Error(`${error instanceof Error ? error.message : error}\n${log}`);
+		}
+		return child;
+	};
+	let server = await spawnServer();
 	try {
-		await waitForPort(port, server, 'postgres');
 		runCaptured(
 			path.join(POSTGRES_BIN, 'createdb'),
 			['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user, DATABASE.name],
@@ -144,7 +154,9 @@ async function startPostgres(folder) {
 	}
 	return {
 		port,
-		pid: /** @type {number} */ (server.pid),
+		get pid() {
+			return /** @type {number} */ (server.pid);
+		},
 		/** n8n's settings for this database. */
 		n8nEnvironment: {
 			DB_TYPE: 'postgresdb',
@@ -177,6 +189,16 @@ async function startPostgres(folder) {
 			);
 			return rows.split('\n').filter((line) => line !== '');
 		},
+		/**
+		 * An outage: a fast shutdown (what a restart or a failover does to open connections), then
+		 * the same server, data and port again after `downMs`.
+		 * @param {number} downMs
+		 */
+		async restart(downMs) {
+			await stopProcess(server, 15_000, 'SIGINT');
+			await sleep(downMs);
+			server = await spawnServer();
+		},
 		async stop() {
 			// SIGINT: PostgreSQL's fast shutdown.
 			await stopProcess(server, 15_000, 'SIGINT');
@@ -186,7 +208,8 @@ async function startPostgres(folder) {
 }
 
 /**
- * A Redis server without persistence, its folder `<folder>/redis`.
+ * A Redis server, its folder `<folder>/redis`. It keeps an append-only file, as a queue's Redis
+ * should (Bull's jobs are in it), so that a restart finds the queued jobs again.
  * @param {string} folder
  */
 async function startRedis(folder) {
@@ -194,34 +217,57 @@ async function startRedis(folder) {
 	const home = path.join(folder, 'redis');
 	fs.mkdirSync(home, { recursive: true });
 	const port = await freePort();
-	const server = spawn(
-		REDIS_SERVER,
-		[
-			'--port',
-			String(port),
-			'--bind',
-			'127.0.0.1',
-			'--dir',
-			home,
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--logfile',
-			'',
-		],
-		{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
-	);
-	await waitForPort(port, server, 'redis-server');
+	const spawnServer = async () => {
+		const child = spawn(
+			REDIS_SERVER,
+			[
+				'--port',
+				String(port),
+				'--bind',
+				'127.0.0.1',
+				'--dir',
+				home,
+				'--save',
+				'',
+				'--appendonly',
+				'yes',
+				'--appendfsync',
+				'everysec',
+				'--logfile',
+				'',
+			],
+			{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
+		);
+		await waitForPort(port, child, 'redis-server');
+		return child;
+	};
+	let server = await spawnServer();
 	return {
 		port,
-		pid: /** @type {number} */ (server.pid),
+		get pid() {
+			return /** @type {number} */ (server.pid);
+		},
 		n8nEnvironment: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		/**
+		 * An outage: Redis stopped (SIGTERM: it flushes its append-only file), then started again on
+		 * the same port and data after `downMs`.
+		 * @param {number} downMs
+		 */
+		async restart(downMs) {
+			await stopProcess(server);
+			await sleep(downMs);
+			server = await spawnServer();
+		},
 		async stop() {
 			await stopProcess(server);
 			fs.rmSync(home, { recursive: true, force: true });
 		},
 	};
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 module.exports = { SETUP_SCRIPT, requireServers, startPostgres, startRedis };

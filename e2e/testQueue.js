@@ -13,10 +13,15 @@
  * 3. A payment provider sends 2,000 refund webhooks (1,500 refundable purchases seeded for the
  *    run, 300 repeats, 100 not referred, 100 partial), 20 in flight, retrying up to 8 times; a
  *    third of the way in, worker 1 is SIGKILLed, and a replacement starts 10 s later.
- * 4. Checked against the sandbox's own records and n8n's database; no process logged the secret.
+ * 4. Checked against the sandbox's own records and n8n's database.
+ * 5. On the same deployment (e2e/faultRounds.js): a round of refund webhooks per platform fault
+ *    (main killed, Redis restarted, PostgreSQL restarted), each printing a `FAULT` line; purchases
+ *    delivered twice with the main killed, with and without Skip Transactions Already Tracked
+ *    (`DUPLICATE PURCHASES`); the trigger across main restarts (`TRIGGER`).
+ * 6. No process logged the secret.
  *
  * Needs PostgreSQL and Redis from scripts/setup-system.sh (the run stops at once, naming it, when
- * they are missing). Prints one line per check, the storm's counts and `QUEUE: N passed, N failed`.
+ * they are missing). Prints one line per check, the storms' counts and `QUEUE: N passed, N failed`.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -26,6 +31,13 @@ const path = require('node:path');
 const { DEMO_KEY, PACKAGE } = require('./n8n');
 const { createChecks } = require('./checks');
 const { deliverAll, percentile, planStorm } = require('./paymentProvider');
+const {
+	FAULTS,
+	faultRoundWorkflows,
+	runDuplicatePurchaseRound,
+	runFaultRound,
+	runTriggerRestartRounds,
+} = require('./faultRounds');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('./queue');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
@@ -48,9 +60,11 @@ async function main() {
 	const startedAt = Date.now();
 	console.log(`QUEUE: ${PACKAGE.name}@${PACKAGE.version} in n8n's queue mode (main + 2 workers)`);
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
-	const sandbox = new Sandbox({ port: 0 });
+	// Its log holds every call of the run: the trigger rounds count polls in it.
+	const sandbox = new Sandbox({ port: 0, logLimit: 1_000_000 });
 	await sandbox.start();
 	const product = KEYS[DEMO_KEY].product;
+	const [watchedPromoter] = sandbox.state.addPromoters(product, 1, 'queue_watched');
 	const storm = planStorm(sandbox.state, product, {
 		...STORM,
 		prefix: `storm${Date.now().toString(36)}`,
@@ -67,6 +81,7 @@ async function main() {
 					sandboxUrl: sandbox.url,
 					log: (line) => console.log(`      ${line}`),
 					copyOfN8nWorkflowOnWorker: 2,
+					extraWorkflows: faultRoundWorkflows(watchedPromoter),
 				});
 				const { installs } = deployment;
 				assert.deepEqual(
@@ -271,6 +286,23 @@ async function main() {
 				);
 				return `${success} successful; ${notSucceeded.length} ended with the killed worker (${JSON.stringify(others)}), all created before the kill`;
 			},
+		);
+
+		// Faults of the rest of the platform, one per round, on the same deployment.
+		/** Every transaction the rounds mean to refund: nothing else may be refunded. */
+		const refundIds = new Set(storm.refundIds);
+		for (const fault of FAULTS)
+			await check(
+				`fault round ${fault.name}: a refund storm of a few hundred webhooks, the fault landing mid-round; every delivery 2xx, every refund exactly once`,
+				() => runFaultRound(queue, sandbox, product, fault, refundIds),
+			);
+		await check(
+			'purchase webhooks each delivered twice, the main killed mid-round: no purchase tracked twice with Skip Transactions Already Tracked',
+			() => runDuplicatePurchaseRound(queue, sandbox, product),
+		);
+		await check(
+			'the trigger, active in queue mode, across a main killed between polls and during a poll: each change emitted, repeats share a change_id',
+			() => runTriggerRestartRounds(queue, sandbox, product, watchedPromoter),
 		);
 
 		await check(

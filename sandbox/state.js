@@ -254,6 +254,35 @@ class SandboxState {
 	}
 
 	/**
+	 * Test data: `count` new users signed up through the product's first promoter with a referral
+	 * code, whose purchases a test then tracks.
+	 * @param {string} product @param {number} count @param {string} prefix
+	 * @returns {string[]} their user ids in the product
+	 */
+	addSignups(product, count, prefix) {
+		const campaign = /** @type {Product} */ (this.products.get(product)).referralCampaign;
+		const promoter = [...this.promoters.values()].find(
+			(p) => p.product === product && p.referralCode !== null,
+		);
+		if (!campaign || !promoter)
+			throw new Error(`${product} has no referral campaign with a promoter`);
+		return Array.from({ length: count }, (_, i) => {
+			const userId = `${prefix}_user_${i}`;
+			this.createConversion(
+				product,
+				campaign.id,
+				promoter.affiliateId,
+				'signup',
+				userId,
+				null,
+				0,
+				this.now(),
+			);
+			return userId;
+		});
+	}
+
+	/**
 	 * Test control: new activity of a promoter, as the hosted service would record it: clicks on
 	 * its links, paying customers (a signup and a purchase with a pending reward each) and funds
 	 * credited to its wallet.

@@ -213,6 +213,8 @@ export class AffiliateTrackingTrigger implements INodeType {
 					},
 				],
 				default: 'promoterResultsChanged',
+				description:
+					'Every item carries a change_id, the same when a change is delivered again (after a restart of n8n): a Remove Duplicates node on change_id keeps one',
 			},
 			{
 				displayName: USER_IDS_LABEL,
@@ -257,10 +259,11 @@ export class AffiliateTrackingTrigger implements INodeType {
 			const items = readings.flatMap((reading) =>
 				'figures' in reading
 					? event === 'promoterResultsChanged'
-						? [resultsItem(reading.userId, reading.figures as IDataObject, undefined)]
+						? [resultsItem(reading.userId, reading.figures as IDataObject, undefined, undefined)]
 						: balanceItems(
 								reading.userId,
 								balanceFiguresOf(reading.figures as IDataObject[]),
+								undefined,
 								undefined,
 								true,
 							)
@@ -270,6 +273,8 @@ export class AffiliateTrackingTrigger implements INodeType {
 		}
 
 		const state = this.getWorkflowStaticData('node') as PollState;
+		// When the stored figures were recorded: with them, it makes each item's change_id.
+		const recordedAt = typeof state.recordedAt === 'number' ? state.recordedAt : undefined;
 		if (state.event !== event) {
 			// A new trigger, or another event: this poll only records.
 			state.event = event;
@@ -291,19 +296,23 @@ export class AffiliateTrackingTrigger implements INodeType {
 				const current = resultFiguresOf(statistics);
 				const before = previous as ResultFigures | undefined;
 				if (before !== undefined && resultsWentUp(before, current, counted)) {
-					items.push(resultsItem(reading.userId, statistics, before));
+					items.push(resultsItem(reading.userId, statistics, before, recordedAt));
 				}
 				nextFigures[reading.userId] = current;
 			} else {
 				const current = balanceFiguresOf(reading.figures as IDataObject[]);
 				if (previous !== undefined) {
-					items.push(...balanceItems(reading.userId, current, previous as BalanceFigures));
+					items.push(
+						...balanceItems(reading.userId, current, previous as BalanceFigures, recordedAt),
+					);
 				}
 				nextFigures[reading.userId] = current;
 			}
 		}
 		// Promoters no longer watched are forgotten.
 		state.promoters = nextFigures;
+		// Later than the last record even if the clock went back: each state its own time.
+		state.recordedAt = Math.max(Date.now(), (recordedAt ?? 0) + 1);
 
 		if (failures.length > 0) this.__emitError(failuresError(this, failures, userIds.length));
 		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;

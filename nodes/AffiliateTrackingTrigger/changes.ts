@@ -2,6 +2,8 @@
  * What the trigger compares between two polls, and the items a change gives. Pure functions:
  * the poll reads the figures, these decide.
  */
+import { createHash } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 export type TriggerEvent = 'promoterResultsChanged' | 'promoterBalanceChanged';
@@ -31,13 +33,18 @@ export interface BalanceAmounts {
 export type BalanceFigures = Record<string, BalanceAmounts>;
 
 /**
- * What the trigger keeps in the workflow's static data: the event it watched and the last
- * figures of each watched promoter. Figures only, bounded by the watch list.
+ * What the trigger keeps in the workflow's static data: the event it watched, the last figures
+ * of each watched promoter (bounded by the watch list) and when the last poll recorded them.
  */
 export interface PollState extends IDataObject {
 	event?: TriggerEvent;
 	promoters?: Record<string, ResultFigures | BalanceFigures>;
+	/** Epoch milliseconds, later at every poll; part of every change ID (see `changeId`). */
+	recordedAt?: number;
 }
+
+/** Hex digits of a change ID: 64 bits of SHA-256. */
+export const CHANGE_ID_LENGTH = 16;
 
 /** Amounts compared in cents, so that "12.50" and "12.5" are the same. */
 function cents(amount: number | string): number {
@@ -48,6 +55,43 @@ function increaseOf(figure: ResultFigure, before: number | string, after: number
 	return AMOUNT_FIGURES.has(figure)
 		? ((cents(after) - cents(before)) / 100).toFixed(2)
 		: Number(after) - Number(before);
+}
+
+function resultNumbers(figures: ResultFigures): number[] {
+	return RESULT_FIGURES.map((figure) =>
+		AMOUNT_FIGURES.has(figure) ? cents(figures[figure]) : Number(figures[figure]),
+	);
+}
+
+function balanceNumbers(amounts: BalanceAmounts): number[] {
+	return [cents(amounts.available), cents(amounts.pending), cents(amounts.withdrawing)];
+}
+
+/**
+ * The `change_id` of an item: the same for a repeat of the same change (the same stored state
+ * and the same new figures, as when n8n runs a poll again with static data it did not save),
+ * different for any other change. A hash of the event, the user ID, the currency, the figures
+ * before (the stored ones, `null` when none) and after, canonical (counts as numbers, amounts in
+ * cents), and when the figures before were recorded, so that figures returning to earlier values
+ * and changing the same way again make a new ID.
+ */
+export function changeId(change: {
+	event: TriggerEvent;
+	userId: string;
+	currency: string | null;
+	recordedAt: number | undefined;
+	before: number[] | null;
+	after: number[];
+}): string {
+	const canonical = JSON.stringify([
+		change.event,
+		change.userId,
+		change.currency,
+		change.recordedAt ?? null,
+		change.before,
+		change.after,
+	]);
+	return createHash('sha256').update(canonical).digest('hex').slice(0, CHANGE_ID_LENGTH);
 }
 
 /** The figures kept of a statistics answer. */
@@ -65,6 +109,7 @@ export function resultsItem(
 	userId: string,
 	statistics: IDataObject,
 	previous: ResultFigures | undefined,
+	recordedAt: number | undefined,
 ): IDataObject {
 	const current = resultFiguresOf(statistics);
 	const increase = Object.fromEntries(
@@ -73,7 +118,16 @@ export function resultsItem(
 			increaseOf(figure, previous?.[figure] ?? current[figure], current[figure]),
 		]),
 	);
-	return { user_id: userId, ...current, currency: statistics.currency ?? null, increase };
+	const currency = typeof statistics.currency === 'string' ? statistics.currency : null;
+	const change_id = changeId({
+		event: 'promoterResultsChanged',
+		userId,
+		currency,
+		recordedAt,
+		before: previous === undefined ? null : resultNumbers(previous),
+		after: resultNumbers(current),
+	});
+	return { change_id, user_id: userId, ...current, currency, increase };
 }
 
 /** Whether any counted figure went up (a figure going down is no new result). */
@@ -119,6 +173,7 @@ export function balanceItems(
 	userId: string,
 	current: BalanceFigures,
 	previous: BalanceFigures | undefined,
+	recordedAt: number | undefined,
 	everyCurrency = false,
 ): IDataObject[] {
 	return Object.entries(current)
@@ -128,10 +183,16 @@ export function balanceItems(
 				previous?.[currency] === undefined ||
 				!sameAmounts(previous[currency], amounts),
 		)
-		.map(([currency, amounts]) => ({
-			user_id: userId,
-			currency,
-			old: previous?.[currency] ?? null,
-			new: amounts,
-		}));
+		.map(([currency, amounts]) => {
+			const old = previous?.[currency] ?? null;
+			const change_id = changeId({
+				event: 'promoterBalanceChanged',
+				userId,
+				currency,
+				recordedAt,
+				before: old === null ? null : balanceNumbers(old),
+				after: balanceNumbers(amounts),
+			});
+			return { change_id, user_id: userId, currency, old, new: amounts };
+		});
 }

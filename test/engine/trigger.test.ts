@@ -1,8 +1,9 @@
 /**
  * The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox: the first
  * poll only records, increases and balance changes become items, the state stays small and
- * survives a restart, failures are reported without stopping the others, and Fetch Test Event
- * shows the current figures.
+ * survives a restart, a poll run again on unsaved state repeats a change with the same
+ * change_id, failures are reported without stopping the others, and Fetch Test Event shows the
+ * current figures.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -20,6 +21,8 @@ const BALANCES: INodeParameters = {
 };
 
 const json = (result: PollResult) => (result.items ?? []).map((item) => item.json);
+const CHANGE_ID = expect.stringMatching(/^[0-9a-f]{16}$/);
+const changeIds = (result: PollResult) => json(result).map((item) => item.change_id);
 
 describe('Affiliate Tracking Trigger', () => {
 	const sandbox = useSandbox();
@@ -77,6 +80,7 @@ describe('Affiliate Tracking Trigger', () => {
 		const before = (stored.promoters as Record<string, IDataObject>).user_1002;
 		expect(json(changed)).toEqual([
 			{
+				change_id: CHANGE_ID,
 				user_id: 'user_1002',
 				clicks: Number(before.clicks) + 3,
 				signups: Number(before.signups) + 1,
@@ -126,12 +130,14 @@ describe('Affiliate Tracking Trigger', () => {
 		const changed = await poll(BALANCES, first.staticData);
 		expect(json(changed)).toEqual([
 			{
+				change_id: CHANGE_ID,
 				user_id: 'user_1001',
 				currency: 'USD',
 				old: oldUsd,
 				new: { ...oldUsd, available: (Number(oldUsd.available) + 25).toFixed(2) },
 			},
 			{
+				change_id: CHANGE_ID,
 				user_id: 'user_1002',
 				currency: 'GBP',
 				old: null,
@@ -140,6 +146,46 @@ describe('Affiliate Tracking Trigger', () => {
 		]);
 		// EUR of user_1001 and USD of user_1002 did not change: no item for them.
 		expect((await poll(BALANCES, changed.staticData)).items).toBeNull();
+	});
+
+	it.each([
+		['Promoter Results Changed', RESULTS, { clicks: 2, payingCustomers: 1 }],
+		['Promoter Balance Changed', BALANCES, { credit: { currency: 'USD', cents: 1250 } }],
+	])(
+		'%s: a poll run again on the static data n8n did not save gives the same change_id',
+		async (_name, parameters, activity) => {
+			const first = await poll(parameters);
+			sandbox.state.addActivity(PRODUCT, 'user_1001', activity);
+			const changed = await poll(parameters, first.staticData);
+			expect(changeIds(changed)).toEqual([CHANGE_ID]);
+			// The main died before n8n saved the second poll's static data: the next poll reads the
+			// same figures against the first poll's state and emits the change again, same ID.
+			const again = await poll(parameters, first.staticData);
+			expect(json(again)).toEqual(json(changed));
+			// With the state saved, the next change of the same promoter has another ID.
+			sandbox.state.addActivity(PRODUCT, 'user_1001', activity);
+			const next = await poll(parameters, changed.staticData);
+			expect(changeIds(next)).toEqual([CHANGE_ID]);
+			expect(changeIds(next)).not.toEqual(changeIds(changed));
+		},
+	);
+
+	it('a balance back at earlier amounts that changes the same way again gets a new change_id', async () => {
+		const credit = (cents: number) =>
+			sandbox.state.addActivity(PRODUCT, 'user_1001', { credit: { currency: 'USD', cents } });
+		const first = await poll(BALANCES);
+		credit(500);
+		const up = await poll(BALANCES, first.staticData);
+		credit(-500);
+		const down = await poll(BALANCES, up.staticData);
+		credit(500);
+		const upAgain = await poll(BALANCES, down.staticData);
+		expect(json(upAgain).map(({ old, new: amounts }) => ({ old, new: amounts }))).toEqual(
+			json(up).map(({ old, new: amounts }) => ({ old, new: amounts })),
+		);
+		const ids = [...changeIds(up), ...changeIds(down), ...changeIds(upAgain)];
+		expect(ids).toHaveLength(3);
+		expect(new Set(ids).size).toBe(3);
 	});
 
 	it('forgets promoters removed from the watch list; a promoter added later starts silent', async () => {
@@ -185,6 +231,7 @@ describe('Affiliate Tracking Trigger', () => {
 		const results = await poll(RESULTS, undefined, 'manual');
 		expect(json(results)).toEqual([
 			expect.objectContaining({
+				change_id: CHANGE_ID,
 				user_id: 'user_1001',
 				increase: expect.objectContaining({ clicks: 0 }),
 			}),

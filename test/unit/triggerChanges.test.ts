@@ -1,11 +1,19 @@
-/** The trigger's decisions on the sources: what counts as new results, and balance changes. */
+/**
+ * The trigger's decisions on the sources: what counts as new results, balance changes, and the
+ * change_id that tells a repeat of a change from another change.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	balanceFiguresOf,
 	balanceItems,
+	CHANGE_ID_LENGTH,
 	RESULT_FIGURES,
 	resultFiguresOf,
 	resultsItem,
 	resultsWentUp,
+	type BalanceAmounts,
+	type ResultFigures,
 } from '../../nodes/AffiliateTrackingTrigger/changes';
 
 const statistics = {
@@ -46,7 +54,8 @@ describe('Promoter Results Changed', () => {
 
 	it('an item holds the new totals and the increase of each figure', () => {
 		const after = { ...statistics, clicks: 13, paying_customers: 1, rewards_accrued: '20.00' };
-		expect(resultsItem('u1', after, before)).toEqual({
+		expect(resultsItem('u1', after, before, 1_700_000_000_000)).toEqual({
+			change_id: expect.stringMatching(/^[0-9a-f]{16}$/),
 			user_id: 'u1',
 			clicks: 13,
 			signups: 4,
@@ -79,7 +88,7 @@ describe('Promoter Balance Changed', () => {
 	const previous = balanceFiguresOf(balances);
 
 	it('no change, no item', () => {
-		expect(balanceItems('u1', balanceFiguresOf(balances), previous)).toEqual([]);
+		expect(balanceItems('u1', balanceFiguresOf(balances), previous, 1)).toEqual([]);
 	});
 
 	it('one item per currency that changed, with old and new amounts; a new currency has old null', () => {
@@ -94,14 +103,16 @@ describe('Promoter Balance Changed', () => {
 				withdrawing: '0.00',
 			},
 		]);
-		expect(balanceItems('u1', current, previous)).toEqual([
+		expect(balanceItems('u1', current, previous, 1)).toEqual([
 			{
+				change_id: expect.stringMatching(/^[0-9a-f]{16}$/),
 				user_id: 'u1',
 				currency: 'USD',
 				old: { available: '125.50', pending: '3.00', withdrawing: '20.00' },
 				new: { available: '125.50', pending: '4.00', withdrawing: '20.00' },
 			},
 			{
+				change_id: expect.stringMatching(/^[0-9a-f]{16}$/),
 				user_id: 'u1',
 				currency: 'GBP',
 				old: null,
@@ -111,9 +122,133 @@ describe('Promoter Balance Changed', () => {
 	});
 
 	it('for Fetch Test Event, every currency', () => {
-		expect(balanceItems('u1', previous, undefined, true).map((item) => item.currency)).toEqual([
-			'EUR',
-			'USD',
+		expect(
+			balanceItems('u1', previous, undefined, undefined, true).map((item) => item.currency),
+		).toEqual(['EUR', 'USD']);
+	});
+});
+
+describe('change_id: the same for a repeat of a change, different for any other change', () => {
+	const AT = 1_700_000_000_000;
+	const after = { ...statistics, clicks: 11 };
+	const amounts = { available: '125.50', pending: '3.00', withdrawing: '20.00' };
+
+	/** One variation of a change; `null` is "none" (no stored figures, no record time). */
+	interface Variant {
+		userId?: string;
+		recordedAt?: number | null;
+	}
+	const recordTime = (variant: Variant) =>
+		variant.recordedAt === null ? undefined : (variant.recordedAt ?? AT);
+
+	const resultsId = (
+		variant: Variant & { current?: IDataObject; previous?: ResultFigures | null } = {},
+	) =>
+		resultsItem(
+			variant.userId ?? 'u1',
+			variant.current ?? after,
+			variant.previous === null ? undefined : (variant.previous ?? before),
+			recordTime(variant),
+		).change_id;
+
+	const balanceId = (
+		variant: Variant & {
+			currency?: string;
+			next?: Partial<BalanceAmounts>;
+			old?: Partial<BalanceAmounts> | null;
+		} = {},
+	) => {
+		const currency = variant.currency ?? 'USD';
+		const [item] = balanceItems(
+			variant.userId ?? 'u1',
+			{ [currency]: { ...amounts, ...(variant.next ?? { available: '130.00' }) } },
+			variant.old === null ? undefined : { [currency]: { ...amounts, ...variant.old } },
+			recordTime(variant),
+		);
+		return item.change_id;
+	};
+
+	it(`is ${CHANGE_ID_LENGTH} hex digits; a repeat (same stored figures, same new figures) gives the same`, () => {
+		expect(resultsId()).toMatch(/^[0-9a-f]{16}$/);
+		expect(resultsId()).toBe(resultsId({ current: { ...after }, previous: { ...before } }));
+		expect(balanceId()).toMatch(/^[0-9a-f]{16}$/);
+		expect(balanceId()).toBe(balanceId({ next: { available: '130.00' }, old: { ...amounts } }));
+	});
+
+	it('amounts written otherwise are the same figures', () => {
+		expect(resultsId({ current: { ...after, rewards_accrued: '12.5' } })).toBe(resultsId());
+		expect(balanceId({ next: { available: '130' }, old: { pending: '3' } })).toBe(balanceId());
+	});
+
+	it.each(RESULT_FIGURES)('results: %s differing before or after gives another ID', (figure) => {
+		const bumped = (figures: IDataObject) => ({
+			...figures,
+			[figure]: figure.startsWith('rewards') ? '99.99' : 999,
+		});
+		const ids = new Set([
+			resultsId(),
+			resultsId({ current: bumped(after) }),
+			resultsId({ previous: resultFiguresOf(bumped(statistics)) }),
 		]);
+		expect(ids.size).toBe(3);
+	});
+
+	it.each(['available', 'pending', 'withdrawing'])(
+		'balances: %s differing before or after gives another ID',
+		(amount) => {
+			const ids = new Set([
+				balanceId(),
+				balanceId({ next: { available: '130.00', [amount]: '777.77' } }),
+				balanceId({ old: { [amount]: '666.66' } }),
+			]);
+			expect(ids.size).toBe(3);
+		},
+	);
+
+	it('another promoter, currency or record time, or no stored figures, gives another ID', () => {
+		const ids = [
+			balanceId(),
+			balanceId({ userId: 'u2' }),
+			balanceId({ currency: 'EUR' }),
+			balanceId({ recordedAt: AT + 60_000 }),
+			balanceId({ recordedAt: null }),
+			balanceId({ old: null }),
+			resultsId(),
+			resultsId({ userId: 'u2' }),
+			resultsId({ recordedAt: AT + 60_000 }),
+			resultsId({ recordedAt: null }),
+			resultsId({ previous: null }),
+			resultsId({ current: { ...after, currency: 'EUR' } }),
+		];
+		expect(new Set(ids).size).toBe(ids.length);
+	});
+
+	it('a balance that returns to earlier figures and changes the same way again gets a new ID', () => {
+		// 125.50 → 130.00 seen at one poll; back to 125.50 later; then 125.50 → 130.00 again.
+		expect(balanceId({ recordedAt: AT })).not.toBe(balanceId({ recordedAt: AT + 180_000 }));
+	});
+
+	it('the two events never give the same ID, even for the same user, currency and numbers', () => {
+		const zeros = {
+			clicks: 0,
+			signups: 0,
+			paying_customers: 0,
+			rewards_accrued: '0',
+			rewards_paid: '0',
+		};
+		const zero = { available: '0', pending: '0', withdrawing: '0' };
+		const results = resultsItem('u1', { ...zeros, currency: 'USD' }, resultFiguresOf(zeros), AT);
+		const [balance] = balanceItems('u1', { USD: zero }, { USD: zero }, AT, true);
+		expect(results.change_id).not.toBe(balance.change_id);
+		// Across many changes of each, no ID of one event is an ID of the other.
+		const resultsIds = new Set<unknown>();
+		const balanceIds = new Set<unknown>();
+		for (let n = 0; n < 200; n++) {
+			resultsIds.add(resultsId({ current: { ...statistics, clicks: n } }));
+			balanceIds.add(balanceId({ next: { available: (n / 100).toFixed(2) } }));
+		}
+		expect(resultsIds.size).toBe(200);
+		expect(balanceIds.size).toBe(200);
+		expect([...resultsIds].filter((id) => balanceIds.has(id))).toEqual([]);
 	});
 });

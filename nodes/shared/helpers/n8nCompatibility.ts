@@ -1,5 +1,5 @@
 import * as n8nWorkflow from 'n8n-workflow';
-import type { IPollFunctions } from 'n8n-workflow';
+import type { DeduplicationHelperFunctions, IPollFunctions } from 'n8n-workflow';
 
 /** The oldest n8n release the package supports and is tested on (README: Compatibility). */
 export const MINIMUM_N8N_VERSION = '1.85';
@@ -34,4 +34,23 @@ export const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
 export function pollBudgetMs(context: IPollFunctions): number {
 	const reported = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	return typeof reported === 'function' ? reported.call(context) : DEFAULT_POLL_BUDGET_MS;
+}
+
+/** The calls of n8n's deduplication store (the Remove Duplicates node's) that the package uses. */
+export type DeduplicationStore = Pick<
+	DeduplicationHelperFunctions,
+	'checkProcessedAndRecord' | 'removeProcessed'
+>;
+
+/**
+ * Whether the execute context's helpers offer n8n's deduplication store. Every supported release
+ * does (n8n 1.85 has it); a host that lends a narrower context (an older n8n, another runner)
+ * may not, and the option that needs the store then says so instead of throwing a TypeError.
+ */
+export function hasDeduplicationStore(helpers: object): helpers is DeduplicationStore {
+	const candidate = helpers as Partial<DeduplicationStore>;
+	return (
+		typeof candidate.checkProcessedAndRecord === 'function' &&
+		typeof candidate.removeProcessed === 'function'
+	);
 }
