@@ -116,7 +116,7 @@ async function run(
 	});
 	const warnings: string[] = [];
 	const context: IExecuteFunctions = Object.assign(fake.context, {
-		getWorkflow: () => ({ id: options.workflowId ?? 'wf_1', active: true }),
+		getWorkflow: () => ({ id: options.workflowId ?? workflowOfTest, active: true }),
 		logger: { warn: (message: string) => warnings.push(message) },
 	});
 	if (store !== undefined) {
@@ -145,6 +145,16 @@ async function run(
 }
 
 const KEY = trackedTransactionKey('order_0');
+
+/**
+ * The node remembers, per workflow and process, the keys it sent; each test is a workflow of its
+ * own, so that none inherits another's memory.
+ */
+let workflowOfTest = '';
+let tests = 0;
+beforeEach(() => {
+	workflowOfTest = `wf_${++tests}`;
+});
 
 describe('Skip Transactions Already Tracked', () => {
 	it('is off by default: no store call', async () => {
@@ -345,9 +355,36 @@ describe('Skip Transactions Already Tracked', () => {
 
 			const failing = new FakeStore();
 			failing.script = ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill(new Error('deadlock'))];
-			const warned = await run(failing);
+			const warned = await run(failing, { workflowId: `${workflowOfTest}_another` });
 			expect(warned.items[0].json).toEqual(PURCHASE_DATA);
 			expect(warned.hints[0]).toMatch(/could not be confirmed in 3 tries \(deadlock\)/);
+		});
+	});
+
+	describe("another process's write that drops a confirmed entry (n8n's store has no lock)", () => {
+		it('every store call writes again the keys this process sent lately', async () => {
+			const store = new FakeStore();
+			expect((await run(store)).requests).toBe(1);
+			// Another worker read the list before order_0 was in it and wrote it back afterwards.
+			store.values = [];
+			const next = await run(store, { parameters: (itemIndex) => purchase(itemIndex, 'order_1') });
+			expect(next.requests).toBe(1);
+			expect(store.calls.filter(({ call }) => call === 'check')[2].items).toEqual([
+				trackedTransactionKey('order_1'),
+				KEY,
+			]);
+			expect(store.values).toEqual([trackedTransactionKey('order_1'), KEY]);
+		});
+
+		it('a transaction this process sent is skipped without asking the store', async () => {
+			const store = new FakeStore();
+			await run(store);
+			store.values = [];
+			const calls = store.calls.length;
+			const repeat = await run(store);
+			expect(repeat.requests).toBe(0);
+			expect(repeat.items[0].json.status).toBe(ALREADY_TRACKED);
+			expect(store.calls.length).toBe(calls);
 		});
 	});
 

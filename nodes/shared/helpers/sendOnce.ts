@@ -8,12 +8,16 @@
  * - in one n8n process the package serializes its own calls per workflow (`serialized` below): the
  *   items of one execution and the executions of one main or worker never interleave there;
  * - across processes (queue mode's workers) two writes can interleave, and the later one drops the
- *   entry of the other (a lost update); the first write of a workflow can also fail on the row's
- *   unique key when another process inserts it at the same time. After a send the entry is
- *   confirmed (read again, written again when lost), and a failed check is tried once more.
+ *   entry of the other (a lost update), even an entry confirmed a moment before; the first write
+ *   of a workflow can also fail on the row's unique key when another process inserts it at the
+ *   same time. So after a send the entry is confirmed (read again, written again when lost); every
+ *   store call also writes again the keys this process sent lately (`sentLately`), so that an
+ *   entry another process dropped comes back at this process's next call; a key this process sent
+ *   is skipped without asking the store; and a failed check is tried once more.
  * What remains: two deliveries of the same transaction checked on two workers at the same moment
- * both find it new and are both sent; and between a lost entry and its confirmation (the length
- * of one request) a delivery on another worker can find it new.
+ * both find it new and are both sent; and an entry dropped by another worker's write is missing
+ * until the worker that sent it calls the store again: a repeat given to a third process in that
+ * gap is sent again.
  */
 import {
 	NodeApiError,
@@ -63,6 +67,19 @@ export interface SendOnceGuard {
 	subject: string;
 	/** The item given, without a request, when an earlier execution sent it. */
 	skipped: IDataObject;
+}
+
+/**
+ * Keys this process sent, per workflow, oldest first: written again with each store call of the
+ * workflow (see above). Bounded: about 40 bytes a key.
+ */
+export const KEYS_SENT_LATELY = 500;
+const sentLately = new Map<string, string[]>();
+
+function rememberSent(workflowId: string, key: string): void {
+	const keys = (sentLately.get(workflowId) ?? []).filter((kept) => kept !== key);
+	keys.push(key);
+	sentLately.set(workflowId, keys.slice(-KEYS_SENT_LATELY));
 }
 
 /** Store calls per workflow, one after another within this process. */
@@ -145,14 +162,17 @@ export async function sendOnce(
 	}
 	const deduplication: DeduplicationStore = helpers;
 	const store = {
-		check: async () =>
-			(
-				await serialized(
-					queue,
-					async () =>
-						await deduplication.checkProcessedAndRecord([guard.key], STORE_SCOPE, STORE_OPTIONS),
-				)
-			).processed.length > 0,
+		check: async () => {
+			const items = [
+				guard.key,
+				...(sentLately.get(queue) ?? []).filter((key) => key !== guard.key),
+			];
+			const answer = await serialized(
+				queue,
+				async () => await deduplication.checkProcessedAndRecord(items, STORE_SCOPE, STORE_OPTIONS),
+			);
+			return answer.processed.some((item) => String(item) === guard.key);
+		},
 		forget: async () =>
 			await serialized(
 				queue,
@@ -160,6 +180,8 @@ export async function sendOnce(
 			),
 	};
 
+	// This process sent it: skipped without asking the store, where another process may have dropped it.
+	if (sentLately.get(queue)?.includes(guard.key)) return { ...guard.skipped };
 	if (await checkBeforeSending(context, itemIndex, guard, store.check)) return { ...guard.skipped };
 
 	let result: IDataObject;
@@ -184,6 +206,7 @@ export async function sendOnce(
 		}
 		throw error;
 	}
+	rememberSent(queue, guard.key);
 	await confirm(context, guard, store.check);
 	return result;
 }
