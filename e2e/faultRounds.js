@@ -274,6 +274,7 @@ async function runDuplicatePurchaseRound(queue, sandbox, product) {
 		const values = [...counts.values()];
 		return {
 			duplicates: values.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
+			twice: [...counts].filter(([, n]) => n > 1).map(([id]) => id),
 			missing: values.filter((n) => n === 0).length,
 		};
 	};
@@ -286,7 +287,7 @@ async function runDuplicatePurchaseRound(queue, sandbox, product) {
 	assert.equal(
 		guarded.duplicates,
 		0,
-		'Skip Transactions Already Tracked let a purchase through twice',
+		`Skip Transactions Already Tracked let purchases through twice: ${guarded.twice.slice(0, 5).join(', ')}`,
 	);
 	assert.equal(guarded.missing, 0, `${guarded.missing} guarded purchases were never tracked`);
 	assert.equal(unguarded.missing, 0, `${unguarded.missing} unguarded purchases were never tracked`);
