@@ -3,14 +3,22 @@
 /**
  * `npm run bench:queue`: refund webhooks through n8n's queue mode (the deployment of
  * `npm run test:queue`: PostgreSQL, Redis, main, workers, the package installed from a local
- * registry), without a worker killed. For 2 workers, then 1 (the second stopped gracefully), a
- * storm of full refunds (each a purchase seeded for the round) goes to example (a), then the same
- * storm to its variant with the Refund node replaced by a Set node giving Refund's answer: the
- * difference in a worker's CPU per delivery is our node's share. Deliveries/s, p50/p99 latency,
- * and CPU per delivery of main, workers, PostgreSQL, Redis and this process (sandbox and
- * provider) are measured side by side in one run; a printed table, nothing asserted.
+ * registry), without a worker killed. Three workflows get the same full refunds (each a purchase
+ * seeded for it): example (a) with our node; the hand-built refund (a Code node signing v2 in
+ * n8n's task runner, an HTTP Request node, an If node: bench/queueWorkflows.js); and the
+ * baseline, example (a) with a Set node giving Refund's answer. They run interleaved, for 2
+ * workers, then 1 (the second stopped gracefully): each round gives every workflow the same
+ * number of deliveries in blocks taken in turn, node, hand-built, baseline, then baseline,
+ * hand-built, node, and so on, so that the machine's other load falls on the three alike. A
+ * workflow's increment is a worker's CPU per delivery minus the baseline's in the same round;
+ * printed: the table, each increment, and the node's increment over the hand-built's (median and
+ * range over the rounds). Every delivery of the node and the hand-built must answer 2xx at the
+ * first attempt with APPLIED, and the sandbox's refund ledger must show each of their
+ * transactions refunded exactly once; otherwise the run fails. Nothing else is asserted.
  *
- * Environment: BENCH_QUEUE_DELIVERIES (default 1000 per round), BENCH_QUEUE_IN_FLIGHT (20).
+ * Environment: BENCH_QUEUE_DELIVERIES (default 1000 per workflow and worker count),
+ * BENCH_QUEUE_ROUND (200 per workflow and round), BENCH_QUEUE_BLOCK (50), BENCH_QUEUE_WORKERS
+ * ("2,1"), BENCH_QUEUE_IN_FLIGHT (20).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -21,20 +29,44 @@ const { deliverAll, percentile, planStorm } = require('../e2e/paymentProvider');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../e2e/queue');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
+const { baselineWorkflow, handBuiltWorkflow } = require('./queueWorkflows');
 
 const DELIVERIES = Number(process.env.BENCH_QUEUE_DELIVERIES ?? 1000);
+const ROUND = Number(process.env.BENCH_QUEUE_ROUND ?? 200);
+const ROUNDS = Math.ceil(DELIVERIES / ROUND);
+const BLOCK = Number(process.env.BENCH_QUEUE_BLOCK ?? 50);
+const WORKER_COUNTS = (process.env.BENCH_QUEUE_WORKERS ?? '2,1').split(',').map(Number);
 const IN_FLIGHT = Number(process.env.BENCH_QUEUE_IN_FLIGHT ?? 20);
 const WARM_UP = 100;
+/** After each block, before CPU is read: the workers finish saving its executions. */
+const SETTLE_MS = 1000;
 
 /** @param {number} value @param {number} [digits] */
 const fmt = (value, digits = 1) => value.toFixed(digits);
+/** @param {number[]} values */
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+/** "median (lo–hi)" @param {number[]} values @param {number} [digits] */
+const spread = (values, digits = 1) =>
+	`${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * @typedef {{ key: 'node' | 'handBuilt' | 'baseline', name: string, url: string, sendsRefunds: boolean }} Variant
+ * @typedef {{ deliveries: number, elapsedMs: number, latencies: number[], main: number, workers: number, postgres: number, redis: number, own: number, retried: number }} Part
+ *   one or more blocks of a workflow; CPU in seconds (own: this process's, sandbox and provider)
+ */
 
 async function main() {
+	const started = Date.now();
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-bench-'));
 	const sandbox = new Sandbox({ port: 0, logLimit: 0 });
 	await sandbox.start();
 	const product = KEYS[DEMO_KEY].product;
-	let round = 0;
+	let batch = 0;
 	/** @param {number} count */
 	const fullRefunds = (count) =>
 		planStorm(sandbox.state, product, {
@@ -42,64 +74,200 @@ async function main() {
 			repeats: 0,
 			notReferred: 0,
 			partial: 0,
-			prefix: `bench${++round}`,
-		}).events;
+			prefix: `bench${++batch}`,
+		});
+	const handBuilt = handBuiltWorkflow({
+		sandboxUrl: sandbox.url,
+		apiKey: DEMO_KEY,
+		secret: KEYS[DEMO_KEY].secret,
+	});
+	const baseline = baselineWorkflow();
 	const deployment = await startQueueDeployment({
 		folder,
-		workers: 2,
+		workers: Math.max(...WORKER_COUNTS),
 		sandboxUrl: sandbox.url,
 		log: (line) => console.log(line),
-		withCannedVariant: true,
+		extraWorkflows: [handBuilt, baseline],
+		// The hand-built Code node's require('crypto'): a user of that workflow sets this too.
+		extraEnvironment: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
 	});
+	/** @type {Variant[]} */
+	const variants = [
+		{
+			key: 'node',
+			name: 'example (a): Affiliate Tracking node',
+			url: deployment.webhookUrl,
+			sendsRefunds: true,
+		},
+		{
+			key: 'handBuilt',
+			name: 'hand-built: Code node (v2 signature) + HTTP Request + If',
+			url: deployment.extraWebhookUrls[0],
+			sendsRefunds: true,
+		},
+		{
+			key: 'baseline',
+			name: 'baseline: Set node (signs and sends nothing)',
+			url: deployment.extraWebhookUrls[1],
+			sendsRefunds: false,
+		},
+	];
+	/** Checks of every delivery, by workflow: answered, transactions in the ledger. */
+	const checked = new Map(
+		variants.map((v) => [
+			v.key,
+			{
+				deliveries: 0,
+				bad: /** @type {string[]} */ ([]),
+				transactions: /** @type {string[]} */ ([]),
+			},
+		]),
+	);
+	/**
+	 * One block of one workflow: deliver, let the workers settle, read CPU; check every answer.
+	 * @param {Variant} variant @param {number} count @returns {Promise<Part>}
+	 */
+	const runBlock = async (variant, count) => {
+		const storm = fullRefunds(count);
+		const before = deployment.cpuSeconds();
+		const ownBefore = process.cpuUsage();
+		const result = await deliverAll(variant.url, storm.events, { inFlight: IN_FLIGHT });
+		await sleep(SETTLE_MS);
+		const after = deployment.cpuSeconds();
+		const own = process.cpuUsage(ownBefore);
+		const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
+			checked.get(variant.key)
+		);
+		check.deliveries += result.deliveries.length;
+		check.transactions.push(...storm.refundIds);
+		for (const delivery of result.deliveries) {
+			const answer = /** @type {{ status?: string, transaction_id?: string } | null} */ (
+				delivery.answer
+			);
+			const transactionId = delivery.id.replace(/^evt_/, '');
+			if (
+				delivery.status === null ||
+				delivery.attempts > 1 ||
+				answer?.status !== 'APPLIED' ||
+				answer.transaction_id !== transactionId
+			)
+				check.bad.push(
+					`${delivery.id}: ${delivery.status ?? 'no 2xx'} after ${delivery.attempts} attempts, ${JSON.stringify(delivery.answer)} ${delivery.failures.join('; ')}`.slice(
+						0,
+						300,
+					),
+				);
+		}
+		return {
+			deliveries: count,
+			elapsedMs: result.elapsedMs,
+			latencies: result.deliveries.map((d) => d.latencyMs),
+			main: after.main - before.main,
+			workers: after.workers.reduce(
+				(sum, seconds, i) => sum + seconds - (before.workers[i] ?? 0),
+				0,
+			),
+			postgres: after.postgres - before.postgres,
+			redis: after.redis - before.redis,
+			own: (own.user + own.system) / 1e6,
+			retried: result.deliveries.filter((d) => d.status === null || d.attempts > 1).length,
+		};
+	};
+	/** @param {Part[]} list @returns {Part} */
+	const total = (list) => ({
+		deliveries: list.reduce((sum, p) => sum + p.deliveries, 0),
+		elapsedMs: list.reduce((sum, p) => sum + p.elapsedMs, 0),
+		latencies: list.flatMap((p) => p.latencies),
+		main: list.reduce((sum, p) => sum + p.main, 0),
+		workers: list.reduce((sum, p) => sum + p.workers, 0),
+		postgres: list.reduce((sum, p) => sum + p.postgres, 0),
+		redis: list.reduce((sum, p) => sum + p.redis, 0),
+		own: list.reduce((sum, p) => sum + p.own, 0),
+		retried: list.reduce((sum, p) => sum + p.retried, 0),
+	});
+	/** CPU ms per delivery. @param {Part} part @param {'main' | 'workers' | 'postgres' | 'redis' | 'own'} who */
+	const perDelivery = (part, who) => (part[who] * 1000) / part.deliveries;
+
 	/** @type {string[]} */
 	const rows = [];
+	/** @type {string[]} */
+	const summary = [];
 	try {
-		const variants = [
-			{ name: 'example (a)', url: deployment.webhookUrl },
-			{ name: 'canned (Set node)', url: deployment.cannedWebhookUrl },
-		];
-		for (const variant of variants)
-			await deliverAll(variant.url, fullRefunds(WARM_UP), { inFlight: IN_FLIGHT });
-		/** @type {Record<string, number>} worker CPU ms per delivery, by workers and variant */
-		const workerCpu = {};
-		for (const workers of [2, 1]) {
-			if (deployment.workers.length > workers)
-				await deployment.stopWorker(deployment.workers[workers]);
+		for (const variant of variants) await runBlock(variant, WARM_UP);
+		for (const workers of WORKER_COUNTS) {
+			while (deployment.workers.length > workers)
+				await deployment.stopWorker(deployment.workers[deployment.workers.length - 1]);
+			/** @type {Record<string, Part[]>} each workflow's rounds */
+			const rounds = { node: [], handBuilt: [], baseline: [] };
+			for (let round = 1; round <= ROUNDS; round++) {
+				const count = Math.min(ROUND, DELIVERIES - (round - 1) * ROUND);
+				/** @type {Record<string, Part[]>} */
+				const blocks = { node: [], handBuilt: [], baseline: [] };
+				for (let block = 0, done = 0; done < count; block++, done += BLOCK) {
+					// node, hand-built, baseline; then baseline, hand-built, node; …
+					const order = block % 2 === 0 ? variants : [...variants].reverse();
+					for (const variant of order)
+						blocks[variant.key].push(await runBlock(variant, Math.min(BLOCK, count - done)));
+				}
+				for (const variant of variants) rounds[variant.key].push(total(blocks[variant.key]));
+				console.log(
+					`  ${workers} worker${workers > 1 ? 's' : ''}, round ${round}/${ROUNDS}, ${count} deliveries each; workers CPU ms/delivery: ${variants.map((v) => `${v.key} ${fmt(perDelivery(rounds[v.key][round - 1], 'workers'))}`).join(', ')}`,
+				);
+			}
 			for (const variant of variants) {
-				const before = deployment.cpuSeconds();
-				const ownBefore = process.cpuUsage();
-				const result = await deliverAll(variant.url, fullRefunds(DELIVERIES), {
-					inFlight: IN_FLIGHT,
-				});
-				const after = deployment.cpuSeconds();
-				const own = process.cpuUsage(ownBefore);
-				const failed = result.deliveries.filter((d) => d.status === null || d.attempts > 1).length;
-				const perDelivery = (/** @type {number} */ seconds) => (seconds * 1000) / DELIVERIES;
-				const workersSeconds = Object.keys(after.workers).reduce(
-					(sum, name) => sum + after.workers[name] - (before.workers[name] ?? 0),
-					0,
-				);
-				workerCpu[`${workers}:${variant.name}`] = perDelivery(workersSeconds);
-				const latencies = result.deliveries.map((d) => d.latencyMs);
+				const all = total(rounds[variant.key]);
 				rows.push(
-					`| ${workers} | ${variant.name} | ${fmt(DELIVERIES / (result.elapsedMs / 1000))} | ${percentile(latencies, 50)} | ${percentile(latencies, 99)} | ${fmt(perDelivery(after.main - before.main))} | ${fmt(perDelivery(workersSeconds))} | ${fmt(perDelivery(after.postgres - before.postgres))} | ${fmt(perDelivery(after.redis - before.redis))} | ${fmt((own.user + own.system) / 1000 / DELIVERIES)} | ${failed} |`,
+					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${spread(rounds[variant.key].map((p) => perDelivery(p, 'workers')))} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
 				);
-				console.log(rows[rows.length - 1]);
+			}
+			const increment = (/** @type {'node' | 'handBuilt'} */ key) =>
+				rounds[key].map(
+					(p, i) => perDelivery(p, 'workers') - perDelivery(rounds.baseline[i], 'workers'),
+				);
+			const nodeIncrement = increment('node');
+			const handBuiltIncrement = increment('handBuilt');
+			const label = `${workers} worker${workers > 1 ? 's' : ''}`;
+			summary.push(
+				`${label}: worker CPU ms per delivery over the baseline's in the same round: node ${spread(nodeIncrement)}, hand-built ${spread(handBuiltIncrement)}`,
+				`${label}: node increment / hand-built increment median ${spread(
+					nodeIncrement.map((n, i) => n / handBuiltIncrement[i]),
+					2,
+				)}, ${ROUNDS} rounds each`,
+			);
+		}
+		const ledger = sandbox.state.refundLedger;
+		for (const variant of variants) {
+			const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
+				checked.get(variant.key)
+			);
+			const wrong = check.transactions.filter((id) => {
+				const entry = ledger.get(id);
+				return variant.sendsRefunds
+					? entry?.applied !== 1 || entry.alreadyRefunded !== 0 || entry.refused !== 0
+					: entry !== undefined;
+			});
+			summary.push(
+				`Check, ${variant.key}: ${check.deliveries - check.bad.length} of ${check.deliveries} deliveries (warm-up included) answered 2xx at the first attempt with APPLIED for their transaction; sandbox ledger: ${check.transactions.length - wrong.length} of ${check.transactions.length} ${variant.sendsRefunds ? 'refunded exactly once' : 'untouched'}`,
+			);
+			if (check.bad.length > 0 || wrong.length > 0) {
+				process.exitCode = 1;
+				summary.push(...check.bad.slice(0, 5).map((line) => `  ${line}`));
+				if (wrong.length > 0)
+					summary.push(
+						`  ledger: ${wrong
+							.slice(0, 5)
+							.map((id) => `${id} ${JSON.stringify(ledger.get(id))}`)
+							.join(', ')}`,
+					);
 			}
 		}
 		const header = [
-			`\n## Queue mode (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB; n8n ${N8N_VERSION}, worker concurrency ${WORKER_CONCURRENCY}; ${DELIVERIES} full-refund deliveries a round, ${IN_FLIGHT} in flight, after a ${WARM_UP}-delivery warm-up)\n`,
-			'| workers | workflow | deliveries/s | p50 ms | p99 ms | main CPU ms/delivery | workers CPU ms | PostgreSQL CPU ms | Redis CPU ms | sandbox + provider CPU ms | retried or failed |',
+			`\n## Queue mode (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB; n8n ${N8N_VERSION}, worker concurrency ${WORKER_CONCURRENCY}; ${DELIVERIES} full-refund deliveries per workflow and worker count, interleaved in ${ROUNDS} rounds of ${ROUND} in blocks of ${BLOCK}, ${IN_FLIGHT} in flight, after a ${WARM_UP}-delivery warm-up of each)\n`,
+			'| workers | workflow | deliveries/s | p50 ms | p99 ms | main CPU ms/delivery | workers CPU ms/delivery, median (range) of rounds | PostgreSQL CPU ms | Redis CPU ms | sandbox + provider CPU ms | retried or failed |',
 			'|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 		];
-		console.log([...header, ...rows].join('\n'));
-		for (const workers of [2, 1]) {
-			const withNode = workerCpu[`${workers}:example (a)`];
-			const canned = workerCpu[`${workers}:canned (Set node)`];
-			console.log(
-				`Our node's share of a worker's CPU per delivery (${workers} worker${workers > 1 ? 's' : ''}): ${fmt(withNode)} − ${fmt(canned)} = ${fmt(withNode - canned)} ms of ${fmt(withNode)} ms (${fmt(((withNode - canned) / withNode) * 100)} %)`,
-			);
-		}
+		console.log([...header, ...rows, '', ...summary].join('\n'));
+		console.log(`\nbench:queue took ${fmt((Date.now() - started) / 1000, 0)} s`);
 	} finally {
 		await deployment.stop();
 		await sandbox.stop();

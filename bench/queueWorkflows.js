@@ -1,0 +1,205 @@
+// @ts-check
+'use strict';
+/**
+ * The workflows `npm run bench:queue` publishes beside example (a), each under its own webhook:
+ * - the hand-built refund: example (a) with its Refund node replaced by what a user without this
+ *   package builds: a Code node (n8n's task runner) computing the v2 signature, an HTTP Request
+ *   node (V4.2) sending it, and an If node on the envelope's code, so that the webhook gets the
+ *   same answers;
+ * - the baseline: example (a) with its Refund node replaced by a Set node giving Refund's answer,
+ *   which signs and sends nothing.
+ * Each is `{ workflow, id, webhook }`, the shape `startQueueDeployment`'s `extraWorkflows` takes.
+ */
+const crypto = require('node:crypto');
+
+const { EXAMPLES, readExample } = require('../e2e/n8n');
+const { handBuiltHttpRequestParameters } = require('./handBuilt');
+
+const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
+	EXAMPLES.find((e) => e.letter === 'a')
+);
+const REFUND_PATH = '/api/open/v1/track/refund';
+
+/**
+ * @typedef {{ nodes: Record<string, any>[], connections: Record<string, any> } & Record<string, unknown>} Workflow
+ * @typedef {{ workflow: Workflow, id: string, webhook: { method: string, path: string } }} ExtraWorkflow
+ */
+
+/**
+ * Example (a) with its Refund node replaced by `replacement` (nodes, and connections from and to
+ * them); the webhook moved to `path` under a new webhook id.
+ * @param {string} path @param {string} name
+ * @param {(refund: Record<string, any>) => { nodes: Record<string, any>[], first: string, connections: Record<string, any>, respondNodes?: Record<string, Record<string, any>> }} replacement
+ * @returns {Workflow}
+ */
+function exampleWithRefundReplaced(path, name, replacement) {
+	const workflow = readExample(REFUND_EXAMPLE.file);
+	const refund = workflow.nodes.find((node) => node.name === 'Refund');
+	if (!refund) throw new Error('example (a) has no node named Refund');
+	const { nodes: added, first, connections, respondNodes = {} } = replacement(refund);
+	const nodes = workflow.nodes
+		.filter((node) => node !== refund)
+		.map((node) => {
+			if (respondNodes[node.name])
+				return { ...node, parameters: { ...node.parameters, ...respondNodes[node.name] } };
+			if (node.type !== 'n8n-nodes-base.webhook') return node;
+			return {
+				...node,
+				webhookId: crypto.randomUUID(),
+				parameters: { ...node.parameters, path },
+			};
+		});
+	/** @type {Record<string, any>} */
+	const rewired = {};
+	for (const [source, outputs] of Object.entries(workflow.connections)) {
+		if (source === 'Refund') continue;
+		rewired[source] = {
+			main: outputs.main.map((/** @type {{ node: string }[]} */ targets) =>
+				targets.map((target) => (target.node === 'Refund' ? { ...target, node: first } : target)),
+			),
+		};
+	}
+	return {
+		...workflow,
+		name: `${workflow.name} (${name})`,
+		nodes: [...nodes, ...added],
+		connections: { ...rewired, ...connections },
+	};
+}
+
+/** @param {string} node @param {number} [index] */
+const to = (node, index = 0) => [{ node, type: 'main', index }];
+
+/**
+ * The baseline: Refund replaced by a Set node giving the answer Refund gives; no signing, no
+ * request, no credential.
+ * @returns {ExtraWorkflow}
+ */
+function baselineWorkflow() {
+	const webhook = { method: 'POST', path: 'payment-refunded-baseline' };
+	const workflow = exampleWithRefundReplaced(webhook.path, 'baseline: Set node', (refund) => ({
+		first: 'Refund',
+		nodes: [
+			{
+				...refund,
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				credentials: undefined,
+				onError: undefined,
+				parameters: {
+					mode: 'raw',
+					jsonOutput:
+						'={{ JSON.stringify({ conversion_id: 1, transaction_id: $json.transactionId, adjustment_type: 1, status: "APPLIED", cancelled_reward_count: 1, preserved_paid_reward_count: 0, cancelled_sub_reward_count: 0, preserved_paid_sub_reward_count: 0, adjusted_at: "2026-01-01 00:00:00" }) }}',
+					options: {},
+				},
+			},
+		],
+		connections: { Refund: { main: [to('Respond: refunded')] } },
+	}));
+	return { workflow, id: 'exRefundBaseline1', webhook };
+}
+
+/**
+ * The hand-built refund, as a user without this package builds it: a Code node (JavaScript, run by
+ * n8n's task runner; `require('crypto')` needs NODE_FUNCTION_ALLOW_BUILTIN=crypto) serializes
+ * the JSON body and signs it (v2: method, path, empty query, timestamp, SHA-256 of the body);
+ * an HTTP Request node V4.2 POSTs that exact string with the three headers; the service answers
+ * business failures with HTTP 200 and a non-zero `code`, so an If node sends code 0 to
+ * "Respond: refunded" and the rest, with the request's own failures, to "Respond: not reversed"
+ * (both read the envelope instead of the node's output). The secret sits in the Code node: that
+ * is how it is done without the credential; bench only.
+ * @param {{ sandboxUrl: string, apiKey: string, secret: string }} setup
+ * @returns {ExtraWorkflow}
+ */
+function handBuiltWorkflow({ sandboxUrl, apiKey, secret }) {
+	const webhook = { method: 'POST', path: 'payment-refunded-hand-built' };
+	const jsCode = `const crypto = require('crypto');
+const secret = ${JSON.stringify(secret)};
+const url = ${JSON.stringify(sandboxUrl + REFUND_PATH)};
+const path = ${JSON.stringify(REFUND_PATH)};
+return $input.all().map((item) => {
+  const body = JSON.stringify({ transaction_id: item.json.transactionId, reason: item.json.reason });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const bodyHash = crypto.createHash('sha256').update(body).digest('hex');
+  const message = ['PS-HMAC-SHA256', 'POST', path, '', timestamp, bodyHash].join('\\n');
+  const sign = crypto.createHmac('sha256', secret).update(message).digest('hex');
+  return { json: { url, body, timestamp, sign } };
+});`;
+	const workflow = exampleWithRefundReplaced(
+		webhook.path,
+		'hand-built: Code + HTTP Request',
+		(refund) => {
+			const [x, y] = refund.position;
+			return {
+				first: 'Sign refund request',
+				nodes: [
+					{
+						id: 'c0de0000-0000-4000-8000-000000000001',
+						name: 'Sign refund request',
+						type: 'n8n-nodes-base.code',
+						typeVersion: 2,
+						position: [x, y],
+						parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode },
+					},
+					{
+						id: 'c0de0000-0000-4000-8000-000000000002',
+						name: 'Send refund',
+						type: 'n8n-nodes-base.httpRequest',
+						typeVersion: 4.2,
+						position: [x + 220, y],
+						parameters: handBuiltHttpRequestParameters(apiKey, {
+							rawJsonBody: '={{ $json.body }}',
+						}),
+						onError: 'continueErrorOutput',
+					},
+					{
+						id: 'c0de0000-0000-4000-8000-000000000003',
+						name: 'Refund applied?',
+						type: 'n8n-nodes-base.if',
+						typeVersion: 2.2,
+						position: [x + 440, y],
+						parameters: {
+							conditions: {
+								options: {
+									caseSensitive: true,
+									leftValue: '',
+									typeValidation: 'strict',
+									version: 2,
+								},
+								conditions: [
+									{
+										id: 'c0de0000-0000-4000-8000-000000000004',
+										leftValue: '={{ $json.code }}',
+										rightValue: 0,
+										operator: { type: 'number', operation: 'equals' },
+									},
+								],
+								combinator: 'and',
+							},
+							options: {},
+						},
+					},
+				],
+				connections: {
+					'Sign refund request': { main: [to('Send refund')] },
+					'Send refund': { main: [to('Refund applied?'), to('Respond: not reversed')] },
+					'Refund applied?': { main: [to('Respond: refunded'), to('Respond: not reversed')] },
+				},
+				respondNodes: {
+					'Respond: refunded': {
+						responseBody:
+							'={{ { received: true, status: $json.data.status, transaction_id: $json.data.transaction_id, cancelled_reward_count: $json.data.cancelled_reward_count } }}',
+					},
+					'Respond: not reversed': {
+						responseBody:
+							'={{ { received: true, reversed: false, code: $json.code, error: $json.message ?? $json.error } }}',
+						options: { responseCode: '={{ $json.code === 1000001 ? 200 : 500 }}' },
+					},
+				},
+			};
+		},
+	);
+	return { workflow, id: 'exRefundHandBuilt', webhook };
+}
+
+module.exports = { baselineWorkflow, handBuiltWorkflow };
