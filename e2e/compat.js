@@ -46,6 +46,7 @@ const {
 const { freePort, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
 const { createChecks } = require('./checks');
+const { purchaseWorkflow } = require('./faultRounds');
 const {
 	ScriptedModel,
 	askAgentAboutNewPromoter,
@@ -64,6 +65,7 @@ const IDS = {
 	trigger: 'compatTrigger0001',
 	refund: 'compatRefundHook1',
 	agent: 'compatAgentTools1',
+	purchase: 'compatPurchaseHk1',
 };
 const WATCHED = 'user_1002';
 const SECRETS = [KEYS[DEMO_KEY].secret, KEYS[PHOTOPAL_KEY].secret];
@@ -609,6 +611,7 @@ async function runRelease(version, tarball, install) {
 
 		const exampleA = readExample('a-refund-on-payment-webhook.json');
 		const exampleE = readExample('e-ask-about-promoters-agent.json');
+		const purchase = purchaseWorkflow(true);
 		const modelCredential = exampleE.nodes.find((node) => node.credentials?.openAiApi)?.credentials
 			?.openAiApi;
 		await check(
@@ -648,12 +651,14 @@ async function runRelease(version, tarball, install) {
 				const changed = [
 					...fitTypeVersions(release, exampleA),
 					...fitTypeVersions(release, exampleE),
+					...fitTypeVersions(release, purchase),
 				];
 				const workflows = [
 					{ ...operationsWorkflow(), id: IDS.operations },
 					{ ...triggerWorkflow(), id: IDS.trigger },
 					{ ...exampleA, id: IDS.refund },
 					{ ...exampleE, id: IDS.agent },
+					{ ...purchase, id: IDS.purchase },
 				];
 				const workflowsDir = path.join(staging, 'workflows');
 				fs.mkdirSync(workflowsDir);
@@ -667,7 +672,7 @@ async function runRelease(version, tarball, install) {
 					env,
 					release,
 				);
-				for (const id of [IDS.refund, IDS.agent, IDS.trigger])
+				for (const id of [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase])
 					await runN8nOrThrow(activateArgs(release, id), env, release);
 				return `activated with \`n8n ${activateArgs(release, '…')[0]}\`${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}`;
 			},
@@ -946,6 +951,43 @@ async function runRelease(version, tarball, install) {
 					`not referred: ${JSON.stringify(unknown)}`,
 				);
 				return `txn_1002 → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001`;
+			},
+		);
+
+		await check(
+			"Skip Transactions Already Tracked through a production webhook: a repeat is not sent (n8n's deduplication store)",
+			async () => {
+				const [customer] = sandbox.state.addSignups(PRODUCTS.videomax, 1, 'compat_buyer');
+				const webhookPath = /** @type {{ parameters: { path: string } }} */ (
+					purchase.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')
+				).parameters.path;
+				const deliver = async () => {
+					const answer = await fetch(`${base}/webhook/${webhookPath}`, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({
+							event: 'payment.succeeded',
+							payment: { transaction_id: 'compat_order_1', customer_id: customer, amount: 19.9 },
+						}),
+						signal: AbortSignal.timeout(30_000),
+					});
+					const text = await answer.text();
+					seen.push(text);
+					return { status: answer.status, json: JSON.parse(text) };
+				};
+				const first = await deliver();
+				const repeat = await deliver();
+				assert.deepEqual([first.status, first.json.status], [200, 1], JSON.stringify(first));
+				assert.deepEqual(
+					[repeat.status, repeat.json.status],
+					[200, 'ALREADY_TRACKED'],
+					JSON.stringify(repeat),
+				);
+				const recorded = sandbox.state.conversions.filter(
+					(c) => c.transactionId === 'compat_order_1',
+				).length;
+				assert.equal(recorded, 1, `the sandbox recorded compat_order_1 ${recorded} times`);
+				return `compat_order_1 → conversion ${first.json.conversion_id}; delivered again → ${repeat.json.status}; the sandbox holds 1 purchase`;
 			},
 		);
 

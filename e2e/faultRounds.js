@@ -412,6 +412,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 module.exports = {
 	FAULTS,
 	faultRoundWorkflows,
+	purchaseWorkflow,
 	runDuplicatePurchaseRound,
 	runFaultRound,
 	runTriggerRestartRounds,
