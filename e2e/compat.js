@@ -46,7 +46,7 @@ const {
 const { freePort, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
 const { createChecks } = require('./checks');
-const { purchaseWorkflow } = require('./faultRounds');
+const { TRIGGER_NODE, purchaseWorkflow, triggerWorkflow } = require('./testWorkflows');
 const {
 	ScriptedModel,
 	askAgentAboutNewPromoter,
@@ -368,30 +368,6 @@ function operationsWorkflow() {
 	};
 }
 
-/** The trigger, watching one promoter's results every minute. */
-function triggerWorkflow() {
-	return {
-		name: 'Compat: trigger',
-		nodes: [
-			{
-				id: 'trigger',
-				name: 'Promoter results changed',
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					event: 'promoterResultsChanged',
-					userIds: WATCHED,
-				},
-				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
 /**
  * What each operation's output must be, checked against the sandbox's own records.
  * @param {Sandbox} sandbox
@@ -611,7 +587,7 @@ async function runRelease(version, tarball, install) {
 
 		const exampleA = readExample('a-refund-on-payment-webhook.json');
 		const exampleE = readExample('e-ask-about-promoters-agent.json');
-		const purchase = purchaseWorkflow(true);
+		const purchase = purchaseWorkflow({ guarded: true, webhookPath: 'payment-succeeded' });
 		const modelCredential = exampleE.nodes.find((node) => node.credentials?.openAiApi)?.credentials
 			?.openAiApi;
 		await check(
@@ -655,7 +631,7 @@ async function runRelease(version, tarball, install) {
 				];
 				const workflows = [
 					{ ...operationsWorkflow(), id: IDS.operations },
-					{ ...triggerWorkflow(), id: IDS.trigger },
+					{ ...triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), id: IDS.trigger },
 					{ ...exampleA, id: IDS.refund },
 					{ ...exampleE, id: IDS.agent },
 					{ ...purchase, id: IDS.purchase },
@@ -891,7 +867,7 @@ async function runRelease(version, tarball, install) {
 				}
 				assert.equal(execution.status, 'success');
 				const data = parse((await rest(`executions/${execution.id}`)).data);
-				const emitted = data.resultData.runData['Promoter results changed'][0].data.main[0];
+				const emitted = data.resultData.runData[TRIGGER_NODE][0].data.main[0];
 				seen.push(JSON.stringify(data));
 				assert.equal(emitted.length, 1);
 				const item = emitted[0].json;

@@ -12,15 +12,9 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const {
-	CREDENTIAL_TYPE,
-	DEMO_CREDENTIAL,
-	E2E_MODULES,
-	EXAMPLES,
-	NODE_TYPE,
-	TRIGGER_TYPE,
-} = require('./n8n');
+const { E2E_MODULES, EXAMPLES } = require('./n8n');
 const { deliverAll, planDuplicatedPurchases, planStorm } = require('./paymentProvider');
+const { TRIGGER_NODE, purchaseWorkflow, triggerWorkflow } = require('./testWorkflows');
 
 /** How long each fault keeps its component down. */
 const DOWN_MS = 10_000;
@@ -40,7 +34,6 @@ const PURCHASE_WORKFLOWS = {
 	unguarded: { id: 'queuePurchaseRaw1', path: 'payment-succeeded-unguarded' },
 };
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
-const TRIGGER_NODE = 'Promoter results changed';
 
 /**
  * @typedef {Awaited<ReturnType<typeof import('./queue').startQueueDeployment>>} Deployment
@@ -65,92 +58,29 @@ const FAULTS = [
 	{ name: 'postgres-restart', inject: (queue) => queue.postgres.restart(DOWN_MS) },
 ];
 
-/**
- * A purchase workflow: a payment provider's webhook → Track Purchase → the answer. A failed Track
- * Purchase fails the execution, so n8n answers 500 and the provider delivers again.
- * @param {boolean} guarded with Skip Transactions Already Tracked
- */
-function purchaseWorkflow(guarded) {
-	const { path: webhookPath } = guarded ? PURCHASE_WORKFLOWS.guarded : PURCHASE_WORKFLOWS.unguarded;
-	return {
-		name: `Queue test: purchase webhook (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
-		nodes: [
-			{
-				id: 'webhook',
-				name: 'Payment succeeded',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2.1,
-				position: [0, 0],
-				webhookId: `${webhookPath}-webhook`,
-				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
-					responseMode: 'lastNode',
-					options: {},
-				},
-			},
-			{
-				id: 'track',
-				name: 'Track Purchase',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					resource: 'conversion',
-					operation: 'trackPurchase',
-					invitedUserId: '={{ $json.body.payment.customer_id }}',
-					transactionId: '={{ $json.body.payment.transaction_id }}',
-					conversionValue: '={{ $json.body.payment.amount }}',
-					additionalFields: { skipTrackedTransactions: guarded },
-				},
-				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
-			},
-		],
-		connections: {
-			'Payment succeeded': { main: [[{ node: 'Track Purchase', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-/** The trigger, active, watching one promoter's results every minute. @param {string} userId */
-function triggerWorkflow(userId) {
-	return {
-		name: 'Queue test: trigger across main restarts',
-		nodes: [
-			{
-				id: 'trigger',
-				name: TRIGGER_NODE,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					event: 'promoterResultsChanged',
-					userIds: userId,
-				},
-				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
 /** The workflows the rounds need, published beside example (a). @param {string} watchedUserId */
 function faultRoundWorkflows(watchedUserId) {
 	return [
 		{
-			workflow: purchaseWorkflow(true),
+			workflow: purchaseWorkflow({ guarded: true, webhookPath: PURCHASE_WORKFLOWS.guarded.path }),
 			id: PURCHASE_WORKFLOWS.guarded.id,
 			webhook: { method: 'POST', path: PURCHASE_WORKFLOWS.guarded.path },
 		},
 		{
-			workflow: purchaseWorkflow(false),
+			workflow: purchaseWorkflow({
+				guarded: false,
+				webhookPath: PURCHASE_WORKFLOWS.unguarded.path,
+			}),
 			id: PURCHASE_WORKFLOWS.unguarded.id,
 			webhook: { method: 'POST', path: PURCHASE_WORKFLOWS.unguarded.path },
 		},
-		{ workflow: triggerWorkflow(watchedUserId), id: TRIGGER_WORKFLOW_ID },
+		{
+			workflow: triggerWorkflow({
+				name: 'Queue test: trigger across main restarts',
+				userId: watchedUserId,
+			}),
+			id: TRIGGER_WORKFLOW_ID,
+		},
 	];
 }
 
@@ -412,7 +342,6 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 module.exports = {
 	FAULTS,
 	faultRoundWorkflows,
-	purchaseWorkflow,
 	runDuplicatePurchaseRound,
 	runFaultRound,
 	runTriggerRestartRounds,

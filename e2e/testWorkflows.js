@@ -1,0 +1,88 @@
+// @ts-check
+'use strict';
+/**
+ * Workflows the end-to-end runs build beside the examples: a payment provider's purchase webhook
+ * into Track Purchase, and the trigger watching one promoter. Used by the queue-mode rounds
+ * (e2e/faultRounds.js) and the version matrix (e2e/compat.js).
+ */
+const { CREDENTIAL_TYPE, DEMO_CREDENTIAL, NODE_TYPE, TRIGGER_TYPE } = require('./n8n');
+
+/** The trigger node's name, under which an execution's data holds its items. */
+const TRIGGER_NODE = 'Promoter results changed';
+
+/**
+ * A purchase workflow: a payment provider's webhook (`POST /webhook/<webhookPath>`) → Track
+ * Purchase → the answer. A failed Track Purchase fails the execution, so n8n answers 500 and the
+ * provider delivers again.
+ * @param {{ guarded: boolean, webhookPath: string }} options `guarded`: with Skip Transactions Already Tracked
+ */
+function purchaseWorkflow({ guarded, webhookPath }) {
+	return {
+		name: `Purchase webhook (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
+		nodes: [
+			{
+				id: 'webhook',
+				name: 'Payment succeeded',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2.1,
+				position: [0, 0],
+				webhookId: `${webhookPath}-webhook`,
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'lastNode',
+					options: {},
+				},
+			},
+			{
+				id: 'track',
+				name: 'Track Purchase',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {
+					resource: 'conversion',
+					operation: 'trackPurchase',
+					invitedUserId: '={{ $json.body.payment.customer_id }}',
+					transactionId: '={{ $json.body.payment.transaction_id }}',
+					conversionValue: '={{ $json.body.payment.amount }}',
+					additionalFields: { skipTrackedTransactions: guarded },
+				},
+				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
+			},
+		],
+		connections: {
+			'Payment succeeded': { main: [[{ node: 'Track Purchase', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * The trigger, active, watching one promoter's results every minute.
+ * @param {{ name: string, userId: string }} options
+ */
+function triggerWorkflow({ name, userId }) {
+	return {
+		name,
+		nodes: [
+			{
+				id: 'trigger',
+				name: TRIGGER_NODE,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'promoterResultsChanged',
+					userIds: userId,
+				},
+				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+module.exports = { TRIGGER_NODE, purchaseWorkflow, triggerWorkflow };
