@@ -1,11 +1,23 @@
 // @ts-check
 'use strict';
 /**
- * `node bench/profile.js <a.cpuprofile> <d.cpuprofile> <items>`: where the CPU time of two bench
- * rounds goes, side by side, in µs per item: by package or source area (self time of the sampled
- * functions), so that the gap between the node and the helper floor can be read line by line.
+ * Where the CPU time of the node (a) and of the helper floor (d) goes, side by side, in µs per
+ * item: by package or source area (self time of the sampled functions), so that the gap between
+ * the node and the helper floor can be read line by line.
+ *
+ *   node bench/profile.js <dir> [items per execution]
+ *     every round's profile that `BENCH_CPU_PROF=<dir> npm run bench` wrote there
+ *     (`a-<size>x<executions>-<round>.cpuprofile`, `d-…`): each side's self time summed over its
+ *     rounds and divided by the items they measured (size × executions × rounds); only the given
+ *     size when there are several.
+ *   node bench/profile.js <a.cpuprofile> <d.cpuprofile> <items>
+ *     one profile each, divided by `items`.
+ *
+ * A profile covers its whole process (loading, the 200-item warm-up, the measured round): the
+ * per-item figures are a few percent high, equally on both sides.
  */
 const fs = require('node:fs');
+const path = require('node:path');
 
 /** The area a function's file belongs to. @param {string} url */
 function areaOf(url) {
@@ -42,13 +54,63 @@ function selfTimeByArea(file) {
 	return totals;
 }
 
-const [aFile, dFile, items] = process.argv.slice(2);
-if (!aFile || !dFile || !items) {
-	console.error('usage: node bench/profile.js <a.cpuprofile> <d.cpuprofile> <items>');
-	process.exit(2);
+/** Adds up the self time per area of several profiles. @param {string[]} files */
+function sumOf(files) {
+	/** @type {Map<string, number>} */
+	const totals = new Map();
+	for (const file of files) {
+		for (const [area, us] of selfTimeByArea(file)) totals.set(area, (totals.get(area) ?? 0) + us);
+	}
+	return totals;
 }
-const a = selfTimeByArea(aFile);
-const d = selfTimeByArea(dFile);
+
+/** @type {Map<string, number>} */
+let a;
+/** @type {Map<string, number>} */
+let d;
+/** @type {number} */
+let items;
+const args = process.argv.slice(2);
+if (args[0] && fs.existsSync(args[0]) && fs.statSync(args[0]).isDirectory()) {
+	const dir = args[0];
+	/** @type {Record<string, { files: string[], items: number }>} */
+	const sides = { a: { files: [], items: 0 }, d: { files: [], items: 0 } };
+	for (const name of fs.readdirSync(dir).sort()) {
+		const match = /^(a|d)-(\d+)x(\d+)-\d+\.cpuprofile$/.exec(name);
+		if (!match || (args[1] && match[2] !== args[1])) continue;
+		sides[match[1]].files.push(path.join(dir, name));
+		sides[match[1]].items += Number(match[2]) * Number(match[3]);
+	}
+	if (sides.a.files.length === 0 || sides.d.files.length === 0) {
+		console.error(
+			`no a-… and d-….cpuprofile files in ${dir}${args[1] ? ` for ${args[1]} items` : ''}`,
+		);
+		process.exit(2);
+	}
+	if (sides.a.items !== sides.d.items) {
+		console.error(
+			'a and d measured different numbers of items: pass the size as the second argument',
+		);
+		process.exit(2);
+	}
+	a = sumOf(sides.a.files);
+	d = sumOf(sides.d.files);
+	items = sides.a.items;
+	console.log(
+		`${sides.a.files.length} profiles of a, ${sides.d.files.length} of d, ${items.toLocaleString('en-US')} items each side\n`,
+	);
+} else {
+	const [aFile, dFile, count] = args;
+	if (!aFile || !dFile || !count) {
+		console.error(
+			'usage: node bench/profile.js <dir> [items per execution] | <a.cpuprofile> <d.cpuprofile> <items>',
+		);
+		process.exit(2);
+	}
+	a = selfTimeByArea(aFile);
+	d = selfTimeByArea(dFile);
+	items = Number(count);
+}
 const perItem = (/** @type {number | undefined} */ us) => ((us ?? 0) / Number(items)).toFixed(0);
 const areas = [...new Set([...a.keys(), ...d.keys()])]
 	.filter((area) => area !== '(idle)')

@@ -10,17 +10,49 @@
  *      connections alive, which no node that must send through n8n's helper can;
  *   d. the helper floor: a minimal node sending the same signed requests through n8n's
  *      httpRequestWithAuthentication, with no validation and no retries: the best such a node does.
- * (a) also runs at Concurrency 50, its maximum. Each round runs in a fresh process.
- * Prints a markdown table. Targets are read from it, never asserted.
+ * (a) also runs at Concurrency 50, its maximum (a50).
  *
- * Environment: BENCH_SIZES (default "1000,10000"), BENCH_CONCURRENCY (default 20),
- * BENCH_LATENCY_MS (default 20), BENCH_CPU_PROF (a folder for a CPU profile of each round),
- * BENCH_ONLY (rounds to run, for example "a,d").
+ * Each client is measured BENCH_ROUNDS times, interleaved (round 1: a, d, a50, b, c; round 2: a,
+ * d, …), every round in a fresh process after a warm-up, against a reset sandbox. A round is
+ * enough executions of `size` items to reach BENCH_ROUND_ITEMS items (3 executions of 1,000 by
+ * default; one of 10,000), so that it lasts seconds, not one. The table gives each client's
+ * medians (items/s and CPU per item with their min–max); the ratio lines are computed per round
+ * (a of round i against d of round i) and print the median and min–max of those ratios:
+ * `a/d median 0.97 (0.93–1.01), 7 rounds each`.
+ *
+ * Then the memory round: one execution of BENCH_MEMORY_ITEMS items (100,000) for (a) and for (d),
+ * each in a fresh process, interleaved, BENCH_MEMORY_ROUNDS times, with the sandbox's latency
+ * lowered to BENCH_MEMORY_LATENCY_MS (0: the figure is memory, and 100,000 items at 20 ms and
+ * concurrency 20 would take 3–4 minutes per client). Peak RSS growth is the kernel's high-water mark
+ * (VmHWM, reset through /proc/self/clear_refs before the measured work; the 20 ms sampling where
+ * that is not available) minus the RSS before it. Prints
+ * `100,000 items in one execution: peak RSS growth a … MB, d … MB, a/d … (median of N rounds …)`.
+ *
+ * Prints markdown tables and ratio lines (progress goes to stderr). Targets are read from them,
+ * never asserted: this machine is shared. On its 2 cores, quiet, `BENCH_SIZES=1000 npm run bench`
+ * takes about 11 minutes (4 for the rounds, 7 for the memory round), the default sizes about 21.
+ *
+ * Environment: BENCH_SIZES (default "1000,10000"), BENCH_ROUNDS (default 7), BENCH_ROUND_ITEMS
+ * (default 3000), BENCH_CONCURRENCY (default 20), BENCH_LATENCY_MS (default 20),
+ * BENCH_MEMORY_ITEMS (default 100000; 0 skips the memory round), BENCH_MEMORY_ROUNDS (default 3),
+ * BENCH_MEMORY_LATENCY_MS (default 0), BENCH_CPU_PROF (a folder for a CPU profile of each round,
+ * named `<client>-<size>x<executions>-<round>.cpuprofile`; bench/profile.js reads them),
+ * BENCH_ONLY (clients to run, for example "a,d"; also skips the 429 table, and the memory round
+ * unless it names both a and d), BENCH_SNAPSHOT (0: the rounds load dist/ from the working tree
+ * instead of a private copy made at the start).
  */
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
 const { createHmac, createHash } = require('node:crypto');
-const { existsSync, mkdtempSync } = require('node:fs');
+const {
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Agent, request } = require('undici');
@@ -35,6 +67,11 @@ const { KEYS } = require('../sandbox/seed');
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUND_ITEMS = Number(process.env.BENCH_ROUND_ITEMS ?? 3000);
+const MEMORY_ITEMS = Number(process.env.BENCH_MEMORY_ITEMS ?? 100_000);
+const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
+const MEMORY_LATENCY_MS = Number(process.env.BENCH_MEMORY_LATENCY_MS ?? 0);
 const LIMITED_CONCURRENCY = 20;
 const API_KEY = 'pk_test_videomax_v2';
 const SECRET = KEYS[API_KEY].secret;
@@ -42,14 +79,42 @@ const NODES_BASE = path.join(require('../e2e/n8nInstall').n8nRelease().modules, 
 const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
-/** Runs `work` and measures wall time, this process's CPU time and its peak RSS growth. @param {() => Promise<{ ok: number, errors: number }>} work */
+/** The kernel's peak RSS of this process (VmHWM), in bytes, or undefined where /proc has none. */
+function highWaterMark() {
+	try {
+		const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+		return match ? Number(match[1]) * 1024 : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Resets the kernel's peak RSS to the current RSS (Linux: "5" to /proc/self/clear_refs). */
+function resetHighWaterMark() {
+	try {
+		writeFileSync('/proc/self/clear_refs', '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Runs `work` and measures wall time, this process's CPU time, its peak RSS growth (the kernel's
+ * high-water mark where it can be reset, and a 20 ms sampler) and the heap retained after a GC.
+ * @param {() => Promise<{ ok: number, errors: number, lost: number }>} work
+ */
 async function measure(work) {
 	global.gc?.();
 	const baseRss = process.memoryUsage().rss;
 	const baseHeap = process.memoryUsage().heapUsed;
+	const kernelPeak = resetHighWaterMark();
 	let peakRss = baseRss;
+	let peakHeap = baseHeap;
 	const sampler = setInterval(() => {
-		peakRss = Math.max(peakRss, process.memoryUsage().rss);
+		const usage = process.memoryUsage();
+		peakRss = Math.max(peakRss, usage.rss);
+		peakHeap = Math.max(peakHeap, usage.heapUsed);
 	}, 20);
 	const cpuStart = process.cpuUsage();
 	const start = performance.now();
@@ -57,13 +122,16 @@ async function measure(work) {
 	const elapsedMs = performance.now() - start;
 	const cpu = process.cpuUsage(cpuStart);
 	clearInterval(sampler);
-	peakRss = Math.max(peakRss, process.memoryUsage().rss);
+	peakRss = Math.max(peakRss, process.memoryUsage().rss, (kernelPeak && highWaterMark()) || 0);
 	global.gc?.();
 	return {
 		...counts,
 		elapsedMs,
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		baseRssMb: baseRss / 2 ** 20,
 		rssGrowthMb: (peakRss - baseRss) / 2 ** 20,
+		peakSource: kernelPeak ? 'VmHWM' : 'sampled',
+		peakHeapGrowthMb: (peakHeap - baseHeap) / 2 ** 20,
 		heapRetainedMb: (process.memoryUsage().heapUsed - baseHeap) / 2 ** 20,
 	};
 }
@@ -271,36 +339,73 @@ const VARIANTS = {
 	},
 };
 const WARM_UP_ITEMS = 200;
-/** BENCH_ONLY=a,d: only these rounds (for profiling), and no 429 table. */
+/** BENCH_ONLY=a,d: only these clients (for profiling), and no 429 table. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
+/** The order of the clients within a round: a and d side by side, the pair the targets compare. */
+const ORDER = ['a', 'd', 'a50', 'b', 'c'];
 
 /**
- * Child mode (`--measure <variant> <size> <url>`): a warm-up round, the sandbox's counters reset,
- * then one measured round; prints the measurement as one JSON line. Each round runs in a fresh
- * process, so that no round inherits another's heap, JIT or sockets.
+ * Child mode (`--measure <variant> <size> <url> <executions>`): a warm-up, the sandbox's counters
+ * reset, then one measured round of `executions` executions of `size` items, one after another;
+ * prints the measurement as one JSON line.
  */
 async function measureInChild() {
-	const [, , , id, size, url] = process.argv;
+	const [, , , id, size, url, executions] = process.argv;
 	const variant = VARIANTS[id];
 	await variant.run(url, WARM_UP_ITEMS);
 	await control(url, 'reset', {});
-	const m = await measure(() => variant.run(url, Number(size)));
+	const m = await measure(async () => {
+		const total = { ok: 0, errors: 0, lost: 0 };
+		for (let run = 0; run < Number(executions); run++) {
+			const counts = await variant.run(url, Number(size));
+			total.ok += counts.ok;
+			total.errors += counts.errors;
+			total.lost += counts.lost;
+		}
+		return total;
+	});
 	process.stdout.write(`RESULT ${JSON.stringify(m)}\n`);
 }
 
-/** Runs one measured round in a fresh process. @param {string} id @param {number} size @param {string} url */
-async function measureRound(id, size, url) {
+/**
+ * A private copy of what the rounds load (the built package, the harness, the benchmark), so that
+ * a build started elsewhere during the run (`npm test`, another `npm run bench`) can neither break
+ * a round (n8n-node build empties dist/ first) nor change the code between rounds. The harness
+ * loads the package from its own parent folder, so it is copied too; node_modules, test, sandbox
+ * and e2e are only read and are linked. BENCH_SNAPSHOT=0 runs from the working tree.
+ * @returns {{ script: string, remove: () => void }}
+ */
+function snapshot() {
+	const root = path.resolve(__dirname, '..');
+	if (process.env.BENCH_SNAPSHOT === '0') return { script: __filename, remove: () => {} };
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
+	for (const entry of ['package.json', 'dist', 'harness', 'bench'])
+		cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
+	for (const entry of ['node_modules', 'test', 'sandbox', 'e2e'])
+		symlinkSync(path.join(root, entry), path.join(dir, entry));
+	return {
+		script: path.join(dir, 'bench', path.basename(__filename)),
+		remove: () => rmSync(dir, { recursive: true, force: true }),
+	};
+}
+
+/**
+ * Runs one measured round in a fresh process, from `script` (the snapshot's copy of this file).
+ * @param {string} script @param {string} id @param {number} size @param {number} executions @param {string} url @param {string} [profileName]
+ */
+async function measureRound(script, id, size, executions, url, profileName) {
 	// BENCH_CPU_PROF=<dir>: a CPU profile of every round (bench/profile.js summarises them).
-	const profile = process.env.BENCH_CPU_PROF
-		? [
-				'--cpu-prof',
-				`--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
-				`--cpu-prof-name=${id}-${size}.cpuprofile`,
-			]
-		: [];
+	const profile =
+		process.env.BENCH_CPU_PROF && profileName
+			? [
+					'--cpu-prof',
+					`--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`,
+					`--cpu-prof-name=${profileName}.cpuprofile`,
+				]
+			: [];
 	const child = spawn(
 		process.execPath,
-		['--expose-gc', ...profile, __filename, '--measure', id, String(size), url],
+		['--expose-gc', ...profile, script, '--measure', id, String(size), url, String(executions)],
 		{ stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	let out = '';
@@ -314,30 +419,71 @@ async function measureRound(id, size, url) {
 const fmt = (/** @type {number} */ n, digits = 0) =>
 	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** `7 rounds`, `1 round`. @param {number} n */
+const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
+
+/** @param {number[]} values */
+function median(values) {
+	const sorted = [...values].sort((x, y) => x - y);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** `0.97 (0.93–1.01)`: the median and the range. @param {number[]} values @param {number} digits */
+function medianAndRange(values, digits) {
+	return `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+}
+
+/**
+ * One line per ratio: x_i / y_i for each round i, then their median and range.
+ * @param {string} name @param {number[]} xs @param {number[]} ys
+ */
+function ratioLine(name, xs, ys) {
+	const ratios = xs.map((x, i) => x / ys[i]);
+	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
+}
+
 async function main() {
+	const began = performance.now();
+	const code = snapshot();
 	const sandbox = await startSandbox();
 	const hasHttpRequestNode = existsSync(NODES_BASE);
-	const rows = [];
-	/** @type {Record<string, any>} */
+	const clients = (ONLY ?? ORDER).filter((id) => id !== 'b' || hasHttpRequestNode);
+	/** @type {Record<string, Record<string, any[]>>} by size, then client: one measurement per round */
 	const results = {};
+	/** @param {string} id @param {number} size @param {number} executions @param {number} latencyMs @param {string} [profileName] */
+	const round = async (id, size, executions, latencyMs, profileName) => {
+		await control(sandbox.url, 'reset', {});
+		await control(sandbox.url, 'settings', { latencyMs, maxConcurrent: null });
+		const m = await measureRound(code.script, id, size, executions, sandbox.url, profileName);
+		const stats = await control(sandbox.url, 'stats');
+		const items = size * executions;
+		return {
+			...m,
+			stats,
+			itemsPerSecond: (items / m.elapsedMs) * 1000,
+			cpuPerItemUs: (m.cpuMs / items) * 1000,
+		};
+	};
 	try {
 		for (const size of SIZES) {
-			for (const id of ONLY ?? ['a', 'a50', 'b', 'c', 'd']) {
-				const { label } = VARIANTS[id];
-				if (id === 'b' && !hasHttpRequestNode) {
-					rows.push(
-						`| ${fmt(size)} | ${id}. ${label} | not run: n8n's HTTP Request node is not installed (run \`npm run setup:n8n\`) ||||||||`,
+			const executions = Math.max(1, Math.round(ROUND_ITEMS / size));
+			results[size] = Object.fromEntries(clients.map((id) => [id, []]));
+			for (let r = 1; r <= ROUNDS; r++) {
+				const progress = [];
+				for (const id of clients) {
+					const m = await round(
+						id,
+						size,
+						executions,
+						LATENCY_MS,
+						`${id}-${size}x${executions}-${r}`,
 					);
-					continue;
+					results[size][id].push(m);
+					progress.push(`${id} ${fmt(m.itemsPerSecond)}/s`);
 				}
-				await control(sandbox.url, 'reset', {});
-				await control(sandbox.url, 'settings', { latencyMs: LATENCY_MS, maxConcurrent: null });
-				const m = await measureRound(id, size, sandbox.url);
-				const stats = await control(sandbox.url, 'stats');
-				const itemsPerSecond = (size / m.elapsedMs) * 1000;
-				results[`${id}${size}`] = { ...m, itemsPerSecond };
-				rows.push(
-					`| ${fmt(size)} | ${id}. ${label} | ${fmt(itemsPerSecond)} | ${fmt(stats.p50Ms, 1)} / ${fmt(stats.p99Ms, 1)} | ${m.errors} | ${m.lost} | ${fmt((m.cpuMs / size) * 1000, 0)} µs | ${fmt(m.rssGrowthMb, 1)} MB | ${fmt(m.heapRetainedMb, 1)} MB | ${stats.peakInFlight} |`,
+				console.error(
+					`[bench] ${fmt(size)} items × ${executions}, round ${r}/${ROUNDS}: ${progress.join(', ')} (${fmt((performance.now() - began) / 1000)} s)`,
 				);
 			}
 		}
@@ -351,52 +497,126 @@ async function main() {
 				maxConcurrent: LIMITED_CONCURRENCY,
 				retryAfterSeconds: 1,
 			});
-			const m = await measureRound(id, 1000, sandbox.url);
+			const m = await measureRound(code.script, id, 1000, 1, sandbox.url);
 			const stats = await control(sandbox.url, 'stats');
 			limited.push(
 				`| ${id === 'b' ? 'b' : 'a'}. ${VARIANTS[id].label} | ${m.ok} | ${m.errors} | ${m.lost} | ${stats.byStatus['429'] ?? 0} | ${fmt(m.elapsedMs / 1000, 1)} s |`,
 			);
 		}
 
-		const ratio = (/** @type {string} */ x, /** @type {string} */ y, /** @type {number} */ size) =>
-			results[`${x}${size}`] && results[`${y}${size}`]
-				? fmt(results[`${x}${size}`].itemsPerSecond / results[`${y}${size}`].itemsPerSecond, 2)
-				: 'n/a';
+		/** @type {{ a: any, d: any }[]} */
+		const memory = [];
+		const memoryClients = ['a', 'd'].filter((id) => !ONLY || ONLY.includes(id));
+		if (MEMORY_ITEMS > 0 && memoryClients.length === 2) {
+			for (let r = 1; r <= MEMORY_ROUNDS; r++) {
+				const a = await round('a', MEMORY_ITEMS, 1, MEMORY_LATENCY_MS);
+				const d = await round('d', MEMORY_ITEMS, 1, MEMORY_LATENCY_MS);
+				memory.push({ a, d });
+				console.error(
+					`[bench] ${fmt(MEMORY_ITEMS)} items in one execution, round ${r}/${MEMORY_ROUNDS}: peak RSS growth a ${fmt(a.rssGrowthMb)} MB, d ${fmt(d.rssGrowthMb)} MB (${fmt((performance.now() - began) / 1000)} s)`,
+				);
+			}
+		}
 
 		console.log(
-			`\n## Benchmark (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process; each round in a fresh process after a ${WARM_UP_ITEMS}-item warm-up)\n`,
+			`\n## Benchmark (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process; ${rounds(ROUNDS)} per client, interleaved (${clients.join(', ')}), each in a fresh process after a ${WARM_UP_ITEMS}-item warm-up)\n`,
+		);
+		console.log(
+			`Medians of ${rounds(ROUNDS)}, with min–max for items/s and CPU per item; errors and lost are totals over all rounds, peak in flight the highest. A round is ${SIZES.map((size) => `${Math.max(1, Math.round(ROUND_ITEMS / size))} × ${fmt(size)}`).join(' or ')} items (executions × items per execution).\n`,
 		);
 		console.log(
 			'| items | client | items/s | server latency p50 / p99 (ms) | errors | lost | CPU per item | peak RSS growth | heap retained after GC | peak in flight |',
 		);
 		console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-		for (const row of rows) console.log(row);
-		console.log('');
 		for (const size of SIZES) {
-			const a = results[`a${size}`];
-			const d = results[`d${size}`];
-			console.log(`a/d = ${ratio('a', 'd', size)} (${fmt(size)} items)`);
-			if (a && d) {
+			for (const id of ONLY ?? ORDER) {
+				const { label } = VARIANTS[id];
+				const ms = results[size][id];
+				if (!ms) {
+					if (id !== 'b') continue;
+					console.log(
+						`| ${fmt(size)} | ${id}. ${label} | not run: n8n's HTTP Request node is not installed (run \`npm run setup:n8n\`) ||||||||`,
+					);
+					continue;
+				}
+				const of = (/** @type {(m: any) => number} */ pick) => ms.map(pick);
+				const sum = (/** @type {(m: any) => number} */ pick) =>
+					ms.reduce((total, m) => total + pick(m), 0);
 				console.log(
-					`  CPU per item a ${fmt((a.cpuMs / size) * 1000, 0)} µs vs d ${fmt((d.cpuMs / size) * 1000, 0)} µs (${fmt(a.cpuMs / d.cpuMs, 2)}×); peak RSS growth a ${fmt(a.rssGrowthMb, 1)} MB vs d ${fmt(d.rssGrowthMb, 1)} MB; heap retained a ${fmt(a.heapRetainedMb, 1)} MB${results[`b${size}`] ? ` vs b ${fmt(results[`b${size}`].heapRetainedMb, 1)} MB` : ''}`,
+					`| ${fmt(size)} | ${id}. ${label} | ${medianAndRange(
+						of((m) => m.itemsPerSecond),
+						0,
+					)} | ${fmt(median(of((m) => m.stats.p50Ms)), 1)} / ${fmt(median(of((m) => m.stats.p99Ms)), 1)} | ${sum((m) => m.errors)} | ${sum((m) => m.lost)} | ${medianAndRange(
+						of((m) => m.cpuPerItemUs),
+						0,
+					)} µs | ${fmt(median(of((m) => m.rssGrowthMb)), 1)} MB | ${fmt(median(of((m) => m.heapRetainedMb)), 1)} MB | ${Math.max(...of((m) => m.stats.peakInFlight))} |`,
 				);
 			}
 		}
-		console.log(
-			`Ratios: a/c = ${SIZES.map((size) => `${ratio('a', 'c', size)} (${fmt(size)})`).join(', ')}; a/b = ${SIZES.map((size) => `${ratio('a', 'b', size)} (${fmt(size)})`).join(', ')}; a50/b = ${SIZES.map((size) => `${ratio('a50', 'b', size)} (${fmt(size)})`).join(', ')}.`,
-		);
-		console.log(
-			`\n### Against a sandbox that answers 429 (Retry-After: 1) above ${LIMITED_CONCURRENCY} concurrent requests, 1,000 items\n`,
-		);
-		console.log('| client | succeeded | errors | lost | 429 answers | time |');
-		console.log('|---|---:|---:|---:|---:|---:|');
-		for (const row of limited) console.log(row);
+		for (const size of SIZES) {
+			const byId = results[size];
+			const itemsPerSecond = (/** @type {string} */ id) => byId[id].map((m) => m.itemsPerSecond);
+			const cpuPerItem = (/** @type {string} */ id) => byId[id].map((m) => m.cpuPerItemUs);
+			console.log(
+				`\n${fmt(size)} items per execution (${Math.max(1, Math.round(ROUND_ITEMS / size))} per round); ratios of round i's figures, then their median and range:`,
+			);
+			if (byId.a && byId.d) {
+				console.log(ratioLine('a/d', itemsPerSecond('a'), itemsPerSecond('d')));
+				console.log(ratioLine('a/d CPU per item', cpuPerItem('a'), cpuPerItem('d')));
+				console.log(
+					`peak RSS growth, medians: a ${fmt(median(byId.a.map((m) => m.rssGrowthMb)), 1)} MB, d ${fmt(median(byId.d.map((m) => m.rssGrowthMb)), 1)} MB; heap retained after GC, medians: a ${fmt(median(byId.a.map((m) => m.heapRetainedMb)), 1)} MB, d ${fmt(median(byId.d.map((m) => m.heapRetainedMb)), 1)} MB${byId.b ? `, b ${fmt(median(byId.b.map((m) => m.heapRetainedMb)), 1)} MB` : ''}`,
+				);
+			}
+			for (const [x, y] of [
+				['a', 'c'],
+				['a', 'b'],
+				['a50', 'b'],
+			]) {
+				if (byId[x] && byId[y])
+					console.log(ratioLine(`${x}/${y}`, itemsPerSecond(x), itemsPerSecond(y)));
+			}
+		}
+
+		if (limited.length > 0) {
+			console.log(
+				`\n### Against a sandbox that answers 429 (Retry-After: 1) above ${LIMITED_CONCURRENCY} concurrent requests, 1,000 items (one round each)\n`,
+			);
+			console.log('| client | succeeded | errors | lost | 429 answers | time |');
+			console.log('|---|---:|---:|---:|---:|---:|');
+			for (const row of limited) console.log(row);
+		}
+
+		if (memory.length > 0) {
+			console.log(
+				`\n### ${fmt(MEMORY_ITEMS)} items in one execution (a and d at concurrency ${CONCURRENCY}, sandbox latency ${MEMORY_LATENCY_MS} ms, ${rounds(memory.length)} interleaved, each in a fresh process)\n`,
+			);
+			console.log(
+				'| round | client | time | items/s | errors | lost | CPU per item | RSS before | peak RSS growth | peak heap used growth (sampled) | heap retained after GC |',
+			);
+			console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+			memory.forEach((pair, index) => {
+				for (const id of /** @type {const} */ (['a', 'd'])) {
+					const m = pair[id];
+					console.log(
+						`| ${index + 1} | ${id} | ${fmt(m.elapsedMs / 1000, 1)} s | ${fmt(m.itemsPerSecond)} | ${m.errors} | ${m.lost} | ${fmt(m.cpuPerItemUs)} µs | ${fmt(m.baseRssMb)} MB | ${fmt(m.rssGrowthMb)} MB (${m.peakSource}) | ${fmt(m.peakHeapGrowthMb)} MB | ${fmt(m.heapRetainedMb, 1)} MB |`,
+					);
+				}
+			});
+			const growthA = memory.map((pair) => pair.a.rssGrowthMb);
+			const growthD = memory.map((pair) => pair.d.rssGrowthMb);
+			const ratios = memory.map((pair) => pair.a.rssGrowthMb / pair.d.rssGrowthMb);
+			console.log(
+				`\n${fmt(MEMORY_ITEMS)} items in one execution: peak RSS growth a ${fmt(median(growthA))} MB, d ${fmt(median(growthD))} MB, a/d ${fmt(median(ratios), 2)} (median of ${rounds(ratios.length)}, range ${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}; sandbox latency ${MEMORY_LATENCY_MS} ms)`,
+			);
+		}
 		if (!hasHttpRequestNode)
 			console.log(
 				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 (e2e/n8nInstall.js).',
 			);
+		console.log(`\nBench time: ${fmt((performance.now() - began) / 60000, 1)} min.`);
 	} finally {
 		sandbox.stop();
+		code.remove();
 	}
 }
 

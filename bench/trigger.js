@@ -2,10 +2,20 @@
 'use strict';
 /**
  * `npm run bench:trigger`: how long the Affiliate Tracking Trigger takes to poll a long watch
- * list, through n8n-core's PollContext against the sandbox (its own latency per request). Prints
- * a table; the figures go to bench/RESULTS.md. Nothing is asserted: this machine is shared.
+ * list, through n8n-core's PollContext against the sandbox (in this process, with its own latency
+ * per request), at Concurrency 5 (the default) and 20.
  *
- * Environment: BENCH_PROMOTERS (default 1000), BENCH_LATENCY_MS (default 20).
+ * After one untimed warm-up poll, BENCH_ROUNDS rounds run, each with both concurrencies in turn
+ * (round 1: 5, 20; round 2: 5, 20; …), and each concurrency's round is three polls from a fresh
+ * state: the first poll (records every promoter), a poll with no change, and a poll after
+ * 10 promoters changed. The table gives each poll's medians over the rounds (time and CPU per
+ * promoter with their min–max); the ratio lines compare 5 with 20 round by round (the time at 5
+ * of round i over the time at 20 of round i) and print the median and min–max of those ratios:
+ * `poll time 5/20 (no change) median 2.89 (2.61–3.04), 5 rounds each`. The CPU column includes
+ * the sandbox's own work (same process). Nothing is asserted: this machine is shared.
+ *
+ * Environment: BENCH_PROMOTERS (default 1000), BENCH_LATENCY_MS (default 20), BENCH_ROUNDS
+ * (default 5).
  */
 require('reflect-metadata');
 const { mkdtempSync } = require('node:fs');
@@ -20,10 +30,37 @@ const { KEYS, PRODUCTS } = require('../sandbox/seed');
 
 const PROMOTERS = Number(process.env.BENCH_PROMOTERS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const API_KEY = 'pk_test_videomax_v2';
 const CHANGED = 10;
+const CONCURRENCIES = [5, 20];
+const POLLS = ['first poll (records)', 'no change', `${CHANGED} promoters changed`];
+
+const fmt = (/** @type {number} */ n, digits = 0) =>
+	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** @param {number[]} values */
+function median(values) {
+	const sorted = [...values].sort((x, y) => x - y);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** `2.89 (2.61–3.04)`: the median and the range. @param {number[]} values @param {number} digits */
+const medianAndRange = (values, digits) =>
+	`${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+
+/** `5 rounds`, `1 round`. @param {number} n */
+const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
+
+/** x_i / y_i for each round i, then their median and range. @param {string} name @param {number[]} xs @param {number[]} ys */
+function ratioLine(name, xs, ys) {
+	const ratios = xs.map((x, i) => x / ys[i]);
+	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
+}
 
 async function main() {
+	const began = performance.now();
 	const sandbox = new Sandbox({ latencyMs: LATENCY_MS });
 	await sandbox.start();
 	const userIds = sandbox.state.addPromoters(PRODUCTS.videomax, PROMOTERS, 'watched');
@@ -35,48 +72,108 @@ async function main() {
 			signatureVersion: 'v2',
 		},
 	};
-	const rows = [];
+	/** @param {number} concurrency @param {import('n8n-workflow').IDataObject | undefined} staticData */
+	const poll = (concurrency, staticData) =>
+		harness.pollTrigger(
+			{
+				event: 'promoterResultsChanged',
+				userIds,
+				options: { concurrency, maxPromoters: PROMOTERS },
+			},
+			{ credentials, mode: 'trigger', staticData },
+		);
+	/** @type {Record<string, any[]>} by `${concurrency} ${poll}`: one measurement per round */
+	const results = {};
 	try {
-		for (const concurrency of [5, 20]) {
-			/** @type {import('n8n-workflow').IDataObject | undefined} */
-			let staticData;
-			for (const round of ['first poll (records)', 'no change', `${CHANGED} promoters changed`]) {
-				if (round.endsWith('changed')) {
-					for (const userId of userIds.slice(0, CHANGED)) {
-						sandbox.state.addActivity(PRODUCTS.videomax, userId, { clicks: 1 });
+		// Warm-up, not measured: the first poll pays for loading the package and for the JIT.
+		const warmUp = await poll(20, undefined);
+		if (warmUp.thrown) throw warmUp.thrown;
+		for (let r = 1; r <= ROUNDS; r++) {
+			const progress = [];
+			for (const concurrency of CONCURRENCIES) {
+				const times = [];
+				/** @type {import('n8n-workflow').IDataObject | undefined} */
+				let staticData;
+				for (const name of POLLS) {
+					if (name.endsWith('changed')) {
+						for (const userId of userIds.slice(0, CHANGED)) {
+							sandbox.state.addActivity(PRODUCTS.videomax, userId, { clicks: 1 });
+						}
 					}
+					const requestsBefore = sandbox.requestCount;
+					const started = performance.now();
+					const cpuStart = process.cpuUsage();
+					const result = await poll(concurrency, staticData);
+					const elapsedS = (performance.now() - started) / 1000;
+					const cpu = process.cpuUsage(cpuStart);
+					if (result.thrown) throw result.thrown;
+					staticData = result.staticData;
+					(results[`${concurrency} ${name}`] ??= []).push({
+						elapsedS,
+						requests: sandbox.requestCount - requestsBefore,
+						items: result.items?.length ?? 0,
+						errors: result.reportedErrors.length,
+						cpuPerPromoterMs: (cpu.user + cpu.system) / 1000 / PROMOTERS,
+						staticKiB: JSON.stringify(staticData).length / 1024,
+					});
+					times.push(elapsedS.toFixed(1));
 				}
-				const requestsBefore = sandbox.requestCount;
-				const started = performance.now();
-				const cpuStart = process.cpuUsage();
-				const result = await harness.pollTrigger(
-					{
-						event: 'promoterResultsChanged',
-						userIds,
-						options: { concurrency, maxPromoters: PROMOTERS },
-					},
-					{ credentials, mode: 'trigger', staticData },
-				);
-				const elapsedS = (performance.now() - started) / 1000;
-				const cpu = process.cpuUsage(cpuStart);
-				if (result.thrown) throw result.thrown;
-				staticData = result.staticData;
-				rows.push(
-					`| ${PROMOTERS.toLocaleString('en')} | ${concurrency} | ${round} | ${elapsedS.toFixed(1)} s | ${sandbox.requestCount - requestsBefore} | ${result.items?.length ?? 0} | ${result.reportedErrors.length} | ${((cpu.user + cpu.system) / 1000 / PROMOTERS).toFixed(2)} ms | ${(JSON.stringify(staticData).length / 1024).toFixed(0)} KiB |`,
-				);
+				progress.push(`concurrency ${concurrency}: ${times.join(' / ')} s`);
 			}
+			console.error(
+				`[bench:trigger] round ${r}/${ROUNDS}: ${progress.join(', ')} (${fmt((performance.now() - began) / 1000)} s)`,
+			);
 		}
 	} finally {
 		await sandbox.stop();
 	}
 	console.log(
-		`\n## Trigger: one poll of ${PROMOTERS.toLocaleString('en')} watched promoters (Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in this process)\n`,
+		`\n## Trigger: one poll of ${fmt(PROMOTERS)} watched promoters (Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in this process; ${rounds(ROUNDS)}, concurrencies ${CONCURRENCIES.join(' and ')} interleaved, after a warm-up poll)\n`,
+	);
+	console.log(
+		`Medians of ${rounds(ROUNDS)}, with min–max for time and CPU per promoter; requests and items are per poll (median), errors reported the total over all rounds.\n`,
 	);
 	console.log(
 		'| promoters | concurrency | poll | time | requests | items | errors reported | CPU per promoter | static data |',
 	);
 	console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|');
-	for (const row of rows) console.log(row);
+	for (const concurrency of CONCURRENCIES) {
+		for (const name of POLLS) {
+			const ms = results[`${concurrency} ${name}`];
+			const of = (/** @type {(m: any) => number} */ pick) => ms.map(pick);
+			console.log(
+				`| ${fmt(PROMOTERS)} | ${concurrency} | ${name} | ${medianAndRange(
+					of((m) => m.elapsedS),
+					1,
+				)} s | ${median(of((m) => m.requests))} | ${median(of((m) => m.items))} | ${ms.reduce((total, m) => total + m.errors, 0)} | ${medianAndRange(
+					of((m) => m.cpuPerPromoterMs),
+					2,
+				)} ms | ${fmt(median(of((m) => m.staticKiB)))} KiB |`,
+			);
+		}
+	}
+	console.log('\nConcurrency 5 against 20, round by round (time at 5 over time at 20):');
+	const [low, high] = CONCURRENCIES;
+	for (const name of POLLS) {
+		console.log(
+			ratioLine(
+				`poll time ${low}/${high} (${name})`,
+				results[`${low} ${name}`].map((m) => m.elapsedS),
+				results[`${high} ${name}`].map((m) => m.elapsedS),
+			),
+		);
+	}
+	const cpuOfRound = (/** @type {number} */ concurrency) =>
+		results[`${concurrency} ${POLLS[0]}`].map((_, i) =>
+			POLLS.reduce(
+				(total, name) => total + results[`${concurrency} ${name}`][i].cpuPerPromoterMs,
+				0,
+			),
+		);
+	console.log(
+		ratioLine(`CPU per promoter ${low}/${high} (three polls)`, cpuOfRound(low), cpuOfRound(high)),
+	);
+	console.log(`\nBench time: ${fmt((performance.now() - began) / 60000, 1)} min.`);
 }
 
 main().catch((error) => {
