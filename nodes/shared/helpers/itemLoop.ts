@@ -8,13 +8,13 @@ import {
 } from 'n8n-workflow';
 
 import { apiRequest, redirectRequest, type ApiRequest } from '../transport';
-import { ERROR_CONTEXT } from '../transport/errors';
+import { ERROR_CONTEXT, mayHaveBeenRecorded } from '../transport/errors';
 import type { OperationProfile } from '../transport/operationProfile';
 import type { Pacing } from './runOptions';
 import { describeStoppedRun, groupByState, formatRanges, type ItemState } from './stopReport';
 import { ParameterReader } from './validation';
 
-type NodeError = NodeApiError | NodeOperationError;
+export type NodeError = NodeApiError | NodeOperationError;
 
 /** What an operation returns for one item: one object, or a list that becomes one item each. */
 export type OperationResult = IDataObject | IDataObject[];
@@ -51,7 +51,12 @@ function itemRun(context: IExecuteFunctions, operation: Operation, itemIndex: nu
 	};
 }
 
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+/** Any failure of an item as n8n's node error, carrying the item's index. */
+export function asNodeError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
@@ -155,8 +160,7 @@ export async function runForEachItem(
 			states[itemIndex] = 'succeeded';
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
-			states[itemIndex] =
-				nodeError.context[ERROR_CONTEXT.mayHaveBeenRecorded] === true ? 'uncertain' : 'failed';
+			states[itemIndex] = mayHaveBeenRecorded(nodeError) ? 'uncertain' : 'failed';
 			if (continueOnFail) outcomes[itemIndex] = [errorItem(nodeError, itemIndex, toErrorOutput)];
 			else failures.set(itemIndex, nodeError);
 		}

@@ -20,21 +20,19 @@
  * gap is sent again.
  */
 import {
-	NodeApiError,
 	NodeOperationError,
 	type ICheckProcessedOptions,
 	type IDataObject,
 	type IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { ERROR_CONTEXT } from '../transport/errors';
+import { mayHaveBeenRecorded } from '../transport/errors';
+import { asNodeError, type NodeError } from './itemLoop';
 import {
 	hasDeduplicationStore,
 	MINIMUM_N8N_VERSION,
 	type DeduplicationStore,
 } from './n8nCompatibility';
-
-type NodeError = NodeApiError | NodeOperationError;
 
 /**
  * Entries kept per workflow, oldest dropped first (Remove Duplicates' default History Size).
@@ -98,20 +96,6 @@ async function serialized<T>(queue: string, task: () => Promise<T>): Promise<T> 
 	} finally {
 		if (queues.get(queue) === tail) queues.delete(queue);
 	}
-}
-
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-}
-
-/**
- * Whether a failed send may have reached the service: the transport's classification, the one
- * the stop report's "Sent, outcome unknown" uses. Every other failure recorded nothing (the
- * service's refusal, a request never sent).
- */
-function mayHaveBeenRecorded(error: NodeError): boolean {
-	return error.context[ERROR_CONTEXT.mayHaveBeenRecorded] === true;
 }
 
 function appendDescription(error: NodeError, text: string): void {

@@ -1,3 +1,5 @@
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
 /** Envelope codes of the spec's error table. */
 export const ENVELOPE_CODES = {
 	success: 0,
@@ -14,6 +16,13 @@ export const ERROR_CONTEXT = {
 	/** True when the request may have reached the service, so the item may have been recorded. */
 	mayHaveBeenRecorded: 'mayHaveBeenRecorded',
 } as const;
+
+/** Whether a failed request may have reached the service, as the transport marked its error. */
+export function mayHaveBeenRecorded(
+	error: Pick<NodeApiError | NodeOperationError, 'context'>,
+): boolean {
+	return error.context[ERROR_CONTEXT.mayHaveBeenRecorded] === true;
+}
 
 /** Server messages the code acts on (the spec's wording). */
 export const SERVER_MESSAGES = {
