@@ -26,10 +26,12 @@ const path = require('node:path');
 
 const { DEMO_KEY, N8N_VERSION } = require('../e2e/n8n');
 const { deliverAll, percentile, planStorm } = require('../e2e/paymentProvider');
+const { sleep } = require('../e2e/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../e2e/queue');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 const { baselineWorkflow, handBuiltWorkflow } = require('./queueWorkflows');
+const { medianAndRange, ratioLine } = require('./statistics');
 
 const DELIVERIES = Number(process.env.BENCH_QUEUE_DELIVERIES ?? 1000);
 const ROUND = Number(process.env.BENCH_QUEUE_ROUND ?? 200);
@@ -43,16 +45,6 @@ const SETTLE_MS = 1000;
 
 /** @param {number} value @param {number} [digits] */
 const fmt = (value, digits = 1) => value.toFixed(digits);
-/** @param {number[]} values */
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-/** "median (lo–hi)" @param {number[]} values @param {number} [digits] */
-const spread = (values, digits = 1) =>
-	`${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
-const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * @typedef {{ key: 'node' | 'handBuilt' | 'baseline', name: string, url: string, sendsRefunds: boolean }} Variant
@@ -217,7 +209,10 @@ async function main() {
 			for (const variant of variants) {
 				const all = total(rounds[variant.key]);
 				rows.push(
-					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${spread(rounds[variant.key].map((p) => perDelivery(p, 'workers')))} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
+					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${medianAndRange(
+						rounds[variant.key].map((p) => perDelivery(p, 'workers')),
+						1,
+					)} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
 				);
 			}
 			const increment = (/** @type {'node' | 'handBuilt'} */ key) =>
@@ -228,11 +223,12 @@ async function main() {
 			const handBuiltIncrement = increment('handBuilt');
 			const label = `${workers} worker${workers > 1 ? 's' : ''}`;
 			summary.push(
-				`${label}: worker CPU ms per delivery over the baseline's in the same round: node ${spread(nodeIncrement)}, hand-built ${spread(handBuiltIncrement)}`,
-				`${label}: node increment / hand-built increment median ${spread(
-					nodeIncrement.map((n, i) => n / handBuiltIncrement[i]),
-					2,
-				)}, ${ROUNDS} rounds each`,
+				`${label}: worker CPU ms per delivery over the baseline's in the same round: node ${medianAndRange(nodeIncrement, 1)}, hand-built ${medianAndRange(handBuiltIncrement, 1)}`,
+				ratioLine(
+					`${label}: node increment / hand-built increment`,
+					nodeIncrement,
+					handBuiltIncrement,
+				),
 			);
 		}
 		const ledger = sandbox.state.refundLedger;

@@ -62,6 +62,7 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tr
 const harness = require('../harness/engine');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
+const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
 const { KEYS } = require('../sandbox/seed');
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
@@ -414,33 +415,6 @@ async function measureRound(script, id, size, executions, url, profileName) {
 	const line = out.split('\n').find((text) => text.startsWith('RESULT '));
 	if (code !== 0 || !line) throw new Error(`round ${id} × ${size} failed (exit ${code})`);
 	return JSON.parse(line.slice('RESULT '.length));
-}
-
-const fmt = (/** @type {number} */ n, digits = 0) =>
-	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** `7 rounds`, `1 round`. @param {number} n */
-const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
-
-/** @param {number[]} values */
-function median(values) {
-	const sorted = [...values].sort((x, y) => x - y);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** `0.97 (0.93–1.01)`: the median and the range. @param {number[]} values @param {number} digits */
-function medianAndRange(values, digits) {
-	return `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
-}
-
-/**
- * One line per ratio: x_i / y_i for each round i, then their median and range.
- * @param {string} name @param {number[]} xs @param {number[]} ys
- */
-function ratioLine(name, xs, ys) {
-	const ratios = xs.map((x, i) => x / ys[i]);
-	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
 }
 
 async function main() {

@@ -25,6 +25,7 @@ const path = require('node:path');
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
 const harness = require('../harness/engine');
+const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, PRODUCTS } = require('../sandbox/seed');
 
@@ -35,29 +36,6 @@ const API_KEY = 'pk_test_videomax_v2';
 const CHANGED = 10;
 const CONCURRENCIES = [5, 20];
 const POLLS = ['first poll (records)', 'no change', `${CHANGED} promoters changed`];
-
-const fmt = (/** @type {number} */ n, digits = 0) =>
-	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** @param {number[]} values */
-function median(values) {
-	const sorted = [...values].sort((x, y) => x - y);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** `2.89 (2.61–3.04)`: the median and the range. @param {number[]} values @param {number} digits */
-const medianAndRange = (values, digits) =>
-	`${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
-
-/** `5 rounds`, `1 round`. @param {number} n */
-const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
-
-/** x_i / y_i for each round i, then their median and range. @param {string} name @param {number[]} xs @param {number[]} ys */
-function ratioLine(name, xs, ys) {
-	const ratios = xs.map((x, i) => x / ys[i]);
-	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
-}
 
 async function main() {
 	const began = performance.now();

@@ -43,7 +43,7 @@ const {
 	assertPackageLoaded,
 	signInToRest,
 } = require('./n8n');
-const { freePort, stopProcess } = require('./processes');
+const { freePort, sleep, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
 const { createChecks } = require('./checks');
 const { TRIGGER_NODE, purchaseWorkflow, triggerWorkflow } = require('./testWorkflows');
@@ -531,9 +531,6 @@ function operationChecks(sandbox) {
 		],
 	];
 }
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One release's checks, after its install (`install`, the settled result of ensureN8n). Returns

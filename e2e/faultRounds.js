@@ -14,6 +14,7 @@ const path = require('node:path');
 
 const { E2E_MODULES, EXAMPLES } = require('./n8n');
 const { deliverAll, planDuplicatedPurchases, planStorm } = require('./paymentProvider');
+const { sleep } = require('./processes');
 const { TRIGGER_NODE, purchaseWorkflow, triggerWorkflow } = require('./testWorkflows');
 
 /** How long each fault keeps its component down. */
@@ -41,19 +42,16 @@ const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
  * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart', inject: (queue: Deployment) => Promise<void> }} Fault
  */
 
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The main SIGKILLed, and a new one started DOWN_MS later. @param {Deployment} queue */
+async function killMainAndRestart(queue) {
+	queue.killMain();
+	await sleep(DOWN_MS);
+	await queue.restartMain();
+}
 
 /** @type {Fault[]} */
 const FAULTS = [
-	{
-		name: 'main-kill',
-		async inject(queue) {
-			queue.killMain();
-			await sleep(DOWN_MS);
-			await queue.restartMain();
-		},
-	},
+	{ name: 'main-kill', inject: killMainAndRestart },
 	{ name: 'redis-restart', inject: (queue) => queue.redis.restart(DOWN_MS) },
 	{ name: 'postgres-restart', inject: (queue) => queue.postgres.restart(DOWN_MS) },
 ];
@@ -187,9 +185,8 @@ async function runDuplicatePurchaseRound(queue, sandbox, product) {
 		progress: (line) => console.log(`    ${line}`),
 		onDelivered: (done) => {
 			if (done !== killAfter) return;
-			queue.killMain();
 			console.log(`      main SIGKILLed after ${done} deliveries`);
-			restarted = sleep(DOWN_MS).then(() => queue.restartMain());
+			restarted = killMainAndRestart(queue);
 		},
 	});
 	await restarted;

@@ -89,4 +89,9 @@ function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
 	});
 }
 
-module.exports = { fail, freePort, runCaptured, runOrThrow, runWithProgress, stopProcess };
+/** Resolves after `ms`. @param {number} ms @returns {Promise<void>} */
+function sleep(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+module.exports = { fail, freePort, runCaptured, runOrThrow, runWithProgress, sleep, stopProcess };

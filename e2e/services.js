@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { freePort, runCaptured, stopProcess } = require('./processes');
+const { freePort, runCaptured, sleep, stopProcess } = require('./processes');
 
 const SETUP_SCRIPT = 'bash scripts/setup-system.sh';
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -263,11 +263,6 @@ async function startRedis(folder) {
 			fs.rmSync(home, { recursive: true, force: true });
 		},
 	};
-}
-
-/** @param {number} ms */
-function sleep(ms) {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 module.exports = { SETUP_SCRIPT, requireServers, startPostgres, startRedis };

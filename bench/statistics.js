@@ -1,0 +1,37 @@
+// @ts-check
+'use strict';
+/**
+ * The figures of interleaved benchmark rounds, printed the same way by `npm run bench`,
+ * `bench:trigger` and `bench:queue`: a median with its range, and a ratio taken round by round
+ * (`a/d median 0.97 (0.93–1.01), 7 rounds each`).
+ */
+
+/** A number with `digits` decimals and thousands separators. @param {number} n @param {number} [digits] */
+const fmt = (n, digits = 0) =>
+	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** `7 rounds`, `1 round`. @param {number} n */
+const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
+
+/** @param {number[]} values */
+function median(values) {
+	const sorted = [...values].sort((x, y) => x - y);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** `0.97 (0.93–1.01)`: the median and the range. @param {number[]} values @param {number} digits */
+function medianAndRange(values, digits) {
+	return `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+}
+
+/**
+ * One line per ratio: x_i / y_i for each round i, then their median and range.
+ * @param {string} name @param {number[]} xs @param {number[]} ys
+ */
+function ratioLine(name, xs, ys) {
+	const ratios = xs.map((x, i) => x / ys[i]);
+	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
+}
+
+module.exports = { fmt, median, medianAndRange, ratioLine, rounds };
