@@ -51,6 +51,8 @@ const NOT_FOUND_CODE = 1000001;
 const API_SECRET = KEYS[DEMO_KEY].secret;
 /** n8n's error for a job whose worker stopped renewing its lock (MaxStalledCountError). */
 const STALLED_JOB_MESSAGE = 'This execution failed to be processed too many times';
+/** How long after a worker's SIGKILL Redis may still hand it a job (its blocked pop, not yet dropped). */
+const KILL_HANDOVER_MS = 1000;
 /** Recovery runs every minute; a killed worker's jobs are given up once their 60 s lock expires. */
 const SETTLE_TIMEOUT_MS = 240_000;
 
@@ -256,8 +258,11 @@ async function main() {
 				const { success = 0, ...others } = statuses;
 				// A job whose worker died stalls; n8n gives it up (maxStalledCount 0) with this error, or
 				// its recovery check marks the execution crashed.
+				// "Before the kill" allows KILL_HANDOVER_MS after it for executions the worker never
+				// started: Redis can still hand the dead worker's pending blocking pop a job just queued
+				// (seen: created up to 150 ms after the SIGKILL, never started, failed as stalled).
 				const notSucceeded = queue.postgres.query(
-					`SELECT e.id, e.status, e."createdAt" <= to_timestamp(${killedAt / 1000}), d.data LIKE '%${STALLED_JOB_MESSAGE}%'
+					`SELECT e.id, e.status, e."createdAt" <= to_timestamp(${killedAt / 1000}) OR (e."startedAt" IS NULL AND e."createdAt" <= to_timestamp(${(killedAt + KILL_HANDOVER_MS) / 1000})), d.data LIKE '%${STALLED_JOB_MESSAGE}%'
 				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.status <> 'success'`,
 				);
 				const unexplained = notSucceeded
