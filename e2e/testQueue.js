@@ -260,7 +260,7 @@ async function main() {
 				// its recovery check marks the execution crashed.
 				// "Before the kill" allows KILL_HANDOVER_MS after it for executions the worker never
 				// started: Redis can still hand the dead worker's pending blocking pop a job just queued
-				// (seen: created up to 150 ms after the SIGKILL, never started, failed as stalled).
+				// (seen: 5 created within 200 ms after the SIGKILL, never started, failed as stalled).
 				const notSucceeded = queue.postgres.query(
 					`SELECT e.id, e.status, e."createdAt" <= to_timestamp(${killedAt / 1000}) OR (e."startedAt" IS NULL AND e."createdAt" <= to_timestamp(${(killedAt + KILL_HANDOVER_MS) / 1000})), d.data LIKE '%${STALLED_JOB_MESSAGE}%'
 				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.status <> 'success'`,
