@@ -18,6 +18,7 @@ const {
 	n8nRelease,
 	nodeBinary,
 } = require('./n8nInstall');
+const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
 const { fail, runOrThrow, stopProcess } = require('./processes');
 
 const E2E_DIR = __dirname;
@@ -36,7 +37,9 @@ const N8N_VERSION = DEFAULT_N8N.n8nVersion;
 /** The installed type names (a contract: users' saved workflows use them). */
 const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
 const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
+const PAYMENT_TRIGGER_TYPE = `${PACKAGE.name}.paymentWebhookTrigger`;
 const CREDENTIAL_TYPE = 'affiliateTrackingApi';
+const SIGNING_CREDENTIAL_TYPE = 'paymentWebhookSigningApi';
 
 /** The demo credential's id and name; the examples refer to it by both. */
 const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
@@ -49,6 +52,16 @@ const DEMO_KEY = 'pk_test_videomax_v2';
  */
 const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
 const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
+/**
+ * The demo endpoint signing secrets, one credential per payment provider (test secrets from
+ * harness/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
+ */
+const SIGNING_CREDENTIALS = {
+	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
+	paddle: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
+	lemonSqueezy: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
+	standardWebhooks: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
+};
 
 /**
  * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;
@@ -102,6 +115,13 @@ const EXAMPLES = [
 		file: 'g-ask-about-promoters-mcp.json',
 		id: 'exPromoterMcp0001',
 		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'h',
+		file: 'h-purchase-on-payment-webhook.json',
+		id: 'exPurchaseHook001',
+		webhook: true,
 		published: true,
 	},
 ];
@@ -273,6 +293,14 @@ function demoCredentials(sandboxUrl, modelUrl) {
 			data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
 		},
 		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
+		...Object.entries(SIGNING_CREDENTIALS).map(([provider, credential]) => ({
+			...credential,
+			type: SIGNING_CREDENTIAL_TYPE,
+			data: {
+				signingSecret:
+					TEST_SIGNING_SECRETS[/** @type {keyof typeof TEST_SIGNING_SECRETS} */ (provider)],
+			},
+		})),
 		{
 			...DEMO_CREDENTIAL,
 			type: 'affiliateTrackingApi',
@@ -442,16 +470,29 @@ async function assertPackageLoaded(base, cookie) {
 }
 
 /**
- * The production webhooks of the published examples, read from their Webhook nodes.
+ * The production path of a Payment Webhook Trigger: its fixed webhook path under its webhookId.
+ * @param {string} webhookId
+ */
+function paymentTriggerPath(webhookId) {
+	return `${webhookId}/webhook`;
+}
+
+/**
+ * The production webhooks of the published examples, read from their Webhook nodes and their
+ * Payment Webhook Triggers.
  * @returns {{ method: string, path: string }[]}
  */
 function exampleWebhooks() {
 	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
-		return /** @type {{ type: string, parameters: { httpMethod?: string, path: string } }[]} */ (
+		return /** @type {{ type: string, webhookId?: string, parameters: { httpMethod?: string, path: string } }[]} */ (
 			readExample(example.file).nodes
-		)
-			.filter((node) => node.type === 'n8n-nodes-base.webhook')
-			.map((node) => ({ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }));
+		).flatMap((node) => {
+			if (node.type === 'n8n-nodes-base.webhook')
+				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
+			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
+				return [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }];
+			return [];
+		});
 	});
 }
 
@@ -487,7 +528,11 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 module.exports = {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
+	PAYMENT_TRIGGER_TYPE,
+	SIGNING_CREDENTIAL_TYPE,
+	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
+	paymentTriggerPath,
 	assertPackageLoaded,
 	signInToRest,
 	DEFAULT_N8N,
