@@ -1,8 +1,10 @@
-// The package root. n8n loads the node, the trigger and the credential from the "n8n" section of
+// The package root. n8n loads the nodes, the triggers and the credentials from the "n8n" section of
 // package.json; brand servers that call the service directly use the signing API below.
 export { AffiliateTrackingApi } from './credentials/AffiliateTrackingApi.credentials';
 export { AffiliateTracking } from './nodes/AffiliateTracking/AffiliateTracking.node';
 export { AffiliateTrackingTrigger } from './nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
+export { PaymentWebhookSigningApi } from './credentials/PaymentWebhookSigningApi.credentials';
+export { PaymentWebhookTrigger } from './nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 export * from './nodes/shared/transport/signing';
 export {
 	buildSignedRequest,

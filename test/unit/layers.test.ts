@@ -1,11 +1,12 @@
 /**
  * The direction of imports in the sources: the node folders (the node's actions, the trigger)
  * use the shared helpers, which use the shared transport, which uses nothing of ours; the
- * credential uses only the transport; neither node folder uses the other.
+ * credential uses only the transport; no node folder uses another; the Payment Webhook Trigger
+ * uses only its own folder and the helpers.
  */
 import { readSources } from '../helpers/sourceFiles';
 
-type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'credential';
+type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'paymentTrigger' | 'credential';
 
 /** Every layer, its folder, and the layers its files may import (their own included). */
 const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerName[] }> = [
@@ -20,6 +21,12 @@ const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerN
 		name: 'trigger',
 		folder: 'nodes/AffiliateTrackingTrigger',
 		mayImport: ['trigger', 'helpers', 'transport'],
+	},
+	{
+		// The Payment Webhook Trigger talks to no API: only the compatibility helpers.
+		name: 'paymentTrigger',
+		folder: 'nodes/PaymentWebhookTrigger',
+		mayImport: ['paymentTrigger', 'helpers'],
 	},
 	{ name: 'credential', folder: 'credentials', mayImport: ['credential', 'transport'] },
 ];
@@ -92,6 +99,14 @@ describe('import layers', () => {
 		[
 			'nodes/shared/helpers/validation.ts',
 			"const fake = require('../../../test/unit/fakeContext');",
+		],
+		[
+			'nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts',
+			"import { apiRequest } from '../shared/transport';",
+		],
+		[
+			'nodes/AffiliateTrackingTrigger/changes.ts',
+			"import { PROVIDERS } from '../PaymentWebhookTrigger/signatures';",
 		],
 	])('catches a planted import in %s: %s', (file, source) => {
 		expect(violations(file, source)).toHaveLength(1);

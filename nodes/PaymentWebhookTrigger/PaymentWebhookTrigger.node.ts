@@ -1,0 +1,250 @@
+import {
+	NodeOperationError,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeCredentialTestResult,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
+import { LABELS, PROVIDER_LABELS, properties } from './description';
+import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	PROVIDERS,
+	secretProblem,
+	verifyDelivery,
+	type Provider,
+	type RequestHeaders,
+} from './signatures';
+
+assertSupportedN8n();
+
+export const SIGNING_CREDENTIAL_NAME = 'paymentWebhookSigningApi';
+
+/** The part of Express's response this node uses. */
+interface JsonResponder {
+	status(code: number): { json(body: IDataObject): unknown };
+}
+
+/** The part of n8n's request this node uses: the body bytes as received. */
+interface RawBodyRequest {
+	headers: RequestHeaders;
+	rawBody?: Buffer | null;
+	readRawBody?: () => Promise<void>;
+}
+
+interface Settings {
+	provider: Provider;
+	events: string[];
+	toleranceSeconds: number;
+	userIdMetadataKey: string;
+}
+
+function parameterError(context: IWebhookFunctions, label: string, rule: string) {
+	return new NodeOperationError(context.getNode(), `Parameter "${label}" ${rule}`, {
+		description: 'Every delivery is refused until the parameter is fixed and the workflow saved.',
+	});
+}
+
+function readSettings(context: IWebhookFunctions): Settings {
+	const provider = String(context.getNodeParameter('provider', 'stripe'));
+	if (!(PROVIDERS as readonly string[]).includes(provider)) {
+		throw parameterError(
+			context,
+			'Provider',
+			`must be one of ${PROVIDERS.join(', ')} (got "${provider.slice(0, 40)}")`,
+		);
+	}
+	const rawEvents = context.getNodeParameter('events', []);
+	const events = (Array.isArray(rawEvents) ? rawEvents : [rawEvents])
+		.map((event) => String(event).trim())
+		.filter((event) => event !== '');
+	if (events.length === 0) {
+		throw parameterError(
+			context,
+			LABELS.events,
+			`must select at least one event (or ${ANY_EVENT})`,
+		);
+	}
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const toleranceSeconds = Number(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+	if (!Number.isInteger(toleranceSeconds) || toleranceSeconds < 1) {
+		throw parameterError(
+			context,
+			LABELS.toleranceSeconds,
+			'must be a whole number of seconds, at least 1',
+		);
+	}
+	const userIdMetadataKey = String(
+		options.userIdMetadataKey ?? DEFAULT_USER_ID_METADATA_KEY,
+	).trim();
+	if (userIdMetadataKey === '') {
+		throw parameterError(context, LABELS.userIdMetadataKey, 'must not be empty');
+	}
+	return { provider: provider as Provider, events, toleranceSeconds, userIdMetadataKey };
+}
+
+/** The body bytes exactly as received: n8n keeps them on the request, or reads them on demand. */
+async function rawBodyOf(request: RawBodyRequest): Promise<Buffer> {
+	if (request.rawBody == null && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	return request.rawBody ?? Buffer.alloc(0);
+}
+
+function parseBody(rawBody: Buffer): IDataObject | null {
+	const text = rawBody.toString('utf8').replace(/^\uFEFF/, '');
+	try {
+		const parsed: unknown = JSON.parse(text);
+		return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+			? (parsed as IDataObject)
+			: null;
+	} catch {
+		// Not JSON: refused below, like any body that is no JSON object.
+		return null;
+	}
+}
+
+/**
+ * Answers a delivery that is refused and starts nothing: the status and a short reason (never
+ * the secret, the body or a header value), one warning in n8n's log.
+ */
+function refuse(
+	context: IWebhookFunctions,
+	provider: Provider,
+	status: 400 | 401,
+	reason: string,
+): IWebhookResponseData {
+	const node = context.getNode();
+	context.logger.warn(
+		`Payment Webhook Trigger "${node.name}" refused a ${PROVIDER_LABELS[provider]} delivery (${status}): ${reason}`,
+		{ workflowId: context.getWorkflow().id, node: node.name, provider, status },
+	);
+	const response: JsonResponder = context.getResponseObject();
+	response.status(status).json({
+		error: status === 401 ? 'Invalid webhook signature' : 'Invalid webhook body',
+		reason,
+	});
+	return { noWebhookResponse: true };
+}
+
+export class PaymentWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Payment Webhook Trigger',
+		name: 'paymentWebhookTrigger',
+		icon: {
+			light: 'file:../../icons/affiliateTracking.svg',
+			dark: 'file:../../icons/affiliateTracking.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["provider"] }}',
+		description:
+			'Starts a workflow on a signed payment webhook (Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks): checks the signature, gives one purchase or refund item',
+		defaults: { name: 'Payment Webhook Trigger' },
+		inputs: [],
+		outputs: [MAIN_CONNECTION],
+		credentials: [
+			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: '={{$parameter["responseMode"]}}',
+				// As n8n's Webhook node: the first item's JSON when the last node answers, nothing set
+				// otherwise (a value here would be sent as the body of an immediate answer).
+				responseData:
+					'={{$parameter["responseMode"] === "lastNode" ? "firstEntryJson" : undefined}}',
+				path: 'webhook',
+			},
+		],
+		properties,
+	};
+
+	methods = {
+		credentialTest: {
+			/** No provider is contacted: the secret is only checked for a usable form. */
+			async signingSecretFormat(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const secret = credential.data?.signingSecret;
+				const problem = secretProblem('stripe', typeof secret === 'string' ? secret : '');
+				if (problem !== null) return { status: 'Error', message: problem };
+				return {
+					status: 'OK',
+					message:
+						"The Signing Secret is well formed. It is checked against each delivery's signature; no provider is contacted.",
+				};
+			},
+		},
+	};
+
+	// Nothing is registered at the provider: the user pastes the URL into its webhook settings.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const settings = readSettings(this);
+		const { provider } = settings;
+		const credentials = await this.getCredentials(SIGNING_CREDENTIAL_NAME);
+		const secret = typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
+		const request: RawBodyRequest = this.getRequestObject();
+		const rawBody = await rawBodyOf(request);
+
+		const verification = verifyDelivery({
+			provider,
+			rawBody,
+			headers: request.headers,
+			secret,
+			toleranceSeconds: settings.toleranceSeconds,
+			nowSeconds: Math.floor(Date.now() / 1000),
+		});
+		if (!verification.valid && verification.unusableSecret) {
+			// A setup error: every delivery would fail. An error execution shows it in the editor.
+			throw new NodeOperationError(this.getNode(), verification.reason, {
+				description: `Paste the endpoint's signing secret, exactly as ${PROVIDER_LABELS[provider]} shows it, into the Payment Webhook Signing API credential.`,
+			});
+		}
+		if (!verification.valid) return refuse(this, provider, 401, verification.reason);
+
+		const body = parseBody(rawBody);
+		if (body === null) return refuse(this, provider, 400, 'the signed body is not a JSON object');
+		const eventNameHeader = request.headers['x-event-name'];
+		const eventType = eventTypeOf(
+			provider,
+			body,
+			typeof eventNameHeader === 'string' ? eventNameHeader : undefined,
+		);
+		if (eventType === null) {
+			return { webhookResponse: { received: true, ignored: 'the event names no type' } };
+		}
+		if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
+			return { webhookResponse: { received: true, ignored: `${eventType} is not selected` } };
+		}
+		const item = paymentEventItem(provider, eventType, body, {
+			signedAt: verification.signedAt,
+			messageId: verification.messageId,
+			userIdMetadataKey: settings.userIdMetadataKey,
+		});
+		return { workflowData: [[{ json: item }]] };
+	}
+}

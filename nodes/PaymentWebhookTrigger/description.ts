@@ -1,0 +1,138 @@
+/**
+ * The Payment Webhook Trigger's parameters: provider, its events, how to respond, and options.
+ * The values are a contract (saved workflows and the examples hold them).
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY, PROVIDER_EVENTS } from './events';
+import { DEFAULT_TOLERANCE_SECONDS, PROVIDERS, type Provider } from './signatures';
+
+export const PROVIDER_LABELS: Readonly<Record<Provider, string>> = {
+	stripe: 'Stripe',
+	paddle: 'Paddle Billing',
+	lemonSqueezy: 'Lemon Squeezy',
+	standardWebhooks: 'Standard Webhooks',
+};
+
+/** Display names that parameter errors quote. */
+export const LABELS = {
+	events: 'Events',
+	toleranceSeconds: 'Timestamp Tolerance (Seconds)',
+	userIdMetadataKey: 'User ID Metadata Key',
+} as const;
+
+const PROVIDER_DESCRIPTIONS: Readonly<Record<Provider, string>> = {
+	stripe: 'Stripe-Signature header; the secret starts with whsec_',
+	paddle: 'Paddle-Signature header; the secret key of the notification destination',
+	lemonSqueezy: "X-Signature header; the webhook's signing secret",
+	standardWebhooks:
+		'webhook-id, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
+};
+
+/** One `events` parameter per provider: same name, shown for its provider only. */
+function eventsProperty(provider: Provider): INodeProperties {
+	const events = PROVIDER_EVENTS[provider];
+	const options: INodePropertyOptions[] = [
+		{
+			name: 'Any Event (*)',
+			value: ANY_EVENT,
+			description: 'Every event the provider sends to this endpoint',
+		},
+		...events.map(({ value, description }) => ({ name: value, value, description })),
+	];
+	return {
+		displayName: LABELS.events,
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: [provider] } },
+		options: options.sort((a, b) => a.name.localeCompare(b.name)),
+		default: [...events.map(({ value }) => value)],
+		description:
+			'The event types that start the workflow; others are answered 200 and start nothing. The provider sends only the events its endpoint subscribes to: subscribe to one purchase and one refund event, or drop repeats by transactionId.',
+	};
+}
+
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Paste this node's Production URL into the provider's webhook settings and its signing secret into the credential. Deliveries whose signature does not verify are answered 401 and start nothing.",
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Provider',
+		name: 'provider',
+		type: 'options',
+		noDataExpression: true,
+		options: PROVIDERS.map((provider) => ({
+			name: PROVIDER_LABELS[provider],
+			value: provider,
+			description: PROVIDER_DESCRIPTIONS[provider],
+		})).sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'stripe',
+		description: 'Who signs the deliveries, and how',
+	},
+	...PROVIDERS.map(eventsProperty),
+	{
+		displayName: 'Respond',
+		name: 'responseMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Immediately',
+				value: 'onReceived',
+				description: 'As soon as this node executes',
+			},
+			{
+				name: 'When Last Node Finishes',
+				value: 'lastNode',
+				description: 'Returns the JSON of the first item of the last-executed node',
+			},
+			{
+				name: "Using 'Respond to Webhook' Node",
+				value: 'responseNode',
+				description: 'Response defined in that node',
+			},
+		],
+		default: 'onReceived',
+		description:
+			'When and how to answer an accepted delivery (a refused one is answered 401 at once)',
+	},
+	{
+		displayName:
+			"Use the 'Respond to Webhook' node at version 1: from version 1.1 on it stops with \"No Webhook node found in the workflow\" unless n8n's own Webhook node starts the workflow",
+		name: 'respondNotice',
+		type: 'notice',
+		displayOptions: { show: { responseMode: ['responseNode'] } },
+		default: '',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: LABELS.toleranceSeconds,
+				name: 'toleranceSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				displayOptions: { hide: { '/provider': ['lemonSqueezy'] } },
+				default: DEFAULT_TOLERANCE_SECONDS,
+				description:
+					"How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays (Lemon Squeezy signs no timestamp)",
+			},
+			{
+				displayName: LABELS.userIdMetadataKey,
+				name: 'userIdMetadataKey',
+				type: 'string',
+				default: DEFAULT_USER_ID_METADATA_KEY,
+				description:
+					"The metadata key (Paddle and Lemon Squeezy: custom data) that holds your user ID; Stripe's client_reference_id comes first when present",
+			},
+		],
+	},
+];
