@@ -1,0 +1,94 @@
+/**
+ * A stand-in for n8n's IWebhookFunctions for source-level tests of the Payment Webhook Trigger:
+ * node parameters, the signing credential, a request with its raw body (kept on the request, or
+ * read on demand as n8n's `readRawBody` does), an Express-like response that records what was
+ * sent, and a logger that records every line. It implements only what the node calls.
+ */
+import type { IDataObject, INode, IWebhookFunctions } from 'n8n-workflow';
+
+export interface FakeWebhookOptions {
+	parameters: IDataObject;
+	secret: string;
+	rawBody: string | Buffer;
+	headers: Record<string, string | string[]>;
+	/** As n8n before it parsed the body: the request has no rawBody until readRawBody() runs. */
+	rawBodyOnDemand?: boolean;
+}
+
+export interface LoggedLine {
+	level: 'debug' | 'info' | 'warn' | 'error';
+	message: string;
+	meta?: unknown;
+}
+
+export interface FakeWebhook {
+	context: IWebhookFunctions;
+	/** What the node sent through the response object itself (n8n sends nothing more then). */
+	sent: Array<{ status: number; body: unknown }>;
+	logged: LoggedLine[];
+	readRawBodyCalls: () => number;
+}
+
+export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
+	const sent: FakeWebhook['sent'] = [];
+	const logged: LoggedLine[] = [];
+	let readCalls = 0;
+	const rawBody = Buffer.isBuffer(options.rawBody)
+		? options.rawBody
+		: Buffer.from(options.rawBody, 'utf8');
+	const request: { headers: FakeWebhookOptions['headers']; rawBody?: Buffer } & IDataObject = {
+		headers: options.headers,
+		...(options.rawBodyOnDemand ? {} : { rawBody }),
+		readRawBody: async () => {
+			readCalls++;
+			request.rawBody = rawBody;
+		},
+	};
+	const node: INode = {
+		id: 'payment-trigger-node',
+		name: 'Payment Webhook Trigger',
+		type: 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		// The node reads its parameters through getNodeParameter below.
+		parameters: {},
+		webhookId: 'unit-webhook-id',
+		credentials: { paymentWebhookSigningApi: { id: 'unit', name: 'unit' } },
+	};
+	const log =
+		(level: LoggedLine['level']) =>
+		(message: string, meta?: unknown): void => {
+			logged.push({ level, message, meta });
+		};
+	const context = {
+		getNode: () => node,
+		getWorkflow: () => ({ id: 'unit-workflow', name: 'Unit', active: true }),
+		getMode: () => 'webhook',
+		getNodeParameter: (name: string, fallback?: unknown) => {
+			const value = options.parameters[name];
+			return value === undefined ? fallback : value;
+		},
+		getCredentials: async () => ({ signingSecret: options.secret }),
+		getRequestObject: () => request,
+		getResponseObject: () => ({
+			status: (status: number) => ({
+				json: (body: unknown) => {
+					sent.push({ status, body });
+				},
+			}),
+		}),
+		getHeaderData: () => options.headers,
+		logger: {
+			debug: log('debug'),
+			info: log('info'),
+			warn: log('warn'),
+			error: log('error'),
+		},
+	};
+	return {
+		context: context as unknown as IWebhookFunctions,
+		sent,
+		logged,
+		readRawBodyCalls: () => readCalls,
+	};
+}

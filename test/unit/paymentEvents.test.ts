@@ -1,0 +1,423 @@
+/**
+ * What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts): each
+ * provider's purchase and refund (full and partial) in the documented shapes of the test signer's
+ * sample events, the transaction ID a purchase and its refund share, amounts in major units,
+ * the user ID, `missing`, and Stripe's invoice.paid (API version basil and before) and
+ * checkout.session.completed.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { PROVIDERS, sampleEvent } from '../../harness/paymentSignatures';
+import {
+	currencyDecimals,
+	DEFAULT_USER_ID_METADATA_KEY,
+	eventTypeOf,
+	majorUnits,
+	paymentEventItem,
+	PROVIDER_EVENTS,
+	type DeliveryFacts,
+} from '../../nodes/PaymentWebhookTrigger/events';
+import type { Provider } from '../../nodes/PaymentWebhookTrigger/signatures';
+
+const SIGNED_AT = 1_764_000_000;
+const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
+
+const factsFor = (provider: Provider, overrides: Partial<DeliveryFacts> = {}): DeliveryFacts => ({
+	signedAt: provider === 'lemonSqueezy' ? null : SIGNED_AT,
+	messageId: provider === 'standardWebhooks' ? 'msg_unit_1' : null,
+	userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
+	...overrides,
+});
+
+function itemOf(provider: Provider, body: IDataObject, overrides: Partial<DeliveryFacts> = {}) {
+	const eventType = eventTypeOf(provider, body);
+	if (eventType === null) throw new Error('the sample names no event type');
+	return paymentEventItem(provider, eventType, body, factsFor(provider, overrides));
+}
+
+const sample = (
+	provider: Provider,
+	kind: 'purchase' | 'refund',
+	fields: { partial?: boolean; amountMinor?: number; currency?: string } = {},
+) => sampleEvent(provider, kind, { transactionId: 'txn_shared_1', ...fields }) as IDataObject;
+
+/** What differs per provider in an otherwise common item. */
+const EXPECTED: Record<
+	Provider,
+	{ purchase: string; refund: string; eventId: (kind: string) => string | null }
+> = {
+	stripe: {
+		purchase: 'payment_intent.succeeded',
+		refund: 'charge.refunded',
+		eventId: (kind) => `evt_${kind}_txn_shared_1`,
+	},
+	paddle: {
+		purchase: 'transaction.completed',
+		refund: 'adjustment.updated',
+		eventId: (kind) => `evt_${kind}_txn_shared_1`,
+	},
+	lemonSqueezy: { purchase: 'order_created', refund: 'order_refunded', eventId: () => null },
+	standardWebhooks: {
+		purchase: 'order.paid',
+		refund: 'order.refunded',
+		eventId: () => 'msg_unit_1',
+	},
+};
+
+describe('payment event items', () => {
+	describe.each(PROVIDERS)('%s', (provider) => {
+		const expected = EXPECTED[provider];
+		const unsigned = provider === 'lemonSqueezy' ? ['eventId', 'signedAt'] : [];
+
+		it('a purchase: the transaction ID, amount, currency, user ID and metadata', () => {
+			const body = sample(provider, 'purchase');
+			const item = itemOf(provider, body);
+			expect(item).toEqual({
+				provider,
+				eventType: expected.purchase,
+				eventId: expected.eventId('purchase'),
+				signedAt: provider === 'lemonSqueezy' ? null : SIGNED_AT_ISO,
+				kind: 'purchase',
+				refundType: null,
+				transactionId: 'txn_shared_1',
+				amount: '100.00',
+				amountMinor: 10000,
+				currency: 'USD',
+				userId: 'user_1001',
+				metadata: { user_id: 'user_1001' },
+				missing: unsigned,
+				event: body,
+			});
+			expect(Object.keys(item)).toEqual([
+				'provider',
+				'eventType',
+				'eventId',
+				'signedAt',
+				'kind',
+				'refundType',
+				'transactionId',
+				'amount',
+				'amountMinor',
+				'currency',
+				'userId',
+				'metadata',
+				'missing',
+				'event',
+			]);
+		});
+
+		it('a full refund shares the purchase’s transaction ID', () => {
+			const purchase = itemOf(provider, sample(provider, 'purchase'));
+			const refund = itemOf(provider, sample(provider, 'refund'));
+			expect(refund).toMatchObject({
+				eventType: expected.refund,
+				eventId: expected.eventId('refund'),
+				kind: 'refund',
+				refundType: 'full',
+				transactionId: purchase.transactionId,
+				amount: '100.00',
+				amountMinor: 10000,
+				currency: 'USD',
+			});
+		});
+
+		it('a partial refund: refundType partial and the amount refunded', () => {
+			const refund = itemOf(provider, sample(provider, 'refund', { partial: true }));
+			expect(refund).toMatchObject({
+				kind: 'refund',
+				refundType: 'partial',
+				transactionId: 'txn_shared_1',
+				amount: '40.00',
+				amountMinor: 4000,
+			});
+		});
+
+		it('zero-decimal and three-decimal currencies', () => {
+			expect(
+				itemOf(provider, sample(provider, 'purchase', { amountMinor: 1000, currency: 'JPY' })),
+			).toMatchObject({ amount: '1000', amountMinor: 1000, currency: 'JPY' });
+			expect(
+				itemOf(provider, sample(provider, 'purchase', { amountMinor: 12345, currency: 'KWD' })),
+			).toMatchObject({ amount: '12.345', currency: 'KWD' });
+		});
+
+		it('reads the user ID under another metadata key', () => {
+			const body = sample(provider, 'purchase');
+			expect(itemOf(provider, body, { userIdMetadataKey: 'customer_ref' })).toMatchObject({
+				userId: null,
+				missing: [...unsigned, 'userId'],
+			});
+		});
+
+		it('lists every field of an event it does not know as missing', () => {
+			const body: IDataObject =
+				provider === 'stripe'
+					? { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } }
+					: provider === 'paddle'
+						? { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } }
+						: provider === 'lemonSqueezy'
+							? { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } }
+							: { type: 'customer.created', data: { id: 'cus_1' } };
+			const item = itemOf(provider, body);
+			expect(item.kind).toBe('other');
+			expect(item.missing).toEqual([
+				...unsigned,
+				'transactionId',
+				'amount',
+				'amountMinor',
+				'currency',
+				'userId',
+				'metadata',
+			]);
+			expect(item.event).toBe(body);
+		});
+
+		it('offers its purchase and refund events, selected by default', () => {
+			const events = PROVIDER_EVENTS[provider];
+			expect(events.map((event) => event.value)).toEqual(
+				expect.arrayContaining([expected.purchase, expected.refund]),
+			);
+			expect(events.filter((event) => event.kind === 'purchase').length).toBeGreaterThan(0);
+			expect(events.filter((event) => event.kind === 'refund').length).toBeGreaterThan(0);
+		});
+	});
+
+	describe('Stripe', () => {
+		const event = (type: string, object: IDataObject): IDataObject => ({
+			id: 'evt_1',
+			object: 'event',
+			api_version: '2025-03-31.basil',
+			type,
+			data: { object },
+		});
+
+		it('checkout.session.completed: the PaymentIntent, client_reference_id before metadata', () => {
+			const body = event('checkout.session.completed', {
+				id: 'cs_1',
+				object: 'checkout.session',
+				payment_intent: 'pi_checkout',
+				payment_status: 'paid',
+				amount_total: 2599,
+				currency: 'eur',
+				client_reference_id: 'user_ref_7',
+				metadata: { user_id: 'user_meta_8', plan: 'pro' },
+			});
+			expect(itemOf('stripe', body)).toMatchObject({
+				kind: 'purchase',
+				transactionId: 'pi_checkout',
+				amount: '25.99',
+				currency: 'EUR',
+				userId: 'user_ref_7',
+				metadata: { user_id: 'user_meta_8', plan: 'pro' },
+				missing: [],
+			});
+		});
+
+		it('checkout.session.completed not yet paid (a delayed payment method) is no purchase', () => {
+			const body = event('checkout.session.completed', {
+				payment_intent: 'pi_later',
+				payment_status: 'unpaid',
+				amount_total: 100,
+				currency: 'usd',
+			});
+			expect(itemOf('stripe', body)).toMatchObject({ kind: 'other', transactionId: 'pi_later' });
+		});
+
+		it('invoice.paid since API version basil: the PaymentIntent through invoice.payments', () => {
+			const body = event('invoice.paid', {
+				id: 'in_1',
+				object: 'invoice',
+				amount_paid: 4900,
+				currency: 'usd',
+				metadata: {},
+				parent: { subscription_details: { metadata: { user_id: 'user_sub_3' } } },
+				payments: {
+					object: 'list',
+					data: [
+						{
+							object: 'invoice_payment',
+							status: 'canceled',
+							payment: { type: 'payment_intent', payment_intent: 'pi_failed_first' },
+						},
+						{
+							object: 'invoice_payment',
+							status: 'paid',
+							payment: { type: 'payment_intent', payment_intent: 'pi_basil' },
+						},
+					],
+				},
+			});
+			expect(itemOf('stripe', body)).toMatchObject({
+				kind: 'purchase',
+				transactionId: 'pi_basil',
+				amount: '49.00',
+				userId: 'user_sub_3',
+				metadata: {},
+			});
+		});
+
+		it('invoice.paid before basil: invoice.payment_intent, as a string or expanded', () => {
+			const legacy = (paymentIntent: string | IDataObject) =>
+				event('invoice.paid', {
+					id: 'in_2',
+					amount_paid: 1000,
+					currency: 'usd',
+					payment_intent: paymentIntent,
+					subscription_details: { metadata: { user_id: 'user_legacy' } },
+				});
+			expect(itemOf('stripe', legacy('pi_legacy'))).toMatchObject({
+				transactionId: 'pi_legacy',
+				userId: 'user_legacy',
+			});
+			expect(
+				itemOf('stripe', legacy({ id: 'pi_expanded', object: 'payment_intent' })),
+			).toMatchObject({
+				transactionId: 'pi_expanded',
+			});
+		});
+
+		it('invoice.paid of nothing (a trial): no transaction, said in missing', () => {
+			const body = event('invoice.paid', { id: 'in_3', amount_paid: 0, currency: 'usd' });
+			expect(itemOf('stripe', body)).toMatchObject({
+				kind: 'purchase',
+				transactionId: null,
+				amount: '0.00',
+				missing: ['transactionId', 'userId', 'metadata'],
+			});
+		});
+
+		it('refund.created: the PaymentIntent; full or partial only with the charge expanded', () => {
+			const refund = (charge: string | IDataObject, amount = 500) =>
+				event('refund.created', {
+					id: 're_1',
+					object: 'refund',
+					amount,
+					currency: 'usd',
+					payment_intent: 'pi_refunded',
+					charge,
+					status: 'succeeded',
+					metadata: {},
+				});
+			expect(itemOf('stripe', refund('ch_1'))).toMatchObject({
+				kind: 'refund',
+				refundType: null,
+				transactionId: 'pi_refunded',
+				amount: '5.00',
+				missing: ['refundType', 'userId'],
+			});
+			expect(
+				itemOf('stripe', refund({ id: 'ch_1', amount_captured: 500, amount_refunded: 500 })),
+			).toMatchObject({ refundType: 'full' });
+			expect(
+				itemOf('stripe', refund({ id: 'ch_1', amount_captured: 900, amount_refunded: 500 })),
+			).toMatchObject({ refundType: 'partial' });
+		});
+
+		it('a failed refund.created is no refund', () => {
+			const body = event('refund.created', {
+				amount: 500,
+				currency: 'usd',
+				payment_intent: 'pi_x',
+				status: 'failed',
+			});
+			expect(itemOf('stripe', body)).toMatchObject({ kind: 'other', refundType: null });
+		});
+
+		it('an event without a currency or metadata says so in missing', () => {
+			const body = event('payment_intent.succeeded', { id: 'pi_bare', amount: 700 });
+			expect(itemOf('stripe', body)).toMatchObject({
+				transactionId: 'pi_bare',
+				amount: null,
+				amountMinor: 700,
+				currency: null,
+				missing: ['amount', 'currency', 'userId', 'metadata'],
+			});
+		});
+	});
+
+	describe('Paddle Billing', () => {
+		it('an adjustment is a refund only when it is a refund and approved', () => {
+			const approved = sample('paddle', 'refund');
+			const withData = (data: IDataObject) => ({
+				...approved,
+				data: { ...(approved.data as IDataObject), ...data },
+			});
+			expect(itemOf('paddle', approved)).toMatchObject({
+				kind: 'refund',
+				userId: null,
+				metadata: null,
+				missing: ['userId', 'metadata'],
+			});
+			expect(itemOf('paddle', withData({ status: 'pending_approval' }))).toMatchObject({
+				kind: 'other',
+				refundType: null,
+				transactionId: 'txn_shared_1',
+			});
+			expect(itemOf('paddle', withData({ action: 'chargeback' })).kind).toBe('other');
+			const created = { ...approved, event_type: 'adjustment.created' };
+			expect(itemOf('paddle', created)).toMatchObject({
+				kind: 'refund',
+				eventType: 'adjustment.created',
+			});
+		});
+	});
+
+	describe('Lemon Squeezy', () => {
+		it('takes the event name from X-Event-Name when the body lacks it', () => {
+			expect(eventTypeOf('lemonSqueezy', { data: {} }, 'order_created')).toBe('order_created');
+			expect(eventTypeOf('lemonSqueezy', { meta: { event_name: 'order_refunded' } }, 'x')).toBe(
+				'order_refunded',
+			);
+			expect(eventTypeOf('lemonSqueezy', {})).toBeNull();
+		});
+
+		it('an order that is not paid is no purchase', () => {
+			const body = sample('lemonSqueezy', 'purchase');
+			const data = body.data as IDataObject;
+			const pending = {
+				...body,
+				data: { ...data, attributes: { ...(data.attributes as IDataObject), status: 'pending' } },
+			};
+			expect(itemOf('lemonSqueezy', pending).kind).toBe('other');
+		});
+	});
+
+	describe('amounts in major units', () => {
+		it.each([
+			[10000, 'USD', '100.00'],
+			[5, 'usd', '0.05'],
+			[0, 'EUR', '0.00'],
+			[-250, 'EUR', '-2.50'],
+			[1000, 'JPY', '1000'],
+			[500, 'krw', '500'],
+			[1, 'KWD', '0.001'],
+			[123456789, 'GBP', '1234567.89'],
+		])('%d %s is %s', (minor, currency, major) => {
+			expect(majorUnits(minor, currency)).toBe(major);
+		});
+
+		it('knows the decimals of the currencies that differ', () => {
+			expect(['JPY', 'KRW', 'VND', 'CLP'].map(currencyDecimals)).toEqual([0, 0, 0, 0]);
+			expect(['BHD', 'JOD', 'KWD', 'OMR', 'TND'].map(currencyDecimals)).toEqual([3, 3, 3, 3, 3]);
+			expect(['USD', 'EUR', 'GBP'].map(currencyDecimals)).toEqual([2, 2, 2]);
+		});
+
+		it('takes Paddle’s amounts as digit strings, and nothing that is no whole number', () => {
+			const body = sample('paddle', 'purchase');
+			const data = body.data as IDataObject;
+			const withTotal = (total: string | number) => ({
+				...body,
+				data: { ...data, details: { totals: { total, currency_code: 'USD' } } },
+			});
+			expect(itemOf('paddle', withTotal('2599'))).toMatchObject({
+				amountMinor: 2599,
+				amount: '25.99',
+			});
+			expect(itemOf('paddle', withTotal('25.99'))).toMatchObject({
+				amountMinor: null,
+				amount: null,
+			});
+			expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
+		});
+	});
+});
