@@ -147,3 +147,69 @@ describe('trigger description', () => {
 		});
 	});
 });
+
+describe('payment webhook trigger description', () => {
+	let description: INodeTypeDescription;
+	let loader: Awaited<ReturnType<typeof loadPackage>>;
+
+	beforeAll(async () => {
+		loader = await loadPackage();
+		description = loader.nodeTypes.paymentWebhookTrigger.type.description as INodeTypeDescription;
+	});
+
+	it('is a webhook trigger with its own signing credential and no provider API key', () => {
+		expect(description).toMatchObject({
+			name: 'paymentWebhookTrigger',
+			displayName: 'Payment Webhook Trigger',
+			group: ['trigger'],
+			inputs: [],
+			version: 1,
+		});
+		expect(description.polling).toBeUndefined();
+		expect(description.credentials).toEqual([
+			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
+		]);
+		expect(description.webhooks).toEqual([
+			expect.objectContaining({
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: '={{$parameter["responseMode"]}}',
+				path: 'webhook',
+			}),
+		]);
+		const credential = loader.credentialTypes.paymentWebhookSigningApi.type;
+		expect(credential.displayName).toBe('Payment Webhook Signing API');
+		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
+			['signingSecret', true],
+		]);
+	});
+
+	it('offers the four providers, an events list for each, and the response modes', () => {
+		const values = (property: INodeProperties | undefined) =>
+			(property?.options as INodePropertyOptions[]).map((o) => o.value);
+		const provider = description.properties.find((p) => p.name === 'provider');
+		expect(provider?.noDataExpression).toBe(true);
+		expect(values(provider)).toEqual(['lemonSqueezy', 'paddle', 'standardWebhooks', 'stripe']);
+		const events = description.properties.filter((p) => p.name === 'events');
+		expect(
+			Object.fromEntries(events.map((p) => [p.displayOptions?.show?.provider?.[0], p.default])),
+		).toEqual({
+			stripe: [
+				'checkout.session.completed',
+				'payment_intent.succeeded',
+				'invoice.paid',
+				'charge.refunded',
+				'refund.created',
+			],
+			paddle: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
+			lemonSqueezy: ['order_created', 'order_refunded'],
+			standardWebhooks: ['order.paid', 'order.refunded'],
+		});
+		for (const property of events) expect(values(property)).toContain('*');
+		expect(values(description.properties.find((p) => p.name === 'responseMode'))).toEqual([
+			'onReceived',
+			'lastNode',
+			'responseNode',
+		]);
+	});
+});
