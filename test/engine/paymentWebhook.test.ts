@@ -10,7 +10,6 @@ import {
 	NodeHelpers,
 	Workflow,
 	type ICredentialsHelper,
-	type IDataObject,
 	type INode,
 	type INodeType,
 	type INodeTypes,
@@ -132,7 +131,11 @@ async function deliver(
 	}
 }
 
-function signedDelivery(provider: Provider, body: IDataObject, timestamp = Date.now() / 1000) {
+function signedDelivery(
+	provider: Provider,
+	body: Record<string, unknown>,
+	timestamp = Date.now() / 1000,
+) {
 	const rawBody = JSON.stringify(body);
 	const headers = signDelivery(provider, rawBody, TEST_SIGNING_SECRETS[provider], {
 		timestamp: Math.floor(timestamp),
