@@ -39,14 +39,19 @@ const {
 	waitForWebhooks,
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
+	PAYMENT_TRIGGER_TYPE,
+	SIGNING_CREDENTIAL_TYPE,
+	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 	assertPackageLoaded,
+	paymentTriggerPath,
 	signInToRest,
 } = require('./n8n');
 const { freePort, sleep, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
 const { createChecks } = require('./checks');
-const { TRIGGER_NODE, purchaseWorkflow, triggerWorkflow } = require('./testWorkflows');
+const { TRIGGER_NODE, triggerWorkflow } = require('./testWorkflows');
+const { TEST_SIGNING_SECRETS, sampleEvent, signDelivery } = require('../harness/paymentSignatures');
 const {
 	ScriptedModel,
 	askAgentAboutNewPromoter,
@@ -68,7 +73,7 @@ const IDS = {
 	purchase: 'compatPurchaseHk1',
 };
 const WATCHED = 'user_1002';
-const SECRETS = [KEYS[DEMO_KEY].secret, KEYS[PHOTOPAL_KEY].secret];
+const SECRETS = [KEYS[DEMO_KEY].secret, KEYS[PHOTOPAL_KEY].secret, TEST_SIGNING_SECRETS.stripe];
 
 // ---------------------------------------------------------------------------------------------
 // releaseDifferences: what n8n's CLI and REST API do differently from one release to another.
@@ -584,11 +589,11 @@ async function runRelease(version, tarball, install) {
 
 		const exampleA = readExample('a-refund-on-payment-webhook.json');
 		const exampleE = readExample('e-ask-about-promoters-agent.json');
-		const purchase = purchaseWorkflow({ guarded: true, webhookPath: 'payment-succeeded' });
+		const exampleH = readExample('h-purchase-on-payment-webhook.json');
 		const modelCredential = exampleE.nodes.find((node) => node.credentials?.openAiApi)?.credentials
 			?.openAiApi;
 		await check(
-			'credentials and workflows imported (n8n import:*), examples (a) and (e) and the trigger activated',
+			'credentials and workflows imported (n8n import:*), examples (a), (e) and (h) and the trigger activated',
 			async () => {
 				const staging = path.join(work, 'import');
 				fs.mkdirSync(staging);
@@ -616,6 +621,11 @@ async function runRelease(version, tarball, install) {
 							// The scripted model checks no key; OpenAI's client insists on one.
 							data: { apiKey: 'scripted-model-needs-no-key', url: model.url },
 						},
+						{
+							...SIGNING_CREDENTIALS.stripe,
+							type: SIGNING_CREDENTIAL_TYPE,
+							data: { signingSecret: TEST_SIGNING_SECRETS.stripe },
+						},
 					]),
 					{ mode: 0o600 },
 				);
@@ -624,14 +634,14 @@ async function runRelease(version, tarball, install) {
 				const changed = [
 					...fitTypeVersions(release, exampleA),
 					...fitTypeVersions(release, exampleE),
-					...fitTypeVersions(release, purchase),
+					...fitTypeVersions(release, exampleH),
 				];
 				const workflows = [
 					{ ...operationsWorkflow(), id: IDS.operations },
 					{ ...triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), id: IDS.trigger },
 					{ ...exampleA, id: IDS.refund },
 					{ ...exampleE, id: IDS.agent },
-					{ ...purchase, id: IDS.purchase },
+					{ ...exampleH, id: IDS.purchase },
 				];
 				const workflowsDir = path.join(staging, 'workflows');
 				fs.mkdirSync(workflowsDir);
@@ -685,10 +695,36 @@ async function runRelease(version, tarball, install) {
 		}
 
 		const base = `http://127.0.0.1:${port}`;
-		const webhook = exampleA.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
-		if (!webhook) throw new Error('example (a) has no Webhook node');
+		/** The production path of an example's Payment Webhook Trigger. @param {{ nodes: Record<string, any>[] }} example */
+		const triggerPathOf = (example) => {
+			const trigger = example.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
+			if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
+			return paymentTriggerPath(trigger.webhookId);
+		};
+		const refundPath = triggerPathOf(exampleA);
+		const purchasePath = triggerPathOf(exampleH);
+		/**
+		 * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
+		 * @param {string} webhookPath @param {'purchase' | 'refund'} kind
+		 * @param {import('../harness/paymentSignatures').SampleFields} fields @param {boolean} [signed]
+		 */
+		const deliverStripe = async (webhookPath, kind, fields, signed = true) => {
+			const body = JSON.stringify(sampleEvent('stripe', kind, fields));
+			const answer = await fetch(`${base}/webhook/${webhookPath}`, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					...(signed ? signDelivery('stripe', body, TEST_SIGNING_SECRETS.stripe) : {}),
+				},
+				body,
+				signal: AbortSignal.timeout(30_000),
+			});
+			const text = await answer.text();
+			seen.push(text);
+			return { status: answer.status, json: JSON.parse(text) };
+		};
 		await check(
-			'n8n start answers /healthz/readiness and registers the example (a) webhook',
+			'n8n start answers /healthz/readiness and registers the examples (a) and (h) webhooks',
 			async () => {
 				const log = fs.createWriteStream(serverLog);
 				const startedAt = Date.now();
@@ -697,7 +733,10 @@ async function runRelease(version, tarball, install) {
 					{ port, release, onOutput: (line) => log.write(`${line}\n`) },
 				);
 				const ready = Date.now();
-				await waitForWebhooks(port, [{ method: 'POST', path: webhook.parameters.path }]);
+				await waitForWebhooks(port, [
+					{ method: 'POST', path: refundPath },
+					{ method: 'POST', path: purchasePath },
+				]);
 				return `ready after ${((ready - startedAt) / 1000).toFixed(1)} s, webhook after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
 			},
 		);
@@ -882,26 +921,20 @@ async function runRelease(version, tarball, install) {
 		);
 
 		await check(
-			'example (a) through its production webhook: refund, repeat, not referred',
+			'example (a) through its Payment Webhook Trigger: a signed Stripe refund, repeat, not referred; a forged one gets 401, no execution, no call',
 			async () => {
-				/** @param {string} transactionId */
-				const post = async (transactionId) => {
-					const answer = await fetch(`${base}/webhook/${webhook.parameters.path}`, {
-						method: 'POST',
-						headers: { 'Content-Type': 'application/json' },
-						body: JSON.stringify({
-							event: 'payment.refunded',
-							payment: {
-								transaction_id: transactionId,
-								amount: '100.00',
-								amount_refunded: '100.00',
-							},
-						}),
-						signal: AbortSignal.timeout(30_000),
-					});
-					const text = await answer.text();
-					seen.push(text);
-					return { status: answer.status, json: JSON.parse(text) };
+				/** @param {string} transactionId @param {boolean} [signed] */
+				const post = (transactionId, signed = true) =>
+					deliverStripe(refundPath, 'refund', { transactionId }, signed);
+				/** The refund workflow's executions in n8n's list. */
+				const executions = async () => {
+					const answer = await fetch(
+						`${base}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: IDS.refund }))}`,
+						{ headers: { cookie } },
+					);
+					assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
+					return /** @type {{ data: { results: unknown[] } }} */ (await answer.json()).data.results
+						.length;
 				};
 				const refund = await post('txn_1002');
 				assert.deepEqual(
@@ -923,34 +956,49 @@ async function runRelease(version, tarball, install) {
 					[200, 1000001],
 					`not referred: ${JSON.stringify(unknown)}`,
 				);
-				return `txn_1002 → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001`;
+				// The forged delivery: a refund of txn_1001 (refundable, never refunded here) unsigned.
+				let before = await executions();
+				const deadline = Date.now() + 30_000;
+				for (let settled = -1; settled !== before && Date.now() < deadline; ) {
+					settled = before;
+					await sleep(1000);
+					before = await executions();
+				}
+				const refundCallsBefore = sandbox.calls.filter((call) =>
+					call.path.endsWith('/track/refund'),
+				).length;
+				const forged = await post('txn_1001', false);
+				await sleep(2000);
+				const forgedExecutions = (await executions()) - before;
+				const forgedCalls =
+					sandbox.calls.filter((call) => call.path.endsWith('/track/refund')).length -
+					refundCallsBefore;
+				assert.equal(forged.status, 401, `forged: ${JSON.stringify(forged)}`);
+				assert.equal(forgedExecutions, 0, `${forgedExecutions} executions for the forged delivery`);
+				assert.equal(forgedCalls, 0, `${forgedCalls} refund calls for the forged delivery`);
+				const untouched = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
+				assert.equal(untouched?.adjustments ?? 0, 0, 'txn_1001 was adjusted');
+				return `signed: txn_1002 → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; forged txn_1001 → 401, ${forgedExecutions} executions, ${forgedCalls} calls`;
 			},
 		);
 
 		await check(
-			"Skip Transactions Already Tracked through a production webhook: a repeat is not sent (n8n's deduplication store)",
+			"example (h), Skip Transactions Already Tracked through a signed Stripe webhook: a repeat is not sent (n8n's deduplication store)",
 			async () => {
 				const [customer] = sandbox.state.addSignups(PRODUCTS.videomax, 1, 'compat_buyer');
-				const webhookPath = /** @type {{ parameters: { path: string } }} */ (
-					purchase.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')
-				).parameters.path;
-				const deliver = async () => {
-					const answer = await fetch(`${base}/webhook/${webhookPath}`, {
-						method: 'POST',
-						headers: { 'Content-Type': 'application/json' },
-						body: JSON.stringify({
-							event: 'payment.succeeded',
-							payment: { transaction_id: 'compat_order_1', customer_id: customer, amount: 19.9 },
-						}),
-						signal: AbortSignal.timeout(30_000),
-					});
-					const text = await answer.text();
-					seen.push(text);
-					return { status: answer.status, json: JSON.parse(text) };
+				const fields = {
+					transactionId: 'compat_order_1',
+					userId: customer,
+					amountMinor: 1990,
+					checkout: true,
 				};
-				const first = await deliver();
-				const repeat = await deliver();
-				assert.deepEqual([first.status, first.json.status], [200, 1], JSON.stringify(first));
+				const first = await deliverStripe(purchasePath, 'purchase', fields);
+				const repeat = await deliverStripe(purchasePath, 'purchase', fields);
+				assert.deepEqual(
+					[first.status, first.json.status],
+					[200, 'TRACKED'],
+					JSON.stringify(first),
+				);
 				assert.deepEqual(
 					[repeat.status, repeat.json.status],
 					[200, 'ALREADY_TRACKED'],
@@ -958,9 +1006,14 @@ async function runRelease(version, tarball, install) {
 				);
 				const recorded = sandbox.state.conversions.filter(
 					(c) => c.transactionId === 'compat_order_1',
-				).length;
-				assert.equal(recorded, 1, `the sandbox recorded compat_order_1 ${recorded} times`);
-				return `compat_order_1 → conversion ${first.json.conversion_id}; delivered again → ${repeat.json.status}; the sandbox holds 1 purchase`;
+				);
+				assert.equal(
+					recorded.length,
+					1,
+					`the sandbox recorded compat_order_1 ${recorded.length} times`,
+				);
+				assert.equal(recorded[0].valueCents, 1990);
+				return `compat_order_1 → conversion ${first.json.conversion_id}; delivered again → ${repeat.json.status}; the sandbox holds 1 purchase of 19.90`;
 			},
 		);
 

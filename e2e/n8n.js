@@ -457,15 +457,16 @@ async function assertPackageLoaded(base, cookie) {
 	};
 	const nodes = await types('nodes.json');
 	const credentials = await types('credentials.json');
-	for (const type of [NODE_TYPE, TRIGGER_TYPE])
+	for (const type of [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE])
 		assert.ok(
 			nodes.some((node) => node.name === type),
 			`${type} not in /types/nodes.json`,
 		);
-	assert.ok(
-		credentials.some((credential) => credential.name === CREDENTIAL_TYPE),
-		`${CREDENTIAL_TYPE} not in /types/credentials.json`,
-	);
+	for (const type of [CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE])
+		assert.ok(
+			credentials.some((credential) => credential.name === type),
+			`${type} not in /types/credentials.json`,
+		);
 	return `${nodes.length} node types, ${credentials.length} credential types`;
 }
 

@@ -138,9 +138,10 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
   Credential "${DEMO_CREDENTIAL.name}": ${DEMO_KEY} (v2) on the sandbox ${sandbox.url}
   Examples  ${EXAMPLES.map((example) => example.file.replace(/\.json$/, '')).join(', ')}
 
-  Try the published webhooks:
-    curl -X POST ${base}/webhook/payment-refunded -H 'Content-Type: application/json' \\
-      -d '{"payment":{"transaction_id":"txn_1002","amount":"49.00","amount_refunded":"49.00"}}'
+  Try the published webhooks (Stripe events signed with the demo signing secret; add --unsigned
+  to see the 401 a forged one gets):
+    npm run send:webhook -- ${base}/webhook/payment-succeeded/webhook purchase pi_demo_1 buyer_1
+    npm run send:webhook -- ${base}/webhook/payment-refunded/webhook refund txn_1002
     and in a browser: ${base}/webhook/promoter-center?user_id=user_1001
 
   Example e's chat (an AI agent with the node as its tool; its model is a scripted stand-in

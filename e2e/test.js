@@ -30,6 +30,7 @@ const {
 	PACKAGE,
 	ensureN8n,
 	exampleWebhooks,
+	paymentTriggerPath,
 	importCredentials,
 	importDemo,
 	importWorkflows,
@@ -63,6 +64,12 @@ const {
 } = require('./scriptedModel');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('./httpRequestNode');
 const { createChecks } = require('./checks');
+const {
+	checkWebhookSecurity,
+	webhookSecurityWebhooks,
+	webhookSecurityWorkflows,
+} = require('./webhookSecurity');
+const { TEST_SIGNING_SECRETS, sampleEvent, signDelivery } = require('../harness/paymentSignatures');
 const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -90,7 +97,7 @@ const API_SECRET = KEYS[DEMO_KEY].secret;
 const V1_KEY = 'pk_test_videomax_v1';
 const V1_CREDENTIAL = { id: 'affTrackSandboxV1', name: 'Affiliate Tracking sandbox (v1 key)' };
 /** Every secret the run's credentials hold: none may appear in anything n8n gives back. */
-const SECRETS = [API_SECRET, KEYS[V1_KEY].secret];
+const SECRETS = [API_SECRET, KEYS[V1_KEY].secret, ...Object.values(TEST_SIGNING_SECRETS)];
 const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
 
 const { check, counts, abort, finish } = createChecks('E2E');
@@ -212,6 +219,7 @@ async function main() {
 			`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published)`,
 			async () => {
 				await importDemo(env, sandbox.url, model.url, true);
+				await importWorkflows(env, webhookSecurityWorkflows());
 			},
 		);
 
@@ -225,6 +233,20 @@ async function main() {
 			const conversion = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
 			assert.equal(conversion?.adjustments, 1, 'the sandbox did not adjust txn_1001 exactly once');
 			return `e2e a: execute --id=${example('a').id} → Refund ${refund.json.status} ${refund.json.transaction_id}, cancelled_reward_count ${refund.json.cancelled_reward_count}, preserved_paid_reward_count ${refund.json.preserved_paid_reward_count}`;
+		});
+
+		// (h) purchase: the sample event tracks pi_sample_purchase_1 for buyer_1.
+		await check('example h (execute): purchase on a payment webhook', async () => {
+			const run = await execute(env, example('h').id);
+			const [tracked] = outputOf(run, 'Track Purchase');
+			assert.equal(tracked.json.event_name, 'purchase', JSON.stringify(tracked.json));
+			assert.equal(outputOf(run, 'Respond: tracked').length, 1);
+			const recorded = sandbox.state.conversions.filter(
+				(c) => c.transactionId === 'pi_sample_purchase_1',
+			);
+			assert.equal(recorded.length, 1, 'the sandbox did not record pi_sample_purchase_1 once');
+			assert.equal(recorded[0].valueCents, 4900);
+			return `e2e h: execute --id=${example('h').id} → Track Purchase conversion ${tracked.json.conversion_id} for pi_sample_purchase_1, 49.00`;
 		});
 
 		// (b) statistics: a signup today makes the month-to-date figures non-zero.
@@ -583,7 +605,7 @@ async function main() {
 					},
 				);
 				const ready = Date.now();
-				const webhooks = exampleWebhooks();
+				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks()];
 				await waitForWebhooks(port, webhooks);
 				return `ready after ${((ready - started) / 1000).toFixed(1)} s, ${webhooks.length} webhooks after ${((Date.now() - started) / 1000).toFixed(1)} s`;
 			},
@@ -602,37 +624,97 @@ async function main() {
 			assertPackageLoaded(base, cookie),
 		);
 
-		await check('example a (webhook): repeat, not referred, partial', async () => {
-			/** @param {Record<string, string>} payment */
-			const post = async (payment) => {
-				const answer = await fetch(`${base}/webhook/payment-refunded`, {
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json' },
-					body: JSON.stringify({ event: 'payment.refunded', payment }),
-				});
-				const text = await answer.text();
-				seenOutput.push(text);
-				return { status: answer.status, json: JSON.parse(text) };
-			};
-			const full = { amount: '100.00', amount_refunded: '100.00' };
-			const repeat = await post({ ...full, transaction_id: 'txn_1001' });
-			assert.deepEqual([repeat.status, repeat.json.status], [200, 'ALREADY_PROCESSED']);
-			const unknown = await post({ ...full, transaction_id: 'order_never_referred' });
-			assert.deepEqual(
-				[unknown.status, unknown.json.reversed, unknown.json.code],
-				[200, false, 1000001],
-			);
-			const voided = await post({ ...full, transaction_id: 'txn_voided' });
-			assert.deepEqual([voided.status, voided.json.code], [500, 6000000]);
-			const partial = await post({
-				amount: '100.00',
-				amount_refunded: '10.00',
-				transaction_id: 'txn_1002',
+		/**
+		 * A Stripe event delivered to an example's Payment Webhook Trigger, signed with the demo
+		 * secret unless `signed` is false.
+		 * @param {string} webhookId @param {'purchase' | 'refund'} kind
+		 * @param {import('../harness/paymentSignatures').SampleFields} fields @param {boolean} [signed]
+		 */
+		const deliverStripe = async (webhookId, kind, fields, signed = true) => {
+			const body = JSON.stringify(sampleEvent('stripe', kind, fields));
+			const answer = await fetch(`${base}/webhook/${paymentTriggerPath(webhookId)}`, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					...(signed ? signDelivery('stripe', body, TEST_SIGNING_SECRETS.stripe) : {}),
+				},
+				body,
 			});
-			assert.equal(partial.status, 200);
-			assert.match(partial.json.ignored, /Partial refund/);
-			return 'repeat → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; voided → 500 code 6000000; partial → 200 ignored';
-		});
+			const text = await answer.text();
+			seenOutput.push(text);
+			return { status: answer.status, json: JSON.parse(text) };
+		};
+
+		await check(
+			'example a (signed Stripe webhook): repeat, not referred, partial, forged',
+			async () => {
+				/** @param {string} transactionId @param {{ partial?: boolean, signed?: boolean }} [options] */
+				const post = (transactionId, { partial = false, signed = true } = {}) =>
+					deliverStripe('payment-refunded', 'refund', { transactionId, partial }, signed);
+				const repeat = await post('txn_1001');
+				assert.deepEqual([repeat.status, repeat.json.status], [200, 'ALREADY_PROCESSED']);
+				const unknown = await post('order_never_referred');
+				assert.deepEqual(
+					[unknown.status, unknown.json.reversed, unknown.json.code],
+					[200, false, 1000001],
+				);
+				const voided = await post('txn_voided');
+				assert.deepEqual([voided.status, voided.json.code], [500, 6000000]);
+				const partial = await post('txn_1002', { partial: true });
+				assert.equal(partial.status, 200);
+				assert.match(partial.json.ignored, /Partial refund/);
+				const refundsBefore = sandbox.calls.filter((call) =>
+					call.path.endsWith('/track/refund'),
+				).length;
+				const forged = await post('txn_1002', { signed: false });
+				assert.equal(forged.status, 401);
+				assert.equal(
+					sandbox.calls.filter((call) => call.path.endsWith('/track/refund')).length,
+					refundsBefore,
+					'an unsigned refund reached the sandbox',
+				);
+				return 'repeat → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; voided → 500 code 6000000; partial → 200 ignored; unsigned → 401, no refund call';
+			},
+		);
+
+		await check(
+			'example h (signed Stripe webhook): a purchase delivered twice is tracked once',
+			async () => {
+				const transactionId = `pi_e2e_h_${Date.now().toString(36)}`;
+				const fields = { transactionId, userId: 'buyer_1', amountMinor: 4900, checkout: true };
+				const first = await deliverStripe('payment-succeeded', 'purchase', fields);
+				assert.deepEqual(
+					[first.status, first.json.status],
+					[200, 'TRACKED'],
+					JSON.stringify(first.json),
+				);
+				const again = await deliverStripe('payment-succeeded', 'purchase', fields);
+				assert.deepEqual(
+					[again.status, again.json.status],
+					[200, 'ALREADY_TRACKED'],
+					JSON.stringify(again.json),
+				);
+				const forged = await deliverStripe(
+					'payment-succeeded',
+					'purchase',
+					{ ...fields, transactionId: `${transactionId}_forged` },
+					false,
+				);
+				assert.equal(forged.status, 401);
+				const recorded = sandbox.state.conversions.filter((c) =>
+					c.transactionId?.startsWith(transactionId),
+				);
+				assert.equal(
+					recorded.length,
+					1,
+					`the sandbox holds ${recorded.length} purchases for ${transactionId}`,
+				);
+				assert.equal(recorded[0].valueCents, 4900);
+				return `${transactionId}: 200 TRACKED, then 200 ALREADY_TRACKED; unsigned → 401; the sandbox holds 1 purchase of 49.00`;
+			},
+		);
+
+		await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 
 		await check(
 			'example c (webhook): landing redirects, a used code falls back to sign-up',

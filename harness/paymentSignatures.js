@@ -11,7 +11,10 @@
 const { createHmac } = require('node:crypto');
 
 /** @typedef {'stripe' | 'paddle' | 'lemonSqueezy' | 'standardWebhooks'} Provider */
-/** @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string }} SampleFields */
+/**
+ * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in `client_reference_id`) instead of `payment_intent.succeeded`
+ */
 
 /** The providers, in the order the node lists them. @type {Provider[]} */
 const PROVIDERS = ['stripe', 'paddle', 'lemonSqueezy', 'standardWebhooks'];
@@ -78,7 +81,7 @@ function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 
 /**
  * A documented purchase or refund event of `provider`, as the provider sends it.
- * Stripe: `payment_intent.succeeded` / `charge.refunded`; Paddle: `transaction.completed` /
+ * Stripe: `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded`; Paddle: `transaction.completed` /
  * `adjustment.updated` (an approved refund); Lemon Squeezy: `order_created` / `order_refunded`;
  * Standard Webhooks: Polar's `order.paid` / `order.refunded`.
  * @param {Provider} provider @param {'purchase' | 'refund'} kind @param {SampleFields} fields
@@ -97,6 +100,28 @@ function sampleEvent(provider, kind, fields) {
 	const created = 1_764_000_000;
 	switch (provider) {
 		case 'stripe':
+			if (kind === 'purchase' && fields.checkout)
+				return {
+					id: eventId,
+					object: 'event',
+					api_version: '2025-03-31.basil',
+					created,
+					type: 'checkout.session.completed',
+					livemode: false,
+					data: {
+						object: {
+							id: `cs_${transactionId}`,
+							object: 'checkout.session',
+							mode: 'payment',
+							payment_intent: transactionId,
+							payment_status: 'paid',
+							client_reference_id: userId,
+							amount_total: amountMinor,
+							currency: currency.toLowerCase(),
+							metadata: {},
+						},
+					},
+				};
 			return kind === 'purchase'
 				? {
 						id: eventId,

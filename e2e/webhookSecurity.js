@@ -1,0 +1,297 @@
+// @ts-check
+'use strict';
+/**
+ * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
+ * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
+ * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
+ * workflow per provider (the trigger → Track Purchase), imported beside the examples and
+ * published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
+ */
+const assert = require('node:assert/strict');
+
+const {
+	PROVIDERS,
+	TEST_SIGNING_SECRETS,
+	sampleEvent,
+	signDelivery,
+} = require('../harness/paymentSignatures');
+const {
+	CREDENTIAL_TYPE,
+	DEMO_CREDENTIAL,
+	NODE_TYPE,
+	PAYMENT_TRIGGER_TYPE,
+	SIGNING_CREDENTIAL_TYPE,
+	SIGNING_CREDENTIALS,
+	paymentTriggerPath,
+} = require('./n8n');
+const { sleep } = require('./processes');
+
+/** @typedef {import('../harness/paymentSignatures').Provider} Provider */
+
+/** Valid deliveries sent to each provider's workflow. */
+const VALID_DELIVERIES = 3;
+/** A buyer whose signup the sandbox's seed holds, so that Track Purchase is accepted. */
+const BUYER = 'buyer_1';
+/** How long after the last bad delivery an execution would have shown in n8n's list. */
+const SETTLE_MS = 3000;
+const TIMEOUT_MS = 60_000;
+
+/** @param {Provider} provider */
+function workflowId(provider) {
+	return `e2ePayHook${provider.slice(0, 6)}01`;
+}
+
+/** @param {Provider} provider */
+function webhookId(provider) {
+	return `e2e-pay-${provider.toLowerCase()}`;
+}
+
+/**
+ * The provider's purchase events, as the built node lists them (test:e2e builds first).
+ * @param {Provider} provider @returns {string[]}
+ */
+function purchaseEvents(provider) {
+	const { PROVIDER_EVENTS } = require('../dist/nodes/PaymentWebhookTrigger/events.js');
+	return PROVIDER_EVENTS[provider]
+		.filter((event) => event.kind === 'purchase')
+		.map((event) => event.value);
+}
+
+/**
+ * The workflow each provider's deliveries go to: the trigger (answering when the last node has
+ * run) → Track Purchase.
+ * @param {Provider} provider
+ */
+function paymentWorkflow(provider) {
+	return {
+		name: `Signed ${provider} purchases (e2e)`,
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'Payment succeeded',
+				type: PAYMENT_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: webhookId(provider),
+				parameters: {
+					provider,
+					events: purchaseEvents(provider),
+					responseMode: 'lastNode',
+					options: {},
+				},
+				credentials: { [SIGNING_CREDENTIAL_TYPE]: SIGNING_CREDENTIALS[provider] },
+			},
+			{
+				id: 'track',
+				name: 'Track Purchase',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {
+					resource: 'conversion',
+					operation: 'trackPurchase',
+					invitedUserId: '={{ $json.userId }}',
+					transactionId: '={{ $json.transactionId }}',
+					conversionValue: '={{ $json.amount }}',
+					additionalFields: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
+			},
+		],
+		connections: {
+			'Payment succeeded': { main: [[{ node: 'Track Purchase', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The workflows to import (published) before n8n starts. */
+function webhookSecurityWorkflows() {
+	return PROVIDERS.map((provider) => ({
+		workflow: paymentWorkflow(provider),
+		id: workflowId(provider),
+		publish: true,
+	}));
+}
+
+/** Their production webhooks, for waitForWebhooks. */
+function webhookSecurityWebhooks() {
+	return PROVIDERS.map((provider) => ({
+		method: 'POST',
+		path: paymentTriggerPath(webhookId(provider)),
+	}));
+}
+
+/** Seconds an hour ago: a replayed, stale delivery. */
+const staleTimestamp = () => Math.floor(Date.now() / 1000) - 3600;
+
+/**
+ * The bad deliveries of a provider, each `{ name, transactionId, body, headers }` for a purchase
+ * of its own transaction ID. Lemon Squeezy signs no timestamp, so it has no stale case.
+ * @param {Provider} provider @param {string} prefix
+ */
+function badDeliveries(provider, prefix) {
+	const secret = TEST_SIGNING_SECRETS[provider];
+	/** @param {string} name */
+	const bodyFor = (name) =>
+		JSON.stringify(
+			sampleEvent(provider, 'purchase', { transactionId: `${prefix}_${name}`, userId: BUYER }),
+		);
+	/** @type {{ name: string, body: string, headers: Record<string, string> }[]} */
+	const cases = [];
+	{
+		// A signature made up by someone who does not hold the secret, in the provider's format.
+		const body = bodyFor('forged');
+		const genuine = signDelivery(provider, body, secret);
+		const forgedFrom = signDelivery(provider, bodyFor('other'), secret);
+		const headers = { ...genuine };
+		for (const name of Object.keys(genuine)) {
+			if (/signature/.test(name)) headers[name] = forgedFrom[name];
+		}
+		cases.push({ name: 'forged', body, headers });
+	}
+	{
+		const body = bodyFor('tampered');
+		const headers = signDelivery(provider, body, secret);
+		cases.push({ name: 'tampered', body: body.replace('"buyer_1"', '"attacker_1"'), headers });
+	}
+	if (provider !== 'lemonSqueezy') {
+		const body = bodyFor('stale');
+		cases.push({
+			name: 'stale',
+			body,
+			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
+		});
+	}
+	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
+	{
+		const body = bodyFor('wrong_secret');
+		const wrong =
+			provider === 'standardWebhooks'
+				? `whsec_${Buffer.from('another-endpoint-key').toString('base64')}`
+				: `${secret}_another_endpoint`;
+		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
+	}
+	{
+		const body = bodyFor('reserialized');
+		const headers = signDelivery(provider, body, secret);
+		cases.push({
+			name: 're-serialized body',
+			body: JSON.stringify(JSON.parse(body), null, 2),
+			headers,
+		});
+	}
+	return cases.map((delivery, index) => ({
+		...delivery,
+		transactionId: transactionIdOf(delivery.body, prefix, index),
+	}));
+}
+
+/**
+ * The transaction ID a bad delivery's body names (a tampered body names it too).
+ * @param {string} body @param {string} prefix @param {number} index
+ */
+function transactionIdOf(body, prefix, index) {
+	const found = body.match(new RegExp(`${prefix}_[a-z_]+`));
+	assert.ok(found, `bad delivery ${index} names no transaction ID`);
+	return found[0];
+}
+
+/**
+ * Runs the checks on a started n8n.
+ * @param {{
+ *   check: (name: string, body: () => Promise<string | void>) => Promise<void>,
+ *   base: string,
+ *   cookie: string,
+ *   sandbox: { calls: { path: string, body: string }[] },
+ *   seenOutput: string[],
+ * }} options
+ */
+async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }) {
+	/** @param {string} id */
+	const executionCount = async (id) => {
+		const answer = await fetch(
+			`${base}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`,
+			{ headers: { cookie } },
+		);
+		assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
+		const { data } = /** @type {{ data: { count: number, results: unknown[] } }} */ (
+			await answer.json()
+		);
+		return data.results.length;
+	};
+	/** Calls at the sandbox's track/conversion that name `transactionId`. @param {string} transactionId */
+	const callsFor = (transactionId) =>
+		sandbox.calls.filter(
+			(call) => call.path.endsWith('/track/conversion') && call.body.includes(`"${transactionId}"`),
+		).length;
+
+	for (const provider of PROVIDERS) {
+		await check(
+			`Payment Webhook Trigger (${provider}): signed deliveries run, forged ones get 401 and run nothing`,
+			async () => {
+				const id = workflowId(provider);
+				const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
+				const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
+				/** @param {string} body @param {Record<string, string>} headers */
+				const post = async (body, headers) => {
+					const answer = await fetch(url, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json', ...headers },
+						body,
+					});
+					const text = await answer.text();
+					seenOutput.push(text);
+					return { status: answer.status, text };
+				};
+				const executionsBefore = await executionCount(id);
+
+				for (let i = 0; i < VALID_DELIVERIES; i++) {
+					const transactionId = `${prefix}_valid_${i}`;
+					const body = JSON.stringify(
+						sampleEvent(provider, 'purchase', { transactionId, userId: BUYER }),
+					);
+					const answer = await post(
+						body,
+						signDelivery(provider, body, TEST_SIGNING_SECRETS[provider]),
+					);
+					assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
+					assert.equal(
+						callsFor(transactionId),
+						1,
+						`valid delivery ${i} did not reach the sandbox once`,
+					);
+				}
+				const deadline = Date.now() + TIMEOUT_MS;
+				let executions = await executionCount(id);
+				while (executions - executionsBefore < VALID_DELIVERIES && Date.now() < deadline) {
+					await sleep(250);
+					executions = await executionCount(id);
+				}
+				const accepted = executions - executionsBefore;
+				assert.equal(
+					accepted,
+					VALID_DELIVERIES,
+					`${accepted} executions for ${VALID_DELIVERIES} valid deliveries`,
+				);
+
+				const bad = badDeliveries(provider, prefix);
+				for (const delivery of bad) {
+					const answer = await post(delivery.body, delivery.headers);
+					assert.equal(answer.status, 401, `${delivery.name}: ${answer.status} ${answer.text}`);
+					assert.match(answer.text, /Invalid webhook signature/, delivery.name);
+				}
+				await sleep(SETTLE_MS);
+				const badExecutions = (await executionCount(id)) - executionsBefore - accepted;
+				const badCalls = bad.reduce((sum, delivery) => sum + callsFor(delivery.transactionId), 0);
+				const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted, ${accepted} executions; bad ${bad.length} answered 401, ${badExecutions} executions, ${badCalls} calls`;
+				console.log(line);
+				assert.equal(badExecutions, 0, `${badExecutions} executions for bad deliveries`);
+				assert.equal(badCalls, 0, `${badCalls} sandbox calls for bad deliveries`);
+				return `${bad.map((delivery) => delivery.name).join(', ')} → 401`;
+			},
+		);
+	}
+}
+
+module.exports = { checkWebhookSecurity, webhookSecurityWebhooks, webhookSecurityWorkflows };
