@@ -750,7 +750,7 @@ async function runRelease(version, tarball, install) {
 			return `signed in with ${Object.keys(body)[0]}`;
 		});
 
-		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and ${CREDENTIAL_TYPE}`, () =>
+		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${CREDENTIAL_TYPE} and ${SIGNING_CREDENTIAL_TYPE}`, () =>
 			assertPackageLoaded(base, cookie),
 		);
 		await check(
@@ -956,7 +956,8 @@ async function runRelease(version, tarball, install) {
 					[200, 1000001],
 					`not referred: ${JSON.stringify(unknown)}`,
 				);
-				// The forged delivery: a refund of txn_1001 (refundable, never refunded here) unsigned.
+				// The forged delivery: an unsigned refund of a refundable purchase seeded for it.
+				const [target] = sandbox.state.addPurchases(PRODUCTS.videomax, 1, 'compat_forged');
 				let before = await executions();
 				const deadline = Date.now() + 30_000;
 				for (let settled = -1; settled !== before && Date.now() < deadline; ) {
@@ -967,7 +968,7 @@ async function runRelease(version, tarball, install) {
 				const refundCallsBefore = sandbox.calls.filter((call) =>
 					call.path.endsWith('/track/refund'),
 				).length;
-				const forged = await post('txn_1001', false);
+				const forged = await post(target, false);
 				await sleep(2000);
 				const forgedExecutions = (await executions()) - before;
 				const forgedCalls =
@@ -976,9 +977,9 @@ async function runRelease(version, tarball, install) {
 				assert.equal(forged.status, 401, `forged: ${JSON.stringify(forged)}`);
 				assert.equal(forgedExecutions, 0, `${forgedExecutions} executions for the forged delivery`);
 				assert.equal(forgedCalls, 0, `${forgedCalls} refund calls for the forged delivery`);
-				const untouched = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
-				assert.equal(untouched?.adjustments ?? 0, 0, 'txn_1001 was adjusted');
-				return `signed: txn_1002 → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; forged txn_1001 → 401, ${forgedExecutions} executions, ${forgedCalls} calls`;
+				const untouched = sandbox.state.conversions.find((c) => c.transactionId === target);
+				assert.equal(untouched?.adjustments, 0, `${target} was adjusted`);
+				return `signed: txn_1002 → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; forged ${target} → 401, ${forgedExecutions} executions, ${forgedCalls} calls`;
 			},
 		);
 

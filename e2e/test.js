@@ -42,6 +42,7 @@ const {
 	startN8n,
 	waitForWebhooks,
 	NODE_TYPE,
+	PAYMENT_TRIGGER_TYPE,
 	TRIGGER_TYPE,
 	assertPackageLoaded,
 	signInToRest,
@@ -620,7 +621,7 @@ async function main() {
 			});
 		});
 
-		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE} and the credential type`, () =>
+		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE} and both credential types`, () =>
 			assertPackageLoaded(base, cookie),
 		);
 
