@@ -160,6 +160,27 @@ describe('Continue On Fail', () => {
 		expect(Object.keys(out[1].json)).toEqual(['error']);
 	});
 
+	it('error output: a write that may have been recorded says outcomeUnknown, a refused one does not', async () => {
+		const { context } = fakeContext({
+			parameters: byItem,
+			items: 2,
+			onError: 'continueErrorOutput',
+		});
+		const [out] = await runForEachItem(
+			context,
+			purchase(async (itemIndex) => {
+				const error = apiError(context, `item ${itemIndex} failed`);
+				if (itemIndex === 0) error.context[ERROR_CONTEXT.mayHaveBeenRecorded] = true;
+				throw error;
+			}),
+		);
+		expect(out.map((item) => (item.json.error as IDataObject).outcomeUnknown)).toEqual([
+			true,
+			undefined,
+		]);
+		expect(out.map((item) => Object.keys(item.json))).toEqual([['error'], ['error']]);
+	});
+
 	it('an error that is not a node error still becomes a paired error item', async () => {
 		const { context } = fakeContext({
 			parameters: byItem,

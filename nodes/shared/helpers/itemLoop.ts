@@ -66,7 +66,8 @@ export function asNodeError(
 
 /**
  * The error item of "Continue On Fail": the server's message, the envelope code (when there is
- * one) and the remedy, paired with its input item. On the error output everything goes under the
+ * one), the remedy and `outcomeUnknown` for a write that may have been recorded, paired with its
+ * input item. On the error output everything goes under the
  * one key `error`: n8n 1.x and 2.x before 2.34.4 route an item there only when its json is
  * `{ error }` or `{ error, message }` (later releases also accept `details`), and n8n adds the
  * input item's fields beside it.
@@ -81,6 +82,8 @@ function errorItem(
 	if (code !== undefined) details.code = code;
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	if (error.description) details.description = error.description;
+	// A write whose answer was lost: a workflow must neither resend it nor treat it as refused.
+	if (mayHaveBeenRecorded(error)) details.outcomeUnknown = true;
 	const json: IDataObject = toErrorOutput
 		? { error: { message: error.message, ...details } }
 		: { error: error.message, ...details };
