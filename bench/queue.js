@@ -14,7 +14,10 @@
  * printed: the table, each increment, and the node's increment over the hand-built's (median and
  * range over the rounds). Every delivery of the node and the hand-built must answer 2xx at the
  * first attempt with APPLIED, and the sandbox's refund ledger must show each of their
- * transactions refunded exactly once; otherwise the run fails. Nothing else is asserted.
+ * transactions refunded exactly once; otherwise the run fails. Nothing else is asserted. A fourth
+ * workflow, example (a) behind n8n's plain Webhook node (bench/queueWorkflows.js), runs in the same
+ * blocks: the main's CPU per delivery beside the verified trigger's is what checking the
+ * signature costs.
  *
  * Environment: BENCH_QUEUE_DELIVERIES (default 1000 per workflow and worker count),
  * BENCH_QUEUE_ROUND (200 per workflow and round), BENCH_QUEUE_BLOCK (50), BENCH_QUEUE_WORKERS
@@ -30,7 +33,7 @@ const { sleep } = require('../e2e/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../e2e/queue');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
-const { baselineWorkflow, handBuiltWorkflow } = require('./queueWorkflows');
+const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');
 const { medianAndRange, ratioLine } = require('./statistics');
 
 const DELIVERIES = Number(process.env.BENCH_QUEUE_DELIVERIES ?? 1000);
@@ -47,7 +50,7 @@ const SETTLE_MS = 1000;
 const fmt = (value, digits = 1) => value.toFixed(digits);
 
 /**
- * @typedef {{ key: 'node' | 'handBuilt' | 'baseline', name: string, url: string, sendsRefunds: boolean }} Variant
+ * @typedef {{ key: 'node' | 'handBuilt' | 'baseline' | 'unverified', name: string, url: string, sendsRefunds: boolean }} Variant
  * @typedef {{ deliveries: number, elapsedMs: number, latencies: number[], main: number, workers: number, postgres: number, redis: number, own: number, retried: number }} Part
  *   one or more blocks of a workflow; CPU in seconds (own: this process's, sandbox and provider)
  */
@@ -74,12 +77,13 @@ async function main() {
 		secret: KEYS[DEMO_KEY].secret,
 	});
 	const baseline = baselineWorkflow();
+	const unverified = unverifiedWorkflow();
 	const deployment = await startQueueDeployment({
 		folder,
 		workers: Math.max(...WORKER_COUNTS),
 		sandboxUrl: sandbox.url,
 		log: (line) => console.log(line),
-		extraWorkflows: [handBuilt, baseline],
+		extraWorkflows: [handBuilt, baseline, unverified],
 		// The hand-built Code node's require('crypto'): a user of that workflow sets this too.
 		extraEnvironment: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
 	});
@@ -102,6 +106,12 @@ async function main() {
 			name: 'baseline: Set node (signs and sends nothing)',
 			url: deployment.extraWebhookUrls[1],
 			sendsRefunds: false,
+		},
+		{
+			key: 'unverified',
+			name: 'example (a) behind the plain Webhook node (no signature check)',
+			url: deployment.extraWebhookUrls[2],
+			sendsRefunds: true,
 		},
 	];
 	/** Checks of every delivery, by workflow: answered, transactions in the ledger. */
@@ -190,11 +200,11 @@ async function main() {
 			while (deployment.workers.length > workers)
 				await deployment.stopWorker(deployment.workers[deployment.workers.length - 1]);
 			/** @type {Record<string, Part[]>} each workflow's rounds */
-			const rounds = { node: [], handBuilt: [], baseline: [] };
+			const rounds = { node: [], handBuilt: [], baseline: [], unverified: [] };
 			for (let round = 1; round <= ROUNDS; round++) {
 				const count = Math.min(ROUND, DELIVERIES - (round - 1) * ROUND);
 				/** @type {Record<string, Part[]>} */
-				const blocks = { node: [], handBuilt: [], baseline: [] };
+				const blocks = { node: [], handBuilt: [], baseline: [], unverified: [] };
 				for (let block = 0, done = 0; done < count; block++, done += BLOCK) {
 					// node, hand-built, baseline; then baseline, hand-built, node; …
 					const order = block % 2 === 0 ? variants : [...variants].reverse();
@@ -219,6 +229,9 @@ async function main() {
 				rounds[key].map(
 					(p, i) => perDelivery(p, 'workers') - perDelivery(rounds.baseline[i], 'workers'),
 				);
+			const verification = rounds.node.map(
+				(p, i) => perDelivery(p, 'main') - perDelivery(rounds.unverified[i], 'main'),
+			);
 			const nodeIncrement = increment('node');
 			const handBuiltIncrement = increment('handBuilt');
 			const label = `${workers} worker${workers > 1 ? 's' : ''}`;
@@ -229,6 +242,13 @@ async function main() {
 					nodeIncrement,
 					handBuiltIncrement,
 				),
+				`${label}: main CPU ms per delivery, verified trigger ${medianAndRange(
+					rounds.node.map((p) => perDelivery(p, 'main')),
+					2,
+				)}, plain Webhook node ${medianAndRange(
+					rounds.unverified.map((p) => perDelivery(p, 'main')),
+					2,
+				)}; the signature check's cost (verified − plain, same round) ${medianAndRange(verification, 2)}`,
 			);
 		}
 		const ledger = sandbox.state.refundLedger;

@@ -7,12 +7,13 @@
  *   node (V4.2) sending it, and an If node on the envelope's code, so that the webhook gets the
  *   same answers;
  * - the baseline: example (a) with its Refund node replaced by a Set node giving Refund's answer,
- *   which signs and sends nothing.
+ *   which signs and sends nothing;
+ * - the unverified door: example (a) with its Payment Webhook Trigger replaced by n8n's plain
+ *   Webhook node and a Set node mapping Stripe's event to the trigger's fields, to measure what
+ *   checking the signature costs the main.
  * Each is `{ workflow, id, webhook }`, the shape `startQueueDeployment`'s `extraWorkflows` takes.
  */
-const crypto = require('node:crypto');
-
-const { EXAMPLES, readExample } = require('../e2e/n8n');
+const { EXAMPLES, PAYMENT_TRIGGER_TYPE, paymentTriggerPath, readExample } = require('../e2e/n8n');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 
 const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
@@ -27,12 +28,12 @@ const REFUND_PATH = '/api/open/v1/track/refund';
 
 /**
  * Example (a) with its Refund node replaced by `replacement` (nodes, and connections from and to
- * them); the webhook moved to `path` under a new webhook id.
- * @param {string} path @param {string} name
+ * them); its Payment Webhook Trigger moved to the webhook id `webhookId`.
+ * @param {string} webhookId @param {string} name
  * @param {(refund: Record<string, any>) => { nodes: Record<string, any>[], first: string, connections: Record<string, any>, respondNodes?: Record<string, Record<string, any>> }} replacement
  * @returns {Workflow}
  */
-function exampleWithRefundReplaced(path, name, replacement) {
+function exampleWithRefundReplaced(webhookId, name, replacement) {
 	const workflow = readExample(REFUND_EXAMPLE.file);
 	const refund = workflow.nodes.find((node) => node.name === 'Refund');
 	if (!refund) throw new Error('example (a) has no node named Refund');
@@ -42,12 +43,7 @@ function exampleWithRefundReplaced(path, name, replacement) {
 		.map((node) => {
 			if (respondNodes[node.name])
 				return { ...node, parameters: { ...node.parameters, ...respondNodes[node.name] } };
-			if (node.type !== 'n8n-nodes-base.webhook') return node;
-			return {
-				...node,
-				webhookId: crypto.randomUUID(),
-				parameters: { ...node.parameters, path },
-			};
+			return node.type === PAYMENT_TRIGGER_TYPE ? { ...node, webhookId } : node;
 		});
 	/** @type {Record<string, any>} */
 	const rewired = {};
@@ -76,8 +72,9 @@ const to = (node, index = 0) => [{ node, type: 'main', index }];
  * @returns {ExtraWorkflow}
  */
 function baselineWorkflow() {
-	const webhook = { method: 'POST', path: 'payment-refunded-baseline' };
-	const workflow = exampleWithRefundReplaced(webhook.path, 'baseline: Set node', (refund) => ({
+	const webhookId = 'payment-refunded-baseline';
+	const webhook = { method: 'POST', path: paymentTriggerPath(webhookId) };
+	const workflow = exampleWithRefundReplaced(webhookId, 'baseline: Set node', (refund) => ({
 		first: 'Refund',
 		nodes: [
 			{
@@ -112,7 +109,8 @@ function baselineWorkflow() {
  * @returns {ExtraWorkflow}
  */
 function handBuiltWorkflow({ sandboxUrl, apiKey, secret }) {
-	const webhook = { method: 'POST', path: 'payment-refunded-hand-built' };
+	const webhookId = 'payment-refunded-hand-built';
+	const webhook = { method: 'POST', path: paymentTriggerPath(webhookId) };
 	const jsCode = `const crypto = require('crypto');
 const secret = ${JSON.stringify(secret)};
 const url = ${JSON.stringify(sandboxUrl + REFUND_PATH)};
@@ -126,7 +124,7 @@ return $input.all().map((item) => {
   return { json: { url, body, timestamp, sign } };
 });`;
 	const workflow = exampleWithRefundReplaced(
-		webhook.path,
+		webhookId,
 		'hand-built: Code + HTTP Request',
 		(refund) => {
 			const [x, y] = refund.position;
@@ -202,4 +200,60 @@ return $input.all().map((item) => {
 	return { workflow, id: 'exRefundHandBuilt', webhook };
 }
 
-module.exports = { baselineWorkflow, handBuiltWorkflow };
+/**
+ * Example (a) behind n8n's plain Webhook node (no signature check; bench only): the trigger
+ * replaced by a Webhook node (answering through the Respond to Webhook nodes) and a Set node
+ * giving the fields the trigger gives from Stripe's `charge.refunded`.
+ * @returns {ExtraWorkflow}
+ */
+function unverifiedWorkflow() {
+	const webhook = { method: 'POST', path: 'payment-refunded-unverified' };
+	const workflow = readExample(REFUND_EXAMPLE.file);
+	const trigger = workflow.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
+	if (!trigger) throw new Error('example (a) has no Payment Webhook Trigger');
+	const [x, y] = trigger.position;
+	const mapping = {
+		id: 'c0de0000-0000-4000-8000-000000000011',
+		name: 'Stripe fields',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [x + 120, y],
+		parameters: {
+			mode: 'raw',
+			jsonOutput:
+				"={{ { provider: 'stripe', eventType: $json.body.type, kind: 'refund', refundType: $json.body.data.object.refunded ? 'full' : 'partial', transactionId: $json.body.data.object.payment_intent, event: $json.body } }}",
+			options: {},
+		},
+	};
+	const webhookNode = {
+		id: trigger.id,
+		name: trigger.name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		position: [x, y],
+		webhookId: 'c0de0000-0000-4000-8000-000000000012',
+		parameters: {
+			httpMethod: 'POST',
+			path: webhook.path,
+			responseMode: 'responseNode',
+			options: {},
+		},
+	};
+	const connections = {
+		...workflow.connections,
+		[trigger.name]: { main: [to(mapping.name)] },
+		[mapping.name]: workflow.connections[trigger.name],
+	};
+	return {
+		workflow: {
+			...workflow,
+			name: `${workflow.name} (unverified: plain Webhook node)`,
+			nodes: [...workflow.nodes.filter((node) => node !== trigger), webhookNode, mapping],
+			connections,
+		},
+		id: 'exRefundUnverify1',
+		webhook,
+	};
+}
+
+module.exports = { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow };

@@ -750,8 +750,9 @@ async function runRelease(version, tarball, install) {
 			return `signed in with ${Object.keys(body)[0]}`;
 		});
 
-		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${CREDENTIAL_TYPE} and ${SIGNING_CREDENTIAL_TYPE}`, () =>
-			assertPackageLoaded(base, cookie),
+		await check(
+			`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${CREDENTIAL_TYPE} and ${SIGNING_CREDENTIAL_TYPE}`,
+			() => assertPackageLoaded(base, cookie),
 		);
 		await check(
 			`n8n offers the node to AI agents as the tool ${TOOL_TYPE} (usableAsTool)`,

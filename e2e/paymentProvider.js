@@ -1,17 +1,57 @@
 // @ts-check
 'use strict';
 /**
- * A payment provider delivering refund and purchase webhooks, as providers do: a fixed number of deliveries in
+ * A payment provider delivering refund and purchase webhooks, as Stripe does: Stripe-shaped events
+ * (`charge.refunded`, `payment_intent.succeeded`), each attempt signed anew with Stripe's scheme
+ * (harness/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
  * flight, each retried with exponential backoff after any answer but a 2xx or after a timeout, up
- * to a number of attempts. Used by the queue-mode test and benchmark.
+ * to a number of attempts. Forged deliveries, as an attacker sends them, are sent once each. Used
+ * by the queue-mode test and benchmark.
  */
 
+const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
 const { mulberry32 } = require('../sandbox/server');
 
 /**
- * @typedef {{ id: string, body: object, url?: string }} WebhookEvent an event, sent to its own `url` when it has one
- * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[] }} Delivery
+ * @typedef {'bad signature' | 'tampered' | 'stale' | 'unsigned'} Forgery how a forged delivery is made
+ * @typedef {{ id: string, body: object, url?: string, forgery?: Forgery, transactionId?: string }} WebhookEvent an event, sent to its own `url` when it has one
+ * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[], forgery?: Forgery }} Delivery
  */
+
+/** The ways a forged delivery is made, in turn. @type {Forgery[]} */
+const FORGERIES = ['bad signature', 'tampered', 'stale', 'unsigned'];
+
+/**
+ * What an attempt sends: the body as text, and Stripe's signature header made now with the
+ * endpoint's secret; or, for a forged event, what an attacker without the secret sends.
+ * @param {WebhookEvent} event @returns {{ body: string, headers: Record<string, string> }}
+ */
+function signedAttempt(event) {
+	const body = JSON.stringify(event.body);
+	const secret = TEST_SIGNING_SECRETS.stripe;
+	switch (event.forgery) {
+		case undefined:
+			return { body, headers: signDelivery('stripe', body, secret) };
+		case 'bad signature':
+			return { body, headers: signDelivery('stripe', body, `${secret}_guessed`) };
+		case 'tampered': {
+			// Signed once, then the amount changed on the way.
+			const tampered = body.replace(/"amount":\d+/, '"amount":1');
+			if (tampered === body) throw new Error(`event ${event.id} has no amount to tamper with`);
+			return { body: tampered, headers: signDelivery('stripe', body, secret) };
+		}
+		case 'stale':
+			// A genuine delivery captured an hour ago and replayed.
+			return {
+				body,
+				headers: signDelivery('stripe', body, secret, {
+					timestamp: Math.floor(Date.now() / 1000) - 3600,
+				}),
+			};
+		case 'unsigned':
+			return { body, headers: {} };
+	}
+}
 
 /** Fisher–Yates with the seeded generator. @template T @param {T[]} items @param {() => number} random */
 function shuffle(items, random) {
@@ -24,31 +64,51 @@ function shuffle(items, random) {
 }
 
 /**
- * A refund event in the shape example (a) maps (Stripe-like: a full refund refunds the whole amount).
+ * A Stripe `charge.refunded` event for a purchase of 100.00: the whole amount refunded, or 40 %.
  * @param {string} transactionId @param {{ partial?: boolean }} [options]
  */
 function refundEvent(transactionId, { partial = false } = {}) {
+	return sampleEvent('stripe', 'refund', {
+		transactionId,
+		partial,
+		eventId: `evt_${transactionId}`,
+	});
+}
+
+/**
+ * `count` forged refund deliveries of purchases seeded for them: each would cancel commissions if
+ * it ran; each must get 401 and reach nothing.
+ * @param {import('../sandbox/state').SandboxState} state @param {string} product
+ * @param {number} count @param {string} prefix
+ * @returns {{ events: WebhookEvent[], transactionIds: string[] }}
+ */
+function planForgedRefunds(state, product, count, prefix) {
+	const transactionIds = state.addPurchases(product, count, `${prefix}_forged`);
 	return {
-		event: 'payment.refunded',
-		payment: {
-			transaction_id: transactionId,
-			refund_reason: 'requested_by_customer',
-			amount: '100.00',
-			amount_refunded: partial ? '40.00' : '100.00',
-			currency: 'USD',
-		},
+		transactionIds,
+		events: transactionIds.map((id, i) => ({
+			id: `evt_forged_${id}`,
+			body: refundEvent(id),
+			forgery: FORGERIES[i % FORGERIES.length],
+			transactionId: id,
+		})),
 	};
 }
 
 /**
  * A storm's events: a full refund of each of `refunds` purchases seeded in the sandbox for the
  * run, `repeats` of them delivered again, `notReferred` refunds of payments no promoter referred
- * (unknown to the service) and `partial` partial refunds of other seeded purchases (to be
- * ignored), in a seeded random order.
+ * (unknown to the service), `partial` partial refunds of other seeded purchases (to be ignored)
+ * and `forged` forged refunds of purchases seeded for them (to be refused), in a seeded random
+ * order.
  * @param {import('../sandbox/state').SandboxState} state @param {string} product
- * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, prefix: string, seed?: number }} mix
+ * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, forged?: number, prefix: string, seed?: number }} mix
  */
-function planStorm(state, product, { refunds, repeats, notReferred, partial, prefix, seed = 10 }) {
+function planStorm(
+	state,
+	product,
+	{ refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 },
+) {
 	const random = mulberry32(seed);
 	const refundIds = state.addPurchases(product, refunds, `${prefix}_refund`);
 	const partialIds = state.addPurchases(product, partial, `${prefix}_partial`);
@@ -65,23 +125,29 @@ function planStorm(state, product, { refunds, repeats, notReferred, partial, pre
 		...notReferredIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
 		...partialIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id, { partial: true }) })),
 	];
-	return { events: shuffle(events, random), refundIds, partialIds, notReferredIds };
+	const forgeries = planForgedRefunds(state, product, forged, prefix);
+	return {
+		events: shuffle([...events, ...forgeries.events], random),
+		refundIds,
+		partialIds,
+		notReferredIds,
+		forgedIds: forgeries.transactionIds,
+	};
 }
 
 /**
- * A purchase event (Stripe-like: a payment that succeeded), for a user signed up in the sandbox.
+ * A Stripe `checkout.session.completed` event of 49.90 for a user signed up in the sandbox (its
+ * ID in the session's `client_reference_id`), the PaymentIntent ID its transaction ID.
  * @param {string} transactionId @param {string} customerId
  */
 function purchaseEvent(transactionId, customerId) {
-	return {
-		event: 'payment.succeeded',
-		payment: {
-			transaction_id: transactionId,
-			customer_id: customerId,
-			amount: 49.9,
-			currency: 'USD',
-		},
-	};
+	return sampleEvent('stripe', 'purchase', {
+		transactionId,
+		userId: customerId,
+		amountMinor: 4990,
+		eventId: `evt_${transactionId}`,
+		checkout: true,
+	});
 }
 
 /**
@@ -157,15 +223,17 @@ async function deliverAll(url, events, options = {}) {
 			attempts++;
 			const startedAt = Date.now();
 			try {
+				const { body, headers } = signedAttempt(event);
 				const response = await fetch(event.url ?? url, {
 					method: 'POST',
-					headers: { 'Content-Type': 'application/json', 'Idempotency-Key': event.id },
-					body: JSON.stringify(event.body),
+					headers: { 'Content-Type': 'application/json', ...headers },
+					body,
 					signal: AbortSignal.timeout(timeoutMs),
 				});
 				const text = await response.text();
 				onAttempt?.({ startedAt, endedAt: Date.now(), ok: response.ok });
-				if (response.ok) {
+				// An attacker sends a forgery once; whatever the answer, it is that delivery's outcome.
+				if (response.ok || event.forgery) {
 					return {
 						id: event.id,
 						attempts: attempt,
@@ -173,6 +241,7 @@ async function deliverAll(url, events, options = {}) {
 						answer: parseJson(text),
 						latencyMs: Date.now() - first,
 						failures,
+						forgery: event.forgery,
 					};
 				}
 				failures.push(`HTTP ${response.status}: ${text.slice(0, 200)}`);
@@ -180,7 +249,7 @@ async function deliverAll(url, events, options = {}) {
 				onAttempt?.({ startedAt, endedAt: Date.now(), ok: false });
 				failures.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 			}
-			if (attempt === maxAttempts)
+			if (attempt === maxAttempts || event.forgery)
 				return {
 					id: event.id,
 					attempts: attempt,
@@ -188,6 +257,7 @@ async function deliverAll(url, events, options = {}) {
 					answer: null,
 					latencyMs: Date.now() - first,
 					failures,
+					forgery: event.forgery,
 				};
 			const backoff = Math.min(maxRetryMs, firstRetryMs * 2 ** (attempt - 1));
 			await new Promise((resolve) => setTimeout(resolve, backoff * (0.5 + Math.random() / 2)));
@@ -231,4 +301,35 @@ function percentile(values, p) {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-module.exports = { deliverAll, percentile, planDuplicatedPurchases, planStorm };
+/**
+ * The forged deliveries' outcomes: how many there were, how many got 401, and the transaction IDs
+ * of forged refunds that reached the sandbox (a refund call naming one, or a refund applied to
+ * one): must be none.
+ * @param {Delivery[]} deliveries @param {string[]} forgedIds
+ * @param {import('../sandbox/server').Sandbox} sandbox
+ */
+function forgedOutcomes(deliveries, forgedIds, sandbox) {
+	const forged = deliveries.filter((delivery) => delivery.forgery !== undefined);
+	const refundCalls = sandbox.calls
+		.filter((call) => call.path.endsWith('/track/refund'))
+		.map((call) => call.body);
+	const reached = forgedIds.filter(
+		(id) =>
+			refundCalls.some((body) => body.includes(`"${id}"`)) ||
+			(sandbox.state.conversions.find((c) => c.transactionId === id)?.adjustments ?? 0) > 0,
+	);
+	return {
+		sent: forged.length,
+		refused: forged.filter((delivery) => delivery.status === 401).length,
+		reached,
+	};
+}
+
+module.exports = {
+	deliverAll,
+	forgedOutcomes,
+	percentile,
+	planDuplicatedPurchases,
+	planForgedRefunds,
+	planStorm,
+};

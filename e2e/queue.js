@@ -13,10 +13,13 @@ const path = require('node:path');
 const {
 	E2E_MODULES,
 	EXAMPLES,
+	PAYMENT_TRIGGER_TYPE,
 	ensureN8n,
+	importCredentials,
 	importDemo,
 	importWorkflows,
 	n8nEnvironment,
+	paymentTriggerPath,
 	readExample,
 	startN8n,
 	waitForWebhooks,
@@ -34,7 +37,16 @@ const { requireServers, startPostgres, startRedis } = require('./services');
 const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
 	EXAMPLES.find((e) => e.letter === 'a')
 );
-const REFUND_WEBHOOK = { method: 'POST', path: 'payment-refunded' };
+/** Its Payment Webhook Trigger's production webhook. */
+const REFUND_WEBHOOK = {
+	method: 'POST',
+	path: paymentTriggerPath(
+		/** @type {string} */ (
+			readExample(REFUND_EXAMPLE.file).nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)
+				?.webhookId
+		),
+	),
+};
 /** How long main and workers wait for Redis to come back before they exit (n8n's default: 10 s). */
 const REDIS_TIMEOUT_THRESHOLD_MS = 60_000;
 /** Executions a worker runs at once (n8n's default for `n8n worker`). */
@@ -85,7 +97,9 @@ function processTreeCpuSeconds(rootPid) {
  * `extraEnvironment` is added to the main's and the workers' environment (bench:queue's Code node
  * needs NODE_FUNCTION_ALLOW_BUILTIN=crypto). `copyOfN8nWorkflowOnWorker` (a worker's number) installs a
  * copy of n8n-workflow beside the package on that worker.
- * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, extraWorkflows?: { workflow: object, id: string, webhook?: { method: string, path: string } }[], extraEnvironment?: Record<string, string>, copyOfN8nWorkflowOnWorker?: number }} options
+ * `extraCredentials` gives credentials to import beside the demo ones, in `n8n import:credentials`
+ * form, from the deployment's PostgreSQL (for workflows that use it too).
+ * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, extraWorkflows?: { workflow: object, id: string, webhook?: { method: string, path: string } }[], extraCredentials?: (postgres: Awaited<ReturnType<typeof startPostgres>>) => { id: string, name: string, type: string, data: Record<string, unknown> }[], extraEnvironment?: Record<string, string>, copyOfN8nWorkflowOnWorker?: number }} options
  */
 async function startQueueDeployment({
 	folder,
@@ -93,6 +107,7 @@ async function startQueueDeployment({
 	sandboxUrl,
 	log,
 	extraWorkflows = [],
+	extraCredentials = () => [],
 	extraEnvironment = {},
 	copyOfN8nWorkflowOnWorker,
 }) {
@@ -151,6 +166,8 @@ async function startQueueDeployment({
 		};
 		// The demo credentials include the AI example's model credential; no model runs here.
 		await importDemo(mainEnv, sandboxUrl, 'http://127.0.0.1:9/v1', false);
+		const credentials = extraCredentials(postgres);
+		if (credentials.length > 0) await importCredentials(mainEnv, credentials);
 		const workflows = [
 			{ workflow: readExample(REFUND_EXAMPLE.file), id: REFUND_EXAMPLE.id, publish: true },
 			...extraWorkflows.map(({ workflow, id }) => ({ workflow, id, publish: true })),

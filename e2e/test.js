@@ -621,8 +621,9 @@ async function main() {
 			});
 		});
 
-		await check(`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE} and both credential types`, () =>
-			assertPackageLoaded(base, cookie),
+		await check(
+			`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE} and both credential types`,
+			() => assertPackageLoaded(base, cookie),
 		);
 
 		/**

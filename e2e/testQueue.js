@@ -10,13 +10,16 @@
  *    and installed with `npm install` in the main's and each worker's ~/.n8n/nodes (worker 2 with
  *    a copy of n8n-workflow beside it, as another community package can bring).
  * 2. n8n main + two workers; example (a) published.
- * 3. A payment provider sends 2,000 refund webhooks (1,500 refundable purchases seeded for the
- *    run, 300 repeats, 100 not referred, 100 partial), 20 in flight, retrying up to 8 times; a
- *    third of the way in, worker 1 is SIGKILLed, and a replacement starts 10 s later.
+ * 3. A payment provider sends 2,000 refund webhooks signed with Stripe's scheme (1,500
+ *    refundable purchases seeded for the run, 300 repeats, 100 not referred, 100 partial), 20 in
+ *    flight, retrying up to 8 times, and an attacker 100 forged ones (bad signature, tampered,
+ *    replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
+ *    replacement starts 10 s later.
  * 4. Checked against the sandbox's own records and n8n's database.
  * 5. On the same deployment (e2e/faultRounds.js): a round of refund webhooks per platform fault
  *    (main killed, Redis restarted, PostgreSQL restarted), each printing a `FAULT` line; purchases
- *    delivered twice with the main killed, with and without Skip Transactions Already Tracked
+ *    delivered twice, to example (i)'s PostgreSQL claim, Skip Transactions Already Tracked alone
+ *    and no guard, in 5 rounds with the main killed and one with both deliveries at once
  *    (`DUPLICATE PURCHASES`); the trigger across main restarts (`TRIGGER`).
  * 6. No process logged the secret.
  *
@@ -30,11 +33,12 @@ const path = require('node:path');
 
 const { DEMO_KEY, PACKAGE } = require('./n8n');
 const { createChecks } = require('./checks');
-const { deliverAll, percentile, planStorm } = require('./paymentProvider');
+const { deliverAll, forgedOutcomes, percentile, planStorm } = require('./paymentProvider');
 const {
 	FAULTS,
+	claimCredentials,
 	faultRoundWorkflows,
-	runDuplicatePurchaseRound,
+	runDuplicatePurchaseRounds,
 	runFaultRound,
 	runTriggerRestartRounds,
 } = require('./faultRounds');
@@ -42,7 +46,8 @@ const { WORKER_CONCURRENCY, startQueueDeployment } = require('./queue');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 
-const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100 };
+const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };
+/** The provider's deliveries; the forged ones come on top. */
 const DELIVERIES = STORM.refunds + STORM.repeats + STORM.notReferred + STORM.partial;
 const KILL_AFTER = Math.round(DELIVERIES / 3);
 const REPLACEMENT_AFTER_MS = 10_000;
@@ -84,6 +89,7 @@ async function main() {
 					log: (line) => console.log(`      ${line}`),
 					copyOfN8nWorkflowOnWorker: 2,
 					extraWorkflows: faultRoundWorkflows(watchedPromoter),
+					extraCredentials: claimCredentials,
 				});
 				const { installs } = deployment;
 				assert.deepEqual(
@@ -125,7 +131,7 @@ async function main() {
 		let delivered;
 		let killedAt = 0;
 		await check(
-			`storm: ${DELIVERIES} refund webhooks, 20 in flight, up to 8 attempts; worker 1 SIGKILLed after ${KILL_AFTER}, replaced ${REPLACEMENT_AFTER_MS / 1000} s later`,
+			`storm: ${DELIVERIES} signed refund webhooks and ${STORM.forged} forged ones, 20 in flight, up to 8 attempts; worker 1 SIGKILLed after ${KILL_AFTER}, replaced ${REPLACEMENT_AFTER_MS / 1000} s later`,
 			async () => {
 				/** @type {Promise<unknown> | undefined} */
 				let replacement;
@@ -142,13 +148,14 @@ async function main() {
 					},
 				});
 				await replacement;
-				const undelivered = delivered.deliveries.filter((d) => d.status === null);
+				const genuine = delivered.deliveries.filter((d) => d.forgery === undefined);
+				const undelivered = genuine.filter((d) => d.status === null);
 				assert.equal(
 					undelivered.length,
 					0,
 					`${undelivered.length} deliveries never got a 2xx, e.g. ${JSON.stringify(undelivered.slice(0, 3))}`,
 				);
-				const byId = new Map(delivered.deliveries.map((d) => [d.id, d]));
+				const byId = new Map(genuine.map((d) => [d.id, d]));
 				assert.equal(byId.size + STORM.repeats, DELIVERIES);
 				for (const id of storm.refundIds) {
 					const answer = /** @type {{ status?: string }} */ (byId.get(`evt_${id}`)?.answer);
@@ -174,13 +181,13 @@ async function main() {
 						`partial ${id} answered ${JSON.stringify(answer)}`,
 					);
 				}
-				const latencies = delivered.deliveries.map((d) => d.latencyMs);
-				const retried = delivered.deliveries.filter((d) => d.attempts > 1);
+				const latencies = genuine.map((d) => d.latencyMs);
+				const retried = genuine.filter((d) => d.attempts > 1);
 				const failures = retried
 					.flatMap((d) => d.failures.slice(0, 1))
 					.map((f) => f.replace(/\d+/g, 'N').slice(0, 60));
 				const kinds = [...new Set(failures)].slice(0, 3).join(' | ');
-				return `${delivered.deliveries.length} deliveries in ${(delivered.elapsedMs / 1000).toFixed(1)} s, ${delivered.attempts} attempts (${retried.length} deliveries retried${kinds ? `: ${kinds}` : ''}); latency p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`;
+				return `${genuine.length} deliveries in ${(delivered.elapsedMs / 1000).toFixed(1)} s, ${delivered.attempts} attempts (${retried.length} deliveries retried${kinds ? `: ${kinds}` : ''}); latency p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`;
 			},
 		);
 
@@ -222,9 +229,25 @@ async function main() {
 					notReferred,
 					'the service refused refunds other than the not-referred ones',
 				);
-				const attempts = delivered?.attempts ?? 0;
+				const deliveries = delivered?.deliveries ?? [];
+				const forged = forgedOutcomes(deliveries, storm.forgedIds, sandbox);
+				const genuine = deliveries.filter((d) => d.forgery === undefined);
+				const attempts = (delivered?.attempts ?? 0) - forged.sent;
+				const all2xx = genuine.length === DELIVERIES && genuine.every((d) => d.status !== null);
 				console.log(
-					`Storm: ${DELIVERIES} deliveries, ${attempts} attempts; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent`,
+					`Storm: ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${twice.length === 0 && others.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; forged ${forged.sent} answered 401: ${forged.refused}, ${forged.reached.length} reached the sandbox`,
+				);
+				assert.ok(all2xx, 'a genuine delivery never got a 2xx');
+				assert.equal(forged.sent, STORM.forged, 'forged deliveries sent');
+				assert.equal(
+					forged.refused,
+					forged.sent,
+					`${forged.sent - forged.refused} forged deliveries not answered 401`,
+				);
+				assert.deepEqual(
+					forged.reached.slice(0, 5),
+					[],
+					`${forged.reached.length} forged refunds reached the sandbox`,
 				);
 				return `applied ${applied}, repeats ${repeats}, refused ${refused}`;
 			},
@@ -302,8 +325,8 @@ async function main() {
 				() => runFaultRound(queue, sandbox, product, fault, refundIds),
 			);
 		await check(
-			'purchase webhooks each delivered twice, the main killed mid-round: no purchase tracked twice with Skip Transactions Already Tracked',
-			() => runDuplicatePurchaseRound(queue, sandbox, product),
+			"purchase webhooks each delivered twice, 5 rounds with the main killed and one with both deliveries at once: example (i)'s PostgreSQL claim tracks each exactly once",
+			() => runDuplicatePurchaseRounds(queue, sandbox, product),
 		);
 		await check(
 			'the trigger, active in queue mode, across a main killed between polls and during a poll: each change emitted, repeats share a change_id',

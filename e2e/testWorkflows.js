@@ -1,38 +1,47 @@
 // @ts-check
 'use strict';
 /**
- * Workflows the end-to-end runs build beside the examples: a payment provider's purchase webhook
- * into Track Purchase, and the trigger watching one promoter. Used by the queue-mode rounds
+ * Workflows the end-to-end runs build beside the examples: a signed Stripe purchase webhook into
+ * Track Purchase, and the trigger watching one promoter. Used by the queue-mode rounds
  * (e2e/faultRounds.js) and the version matrix (e2e/compat.js).
  */
-const { CREDENTIAL_TYPE, DEMO_CREDENTIAL, NODE_TYPE, TRIGGER_TYPE } = require('./n8n');
+const {
+	CREDENTIAL_TYPE,
+	DEMO_CREDENTIAL,
+	NODE_TYPE,
+	PAYMENT_TRIGGER_TYPE,
+	SIGNING_CREDENTIAL_TYPE,
+	SIGNING_CREDENTIALS,
+	TRIGGER_TYPE,
+} = require('./n8n');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';
 
 /**
- * A purchase workflow: a payment provider's webhook (`POST /webhook/<webhookPath>`) → Track
- * Purchase → the answer. A failed Track Purchase fails the execution, so n8n answers 500 and the
- * provider delivers again.
- * @param {{ guarded: boolean, webhookPath: string }} options `guarded`: with Skip Transactions Already Tracked
+ * A purchase workflow: Stripe's signed `checkout.session.completed` on the Payment Webhook
+ * Trigger (`POST /webhook/<webhookId>/webhook`) → Track Purchase → the answer. A failed Track
+ * Purchase fails the execution, so n8n answers 500 and the provider delivers again.
+ * @param {{ guarded: boolean, webhookId: string }} options `guarded`: with Skip Transactions Already Tracked
  */
-function purchaseWorkflow({ guarded, webhookPath }) {
+function purchaseWorkflow({ guarded, webhookId }) {
 	return {
 		name: `Purchase webhook (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
 		nodes: [
 			{
-				id: 'webhook',
+				id: 'trigger',
 				name: 'Payment succeeded',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2.1,
+				type: PAYMENT_TRIGGER_TYPE,
+				typeVersion: 1,
 				position: [0, 0],
-				webhookId: `${webhookPath}-webhook`,
+				webhookId,
 				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
+					provider: 'stripe',
+					events: ['checkout.session.completed'],
 					responseMode: 'lastNode',
 					options: {},
 				},
+				credentials: { [SIGNING_CREDENTIAL_TYPE]: SIGNING_CREDENTIALS.stripe },
 			},
 			{
 				id: 'track',
@@ -43,9 +52,9 @@ function purchaseWorkflow({ guarded, webhookPath }) {
 				parameters: {
 					resource: 'conversion',
 					operation: 'trackPurchase',
-					invitedUserId: '={{ $json.body.payment.customer_id }}',
-					transactionId: '={{ $json.body.payment.transaction_id }}',
-					conversionValue: '={{ $json.body.payment.amount }}',
+					invitedUserId: '={{ $json.userId }}',
+					transactionId: '={{ $json.transactionId }}',
+					conversionValue: '={{ $json.amount }}',
 					additionalFields: { skipTrackedTransactions: guarded },
 				},
 				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
