@@ -51,7 +51,8 @@ const { freePort, sleep, stopProcess } = require('./processes');
 const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
 const { createChecks } = require('./checks');
 const { TRIGGER_NODE, triggerWorkflow } = require('./testWorkflows');
-const { TEST_SIGNING_SECRETS, sampleEvent, signDelivery } = require('../harness/paymentSignatures');
+const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
+const { postStripeEvent } = require('./webhookSecurity');
 const {
 	ScriptedModel,
 	askAgentAboutNewPromoter,
@@ -708,21 +709,8 @@ async function runRelease(version, tarball, install) {
 		 * @param {string} webhookPath @param {'purchase' | 'refund'} kind
 		 * @param {import('../harness/paymentSignatures').SampleFields} fields @param {boolean} [signed]
 		 */
-		const deliverStripe = async (webhookPath, kind, fields, signed = true) => {
-			const body = JSON.stringify(sampleEvent('stripe', kind, fields));
-			const answer = await fetch(`${base}/webhook/${webhookPath}`, {
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					...(signed ? signDelivery('stripe', body, TEST_SIGNING_SECRETS.stripe) : {}),
-				},
-				body,
-				signal: AbortSignal.timeout(30_000),
-			});
-			const text = await answer.text();
-			seen.push(text);
-			return { status: answer.status, json: JSON.parse(text) };
-		};
+		const deliverStripe = (webhookPath, kind, fields, signed = true) =>
+			postStripeEvent({ base, webhookPath, kind, fields, signed, seen });
 		await check(
 			'n8n start answers /healthz/readiness and registers the examples (a) and (h) webhooks',
 			async () => {

@@ -148,6 +148,24 @@ async function failedExecutionsSince(queue, workflowId, sinceMs) {
 }
 
 /**
+ * Fails unless `expected` forged deliveries were sent, each got 401, and none reached the sandbox.
+ * @param {{ sent: number, refused: number, reached: string[] }} forged @param {number} expected
+ */
+function assertForgeriesRefused(forged, expected) {
+	assert.equal(forged.sent, expected, 'forged deliveries sent');
+	assert.equal(
+		forged.refused,
+		forged.sent,
+		`${forged.sent - forged.refused} forged deliveries not answered 401`,
+	);
+	assert.deepEqual(
+		forged.reached.slice(0, 5),
+		[],
+		`${forged.reached.length} forged refunds reached the sandbox`,
+	);
+}
+
+/**
  * One refund storm with `fault` landing after FAULT_AFTER deliveries. Prints its FAULT line, then
  * fails when a delivery never got a 2xx or a refund was not applied exactly once.
  * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product @param {Fault} fault
@@ -198,17 +216,7 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
 	console.log(
 		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; forged ${forged.sent} answered 401: ${forged.refused}, ${forged.reached.length} reached the sandbox`,
 	);
-	assert.equal(forged.sent, ROUND.forged, 'forged deliveries sent');
-	assert.equal(
-		forged.refused,
-		forged.sent,
-		`${forged.sent - forged.refused} forged deliveries not answered 401`,
-	);
-	assert.deepEqual(
-		forged.reached.slice(0, 5),
-		[],
-		`${forged.reached.length} forged refunds reached the sandbox`,
-	);
+	assertForgeriesRefused(forged, ROUND.forged);
 	const undelivered = genuine.filter((d) => d.status === null);
 	assert.deepEqual(
 		undelivered.map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`).slice(0, 3),
@@ -500,6 +508,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 
 module.exports = {
 	FAULTS,
+	assertForgeriesRefused,
 	faultRoundWorkflows,
 	runDuplicatePurchaseRounds,
 	claimCredentials,

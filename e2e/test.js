@@ -67,10 +67,11 @@ const { NODES: HTTP_NODES, httpRequestWorkflow } = require('./httpRequestNode');
 const { createChecks } = require('./checks');
 const {
 	checkWebhookSecurity,
+	postStripeEvent,
 	webhookSecurityWebhooks,
 	webhookSecurityWorkflows,
 } = require('./webhookSecurity');
-const { TEST_SIGNING_SECRETS, sampleEvent, signDelivery } = require('../harness/paymentSignatures');
+const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
 const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -632,20 +633,15 @@ async function main() {
 		 * @param {string} webhookId @param {'purchase' | 'refund'} kind
 		 * @param {import('../harness/paymentSignatures').SampleFields} fields @param {boolean} [signed]
 		 */
-		const deliverStripe = async (webhookId, kind, fields, signed = true) => {
-			const body = JSON.stringify(sampleEvent('stripe', kind, fields));
-			const answer = await fetch(`${base}/webhook/${paymentTriggerPath(webhookId)}`, {
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					...(signed ? signDelivery('stripe', body, TEST_SIGNING_SECRETS.stripe) : {}),
-				},
-				body,
+		const deliverStripe = (webhookId, kind, fields, signed = true) =>
+			postStripeEvent({
+				base,
+				webhookPath: paymentTriggerPath(webhookId),
+				kind,
+				fields,
+				signed,
+				seen: seenOutput,
 			});
-			const text = await answer.text();
-			seenOutput.push(text);
-			return { status: answer.status, json: JSON.parse(text) };
-		};
 
 		await check(
 			'example a (signed Stripe webhook): repeat, not referred, partial, forged',

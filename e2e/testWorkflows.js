@@ -19,14 +19,22 @@ const {
 const TRIGGER_NODE = 'Promoter results changed';
 
 /**
- * A purchase workflow: Stripe's signed `checkout.session.completed` on the Payment Webhook
- * Trigger (`POST /webhook/<webhookId>/webhook`) → Track Purchase → the answer. A failed Track
- * Purchase fails the execution, so n8n answers 500 and the provider delivers again.
- * @param {{ guarded: boolean, webhookId: string }} options `guarded`: with Skip Transactions Already Tracked
+ * A purchase workflow: a signed purchase event (Stripe's `checkout.session.completed` unless
+ * `provider` and `events` say otherwise) on the Payment Webhook Trigger (`POST
+ * /webhook/<webhookId>/webhook`, answering when the last node has run) → Track Purchase → the
+ * answer. A failed Track Purchase fails the execution, so n8n answers 500 and the provider
+ * delivers again.
+ * @param {{ guarded: boolean, webhookId: string, provider?: import('../harness/paymentSignatures').Provider, events?: string[] }} options
+ *   `guarded`: with Skip Transactions Already Tracked
  */
-function purchaseWorkflow({ guarded, webhookId }) {
+function purchaseWorkflow({
+	guarded,
+	webhookId,
+	provider = 'stripe',
+	events = ['checkout.session.completed'],
+}) {
 	return {
-		name: `Purchase webhook (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
+		name: `Purchase webhook, ${provider} (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
 		nodes: [
 			{
 				id: 'trigger',
@@ -35,13 +43,8 @@ function purchaseWorkflow({ guarded, webhookId }) {
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId,
-				parameters: {
-					provider: 'stripe',
-					events: ['checkout.session.completed'],
-					responseMode: 'lastNode',
-					options: {},
-				},
-				credentials: { [SIGNING_CREDENTIAL_TYPE]: SIGNING_CREDENTIALS.stripe },
+				parameters: { provider, events, responseMode: 'lastNode', options: {} },
+				credentials: { [SIGNING_CREDENTIAL_TYPE]: SIGNING_CREDENTIALS[provider] },
 			},
 			{
 				id: 'track',

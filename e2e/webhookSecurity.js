@@ -4,7 +4,7 @@
  * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
  * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
  * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
- * workflow per provider (the trigger → Track Purchase), imported beside the examples and
+ * workflow per provider (e2e/testWorkflows.js: the trigger → Track Purchase), imported beside the examples and
  * published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
@@ -15,16 +15,9 @@ const {
 	sampleEvent,
 	signDelivery,
 } = require('../harness/paymentSignatures');
-const {
-	CREDENTIAL_TYPE,
-	DEMO_CREDENTIAL,
-	NODE_TYPE,
-	PAYMENT_TRIGGER_TYPE,
-	SIGNING_CREDENTIAL_TYPE,
-	SIGNING_CREDENTIALS,
-	paymentTriggerPath,
-} = require('./n8n');
+const { paymentTriggerPath } = require('./n8n');
 const { sleep } = require('./processes');
+const { purchaseWorkflow } = require('./testWorkflows');
 
 /** @typedef {import('../harness/paymentSignatures').Provider} Provider */
 
@@ -57,58 +50,15 @@ function purchaseEvents(provider) {
 		.map((event) => event.value);
 }
 
-/**
- * The workflow each provider's deliveries go to: the trigger (answering when the last node has
- * run) → Track Purchase.
- * @param {Provider} provider
- */
-function paymentWorkflow(provider) {
-	return {
-		name: `Signed ${provider} purchases (e2e)`,
-		nodes: [
-			{
-				id: 'trigger',
-				name: 'Payment succeeded',
-				type: PAYMENT_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: webhookId(provider),
-				parameters: {
-					provider,
-					events: purchaseEvents(provider),
-					responseMode: 'lastNode',
-					options: {},
-				},
-				credentials: { [SIGNING_CREDENTIAL_TYPE]: SIGNING_CREDENTIALS[provider] },
-			},
-			{
-				id: 'track',
-				name: 'Track Purchase',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					resource: 'conversion',
-					operation: 'trackPurchase',
-					invitedUserId: '={{ $json.userId }}',
-					transactionId: '={{ $json.transactionId }}',
-					conversionValue: '={{ $json.amount }}',
-					additionalFields: {},
-				},
-				credentials: { [CREDENTIAL_TYPE]: DEMO_CREDENTIAL },
-			},
-		],
-		connections: {
-			'Payment succeeded': { main: [[{ node: 'Track Purchase', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
 /** The workflows to import (published) before n8n starts. */
 function webhookSecurityWorkflows() {
 	return PROVIDERS.map((provider) => ({
-		workflow: paymentWorkflow(provider),
+		workflow: purchaseWorkflow({
+			guarded: false,
+			webhookId: webhookId(provider),
+			provider,
+			events: purchaseEvents(provider),
+		}),
 		id: workflowId(provider),
 		publish: true,
 	}));
@@ -120,6 +70,27 @@ function webhookSecurityWebhooks() {
 		method: 'POST',
 		path: paymentTriggerPath(webhookId(provider)),
 	}));
+}
+
+/**
+ * A Stripe event posted to a Payment Webhook Trigger's production path, signed with the demo
+ * secret unless `signed` is false; the answer's text goes into `seen` (for the secret checks).
+ * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../harness/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
+ */
+async function postStripeEvent({ base, webhookPath, kind, fields, signed = true, seen }) {
+	const body = JSON.stringify(sampleEvent('stripe', kind, fields));
+	const answer = await fetch(`${base}/webhook/${webhookPath}`, {
+		method: 'POST',
+		headers: {
+			'Content-Type': 'application/json',
+			...(signed ? signDelivery('stripe', body, TEST_SIGNING_SECRETS.stripe) : {}),
+		},
+		body,
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await answer.text();
+	seen.push(text);
+	return { status: answer.status, json: JSON.parse(text) };
 }
 
 /** Seconds an hour ago: a replayed, stale delivery. */
@@ -294,4 +265,9 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 	}
 }
 
-module.exports = { checkWebhookSecurity, webhookSecurityWebhooks, webhookSecurityWorkflows };
+module.exports = {
+	checkWebhookSecurity,
+	postStripeEvent,
+	webhookSecurityWebhooks,
+	webhookSecurityWorkflows,
+};
