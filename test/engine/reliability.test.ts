@@ -105,24 +105,29 @@ const SERVER_ERROR: Record<OperationClass['match'], string> = {
 };
 
 /** Where a class ends in an error item: the message, code and remedy it must carry. */
+// Track Purchase is the operation these faults fail: a write whose answer was lost says so.
 const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDataObject> = {
 	latency: () => ({
 		error: 'The service did not answer within 400 ms',
 		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
+		outcomeUnknown: true,
 	}),
 	http5xx: () => ({
 		error: 'The service answered HTTP 502 instead of an API response',
 		httpCode: '502',
 		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
+		outcomeUnknown: true,
 	}),
 	rateLimit: () => ({}),
 	malformedJson: () => ({
 		error: 'The service answered with a body that is not a JSON API response',
 		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
+		outcomeUnknown: true,
 	}),
 	drop: () => ({
 		error: expect.stringMatching(/^The connection to the service failed: /),
 		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
+		outcomeUnknown: true,
 	}),
 	appError: (match) => ({
 		error: SERVER_ERROR[match],
