@@ -23,6 +23,7 @@ const {
 const {
 	deliverAll,
 	forgedOutcomes,
+	forgedSummary,
 	planDuplicatedPurchases,
 	planStorm,
 } = require('./paymentProvider');
@@ -214,7 +215,7 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
 	const recovered = recoveredAt > 0 ? ((recoveredAt - faultAt) / 1000).toFixed(1) : 'never';
 	console.log(
-		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; forged ${forged.sent} answered 401: ${forged.refused}, ${forged.reached.length} reached the sandbox`,
+		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${forgedSummary(forged)}`,
 	);
 	assertForgeriesRefused(forged, ROUND.forged);
 	const undelivered = genuine.filter((d) => d.status === null);

@@ -325,9 +325,20 @@ function forgedOutcomes(deliveries, forgedIds, sandbox) {
 	};
 }
 
+/**
+ * `forged F answered 401, R reached the sandbox`; `forged F, A answered 401, …` when not all were.
+ * @param {ReturnType<typeof forgedOutcomes>} forged
+ */
+function forgedSummary({ sent, refused, reached }) {
+	const answered =
+		refused === sent ? `forged ${sent} answered 401` : `forged ${sent}, ${refused} answered 401`;
+	return `${answered}, ${reached.length} reached the sandbox`;
+}
+
 module.exports = {
 	deliverAll,
 	forgedOutcomes,
+	forgedSummary,
 	percentile,
 	planDuplicatedPurchases,
 	planForgedRefunds,

@@ -33,7 +33,13 @@ const path = require('node:path');
 
 const { DEMO_KEY, PACKAGE } = require('./n8n');
 const { createChecks } = require('./checks');
-const { deliverAll, forgedOutcomes, percentile, planStorm } = require('./paymentProvider');
+const {
+	deliverAll,
+	forgedOutcomes,
+	forgedSummary,
+	percentile,
+	planStorm,
+} = require('./paymentProvider');
 const {
 	FAULTS,
 	assertForgeriesRefused,
@@ -236,7 +242,7 @@ async function main() {
 				const attempts = (delivered?.attempts ?? 0) - forged.sent;
 				const all2xx = genuine.length === DELIVERIES && genuine.every((d) => d.status !== null);
 				console.log(
-					`Storm: ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${twice.length === 0 && others.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; forged ${forged.sent} answered 401: ${forged.refused}, ${forged.reached.length} reached the sandbox`,
+					`Storm: ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${twice.length === 0 && others.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${forgedSummary(forged)}`,
 				);
 				assert.ok(all2xx, 'a genuine delivery never got a 2xx');
 				assertForgeriesRefused(forged, STORM.forged);
