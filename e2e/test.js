@@ -68,6 +68,7 @@ const { createChecks } = require('./checks');
 const {
 	checkWebhookSecurity,
 	postStripeEvent,
+	webhookSecurityCredentials,
 	webhookSecurityWebhooks,
 	webhookSecurityWorkflows,
 } = require('./webhookSecurity');
@@ -221,6 +222,7 @@ async function main() {
 			`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published)`,
 			async () => {
 				await importDemo(env, sandbox.url, model.url, true);
+				await importCredentials(env, webhookSecurityCredentials());
 				await importWorkflows(env, webhookSecurityWorkflows());
 			},
 		);

@@ -24,14 +24,16 @@ const TRIGGER_NODE = 'Promoter results changed';
  * /webhook/<webhookId>/webhook`, answering when the last node has run) → Track Purchase → the
  * answer. A failed Track Purchase fails the execution, so n8n answers 500 and the provider
  * delivers again.
- * @param {{ guarded: boolean, webhookId: string, provider?: import('../harness/paymentSignatures').Provider, events?: string[] }} options
- *   `guarded`: with Skip Transactions Already Tracked
+ * @param {{ guarded: boolean, webhookId: string, provider?: import('../harness/paymentSignatures').Provider, events?: string[], signingCredential?: { id: string, name: string } }} options
+ *   `guarded`: with Skip Transactions Already Tracked; `signingCredential`: instead of the
+ *   provider's demo signing credential
  */
 function purchaseWorkflow({
 	guarded,
 	webhookId,
 	provider = 'stripe',
 	events = ['checkout.session.completed'],
+	signingCredential = SIGNING_CREDENTIALS[provider],
 }) {
 	return {
 		name: `Purchase webhook, ${provider} (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
@@ -44,7 +46,7 @@ function purchaseWorkflow({
 				position: [0, 0],
 				webhookId,
 				parameters: { provider, events, responseMode: 'lastNode', options: {} },
-				credentials: { [SIGNING_CREDENTIAL_TYPE]: SIGNING_CREDENTIALS[provider] },
+				credentials: { [SIGNING_CREDENTIAL_TYPE]: signingCredential },
 			},
 			{
 				id: 'track',

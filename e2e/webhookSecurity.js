@@ -15,7 +15,7 @@ const {
 	sampleEvent,
 	signDelivery,
 } = require('../harness/paymentSignatures');
-const { paymentTriggerPath } = require('./n8n');
+const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('./n8n');
 const { sleep } = require('./processes');
 const { purchaseWorkflow } = require('./testWorkflows');
 
@@ -28,6 +28,18 @@ const BUYER = 'buyer_1';
 /** How long after the last bad delivery an execution would have shown in n8n's list. */
 const SETTLE_MS = 3000;
 const TIMEOUT_MS = 60_000;
+
+/**
+ * A set-up error: a Stripe endpoint whose credential's signing secret is empty. Every delivery
+ * gets 500 (the provider retries once the credential is fixed) and a failed execution that says
+ * why; nothing reaches the service.
+ */
+const EMPTY_SECRET = {
+	workflowId: 'e2ePayHookNoSecr1',
+	webhookId: 'e2e-pay-empty-secret',
+	credential: { id: 'paySigningEmpty01', name: 'Stripe webhook signing secret (left empty)' },
+	reason: 'The Signing Secret is empty',
+};
 
 /** @param {Provider} provider */
 function workflowId(provider) {
@@ -50,25 +62,43 @@ function purchaseEvents(provider) {
 		.map((event) => event.value);
 }
 
+/** The credential with the empty secret, in `n8n import:credentials` form. */
+function webhookSecurityCredentials() {
+	return [
+		{ ...EMPTY_SECRET.credential, type: SIGNING_CREDENTIAL_TYPE, data: { signingSecret: '' } },
+	];
+}
+
 /** The workflows to import (published) before n8n starts. */
 function webhookSecurityWorkflows() {
-	return PROVIDERS.map((provider) => ({
-		workflow: purchaseWorkflow({
-			guarded: false,
-			webhookId: webhookId(provider),
-			provider,
-			events: purchaseEvents(provider),
-		}),
-		id: workflowId(provider),
-		publish: true,
-	}));
+	return [
+		...PROVIDERS.map((provider) => ({
+			workflow: purchaseWorkflow({
+				guarded: false,
+				webhookId: webhookId(provider),
+				provider,
+				events: purchaseEvents(provider),
+			}),
+			id: workflowId(provider),
+			publish: true,
+		})),
+		{
+			workflow: purchaseWorkflow({
+				guarded: false,
+				webhookId: EMPTY_SECRET.webhookId,
+				signingCredential: EMPTY_SECRET.credential,
+			}),
+			id: EMPTY_SECRET.workflowId,
+			publish: true,
+		},
+	];
 }
 
 /** Their production webhooks, for waitForWebhooks. */
 function webhookSecurityWebhooks() {
-	return PROVIDERS.map((provider) => ({
+	return [...PROVIDERS.map(webhookId), EMPTY_SECRET.webhookId].map((id) => ({
 		method: 'POST',
-		path: paymentTriggerPath(webhookId(provider)),
+		path: paymentTriggerPath(id),
 	}));
 }
 
@@ -179,18 +209,20 @@ function transactionIdOf(body, prefix, index) {
  * }} options
  */
 async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }) {
-	/** @param {string} id */
-	const executionCount = async (id) => {
+	/** n8n's list of the workflow's executions. @param {string} id */
+	const executionsOf = async (id) => {
 		const answer = await fetch(
 			`${base}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`,
 			{ headers: { cookie } },
 		);
 		assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
-		const { data } = /** @type {{ data: { count: number, results: unknown[] } }} */ (
+		const { data } = /** @type {{ data: { results: { id: string, status: string }[] } }} */ (
 			await answer.json()
 		);
-		return data.results.length;
+		return data.results;
 	};
+	/** @param {string} id */
+	const executionCount = async (id) => (await executionsOf(id)).length;
 	/** Calls at the sandbox's track/conversion that name `transactionId`. @param {string} transactionId */
 	const callsFor = (transactionId) =>
 		sandbox.calls.filter(
@@ -263,11 +295,49 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			},
 		);
 	}
+
+	await check(
+		'Payment Webhook Trigger with an empty signing secret: 500, a failed execution saying why, nothing sent',
+		async () => {
+			const transactionId = `e2e_empty_secret_${Date.now().toString(36)}`;
+			const answer = await postStripeEvent({
+				base,
+				webhookPath: paymentTriggerPath(EMPTY_SECRET.webhookId),
+				kind: 'purchase',
+				fields: { transactionId, userId: BUYER },
+				seen: seenOutput,
+			});
+			const deadline = Date.now() + TIMEOUT_MS;
+			let executions = await executionsOf(EMPTY_SECRET.workflowId);
+			while (executions.some((e) => e.status !== 'error') || executions.length === 0) {
+				assert.ok(Date.now() < deadline, `executions: ${JSON.stringify(executions)}`);
+				await sleep(250);
+				executions = await executionsOf(EMPTY_SECRET.workflowId);
+			}
+			const detail = await fetch(`${base}/rest/executions/${executions[0].id}`, {
+				headers: { cookie },
+			});
+			const stored = await detail.text();
+			const calls = callsFor(transactionId);
+			console.log(
+				`WEBHOOK stripe, empty secret: answered ${answer.status}, ${executions.length} execution(s) ${executions.map((e) => e.status).join(', ')}, ${calls} calls`,
+			);
+			assert.equal(answer.status, 500, JSON.stringify(answer.json));
+			assert.equal(executions.length, 1, 'executions for one delivery');
+			assert.ok(
+				stored.includes(EMPTY_SECRET.reason),
+				`the failed execution does not say "${EMPTY_SECRET.reason}"`,
+			);
+			assert.equal(calls, 0, 'sandbox calls');
+			return `500 "${answer.json.message}"; execution ${executions[0].id} failed: ${EMPTY_SECRET.reason}`;
+		},
+	);
 }
 
 module.exports = {
 	checkWebhookSecurity,
 	postStripeEvent,
+	webhookSecurityCredentials,
 	webhookSecurityWebhooks,
 	webhookSecurityWorkflows,
 };
