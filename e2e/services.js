@@ -79,6 +79,33 @@ async function waitForPort(port, child, name, timeoutMs = 30_000) {
 }
 
 /**
+ * Resolves once PostgreSQL accepts sessions. An open port is not enough: while it replays its
+ * log, the server listens and refuses each session with "the database system is starting up".
+ * @param {number} port @param {import('node:child_process').ChildProcess} child
+ */
+async function waitForPostgres(port, child, timeoutMs = 30_000) {
+	await waitForPort(port, child, 'postgres', timeoutMs);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode} at start`);
+		// pg_isready: 0 accepting, 1 rejecting (starting up), 2 no answer, 3 bad arguments.
+		const check = spawnSync(
+			path.join(POSTGRES_BIN, 'pg_isready'),
+			['-q', '-h', '127.0.0.1', '-p', String(port), '-t', '2'],
+			{ stdio: 'ignore' },
+		);
+		if (check.status === 0) return;
+		if (check.status === 3 || check.error)
+			throw new Error(`pg_isready could not run: ${check.error ?? 'bad arguments'}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`postgres did not accept sessions within ${timeoutMs / 1000} s (pg_isready ${check.status})`,
+			);
+		await sleep(100);
+	}
+}
+
+/**
  * A PostgreSQL server with an `n8n` database, data in `<folder>/postgres`.
  * @param {string} folder a folder of the run
  */
@@ -134,7 +161,7 @@ async function startPostgres(folder) {
 		);
 		child.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
 		try {
-			await waitForPort(port, child, 'postgres');
+			await waitForPostgres(port, child);
 		} catch (error) {
 			await stopProcess(child);
 			throw new Error(`${error instanceof Error ? error.message : error}\n${log}`);
