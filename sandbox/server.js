@@ -123,16 +123,16 @@ function ipMatches(ip, rule) {
 	return (toInt(ip) & mask) >>> 0 === (toInt(base) & mask) >>> 0;
 }
 
-/** @param {string} query @returns {Map<string, string[]>} */
+/**
+ * Every value given for each name. URLSearchParams splits a pair at its first `=` only, so a value
+ * that holds `=` (base64, say) is read whole, and decodes `+` and percent escapes as forms do.
+ * @param {string} query @returns {Map<string, string[]>}
+ */
 function parseQuery(query) {
 	/** @type {Map<string, string[]>} */
 	const values = new Map();
-	for (const pair of query.split('&').filter(Boolean)) {
-		const [name, value = ''] = pair.split('=');
-		const decode = (/** @type {string} */ s) => decodeURIComponent(s.replace(/\+/g, ' '));
-		const key = decode(name);
-		values.set(key, [...(values.get(key) ?? []), decode(value)]);
-	}
+	for (const [name, value] of new URLSearchParams(query))
+		values.set(name, [...(values.get(name) ?? []), value]);
 	return values;
 }
 
@@ -169,6 +169,8 @@ class Sandbox {
 		/** @type {Fault[]} */
 		this.faults = [];
 		this.state = new SandboxState(seedData(), () => this.nowMs());
+		/** Counts resets: a request compares it before and after its latency. */
+		this.generation = 0;
 		this.requestCount = 0;
 		this.inFlight = 0;
 		this.peakInFlight = 0;
@@ -198,8 +200,13 @@ class Sandbox {
 		return `http://${this.host}:${this.port}`;
 	}
 
-	/** Fresh business state and counters; keys and settings stay. */
+	/**
+	 * Fresh business state and counters; keys and settings stay. A request still delayed by a
+	 * latency when the state is reset is dropped unanswered, so that it never lands in the next
+	 * test's state.
+	 */
 	reset() {
+		this.generation++;
 		this.state = new SandboxState(seedData(), () => this.nowMs());
 		this.faults = [];
 		this.requestCount = 0;
@@ -310,6 +317,12 @@ class Sandbox {
 	/** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
 	async handle(req, res) {
 		const arrived = performance.now();
+		const generation = this.generation;
+		const resetMeanwhile = () => {
+			if (generation === this.generation) return false;
+			res.destroy();
+			return true;
+		};
 		if (req.url?.startsWith('/__sandbox/')) {
 			await this.handleControl(req, res);
 			return;
@@ -366,6 +379,7 @@ class Sandbox {
 		const raw = { method, path, query, body };
 		const before = this.pickFault(route, 'before', raw);
 		if (before && (await this.applyFault(before, route, res, logBase, null))) return;
+		if (resetMeanwhile()) return;
 
 		/** @type {Verification} */
 		const verification = { apiKey: null, keyVersion: null, signature: 'not checked' };

@@ -571,6 +571,13 @@ describe('sandbox contract', () => {
 		it.each(rows)('%s', async (_name, path, qs, apiKey, code, message) => {
 			expect((await get(path, qs, apiKey)).json).toEqual({ code, message, data: null });
 		});
+		it('a query value holding "=" is read whole, not cut at the "="', async () => {
+			expect((await get('/promoters/user_1001/statistics?start_date=2026-03-01=x')).json).toEqual({
+				code: 6000000,
+				message: 'The start_date parameter must use the Y-m-d format',
+				data: null,
+			});
+		});
 		it('expand given as an array', async () => {
 			expect((await get('/promoters/user_1001?expand[]=links')).json).toEqual({
 				code: 6000000,

@@ -2,17 +2,23 @@
  * Faults injected in the sandbox, per operation class: a recovery after retry, or one clear
  * error item; never a lost item, never a refund applied twice.
  */
-import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow } from '../../harness/engine';
 import { printTable } from '../helpers/report';
-import { allCredentials, useSandbox } from '../helpers/sandbox';
+import {
+	allCredentials,
+	PAST_TIMEOUT_MS,
+	REQUEST_TIMEOUT_MS,
+	useSandbox,
+	waitUntil,
+} from '../helpers/sandbox';
 
 type FaultKind = 'latency' | 'http5xx' | 'rateLimit' | 'malformedJson' | 'drop' | 'appError';
 type Outcome = 'recovered' | 'error';
 
 /** Fast retries for tests; the timeout sits below the latency fault. */
-const TEST_OPTIONS = { maxRetries: 2, retryDelay: 10, timeout: 400, concurrency: 1 };
+const TEST_OPTIONS = { maxRetries: 2, retryDelay: 10, timeout: REQUEST_TIMEOUT_MS, concurrency: 1 };
 
 interface OperationClass {
 	name: string;
@@ -61,7 +67,7 @@ const FAULTS: Array<{
 	latencyMs?: number;
 	retryAfterSeconds?: number;
 }> = [
-	{ kind: 'latency', label: 'latency past the timeout', latencyMs: 700 },
+	{ kind: 'latency', label: 'latency past the timeout', latencyMs: PAST_TIMEOUT_MS },
 	{ kind: 'http5xx', label: '502 with an HTML body' },
 	{ kind: 'rateLimit', label: '429 with Retry-After', retryAfterSeconds: 0 },
 	{ kind: 'malformedJson', label: 'malformed JSON (after processing)' },
@@ -108,7 +114,7 @@ const SERVER_ERROR: Record<OperationClass['match'], string> = {
 // Track Purchase is the operation these faults fail: a write whose answer was lost says so.
 const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDataObject> = {
 	latency: () => ({
-		error: 'The service did not answer within 400 ms',
+		error: `The service did not answer within ${REQUEST_TIMEOUT_MS} ms`,
 		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
 		outcomeUnknown: true,
 	}),
@@ -209,15 +215,23 @@ describe('fault injection', () => {
 			inviteCode: 'ADA2026',
 			options: TEST_OPTIONS,
 		};
-		sandbox.addFault({ kind: 'latency', match: 'conversion', latencyMs: 700, times: 1 });
+		sandbox.addFault({
+			kind: 'latency',
+			match: 'conversion',
+			latencyMs: PAST_TIMEOUT_MS,
+			times: 1,
+		});
 		const first = await runWorkflow(
 			singleNodeWorkflow(signup, { onError: 'continueRegularOutput' }),
 			{ credentials: allCredentials(sandbox) },
 		);
-		expect(first.output('Affiliate Tracking')[0].json.error).toMatch(
-			/did not answer within 400 ms/,
+		expect(first.output('Affiliate Tracking')[0].json.error).toBe(
+			`The service did not answer within ${REQUEST_TIMEOUT_MS} ms`,
 		);
-		await sleep(400);
+		await waitUntil(
+			() => sandbox.state.conversions.some((c) => c.invitedUserId === 'rerun_user'),
+			'the sandbox to record the delayed signup',
+		);
 		const rerun = await runWorkflow(
 			singleNodeWorkflow({ ...signup, additionalFields: { alreadyExistsIsSuccess: true } }),
 			{ credentials: allCredentials(sandbox) },

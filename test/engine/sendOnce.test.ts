@@ -6,12 +6,18 @@
  * store (harness/engine.js, n8n's read-modify-write semantics); n8n's own, in PostgreSQL, is
  * exercised by the queue-mode test.
  */
-import { sleep, type INodeParameters, type IWorkflowBase } from 'n8n-workflow';
+import type { INodeParameters, IWorkflowBase } from 'n8n-workflow';
 
 import { deduplicationStore, runWorkflow, singleNodeWorkflow } from '../../harness/engine';
-import { allCredentials, useSandbox } from '../helpers/sandbox';
+import {
+	allCredentials,
+	PAST_TIMEOUT_MS,
+	REQUEST_TIMEOUT_MS,
+	useSandbox,
+	waitUntil,
+} from '../helpers/sandbox';
 
-const TEST_OPTIONS = { maxRetries: 2, retryDelay: 10, timeout: 400, concurrency: 5 };
+const TEST_OPTIONS = { maxRetries: 2, retryDelay: 10, timeout: REQUEST_TIMEOUT_MS, concurrency: 5 };
 
 function purchaseWorkflow(skip: boolean, id?: string): IWorkflowBase {
 	const parameters: INodeParameters = {
@@ -112,15 +118,24 @@ describe('Skip Transactions Already Tracked', () => {
 	});
 
 	it('a purchase whose answer was lost is kept as sent: the next run does not record it twice', async () => {
-		sandbox.addFault({ kind: 'latency', match: 'conversion', latencyMs: 700, times: 1 });
+		sandbox.addFault({
+			kind: 'latency',
+			match: 'conversion',
+			latencyMs: PAST_TIMEOUT_MS,
+			times: 1,
+		});
 		const first = await track(purchaseWorkflow(true), orders('lost_answer'));
 		expect(first[0]).toMatchObject({
-			error: 'The service did not answer within 400 ms',
+			error: `The service did not answer within ${REQUEST_TIMEOUT_MS} ms`,
 			description: expect.stringContaining(
 				'Skip Transactions Already Tracked keeps transaction "lost_answer" as sent',
 			),
 		});
-		await sleep(400); // the sandbox records it once its latency is over
+		// The sandbox records it once its latency is over.
+		await waitUntil(
+			() => recorded('lost_answer') > 0,
+			'the sandbox to record the delayed purchase',
+		);
 		expect(recorded('lost_answer')).toBe(1);
 
 		const second = await track(purchaseWorkflow(true), orders('lost_answer'));

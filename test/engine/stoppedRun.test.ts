@@ -7,7 +7,12 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow } from '../../harness/engine';
 import { printTable } from '../helpers/report';
-import { allCredentials, useSandbox } from '../helpers/sandbox';
+import {
+	allCredentials,
+	PAST_TIMEOUT_MS,
+	REQUEST_TIMEOUT_MS,
+	useSandbox,
+} from '../helpers/sandbox';
 
 const ITEMS = 20;
 const FAILING_ITEM = 10;
@@ -168,11 +173,11 @@ describe('a concurrent batch stopped by one item', () => {
 		sandbox.addFault({
 			kind: 'latency',
 			match: 'conversion',
-			latencyMs: 700,
+			latencyMs: PAST_TIMEOUT_MS,
 			requestContains: `"order_acct_${FAILING_ITEM}"`,
 		});
-		const error = await trackPurchases({ ...OPTIONS, timeout: 300 });
-		expect(error?.message).toBe('The service did not answer within 300 ms');
+		const error = await trackPurchases({ ...OPTIONS, timeout: REQUEST_TIMEOUT_MS });
+		expect(error?.message).toBe(`The service did not answer within ${REQUEST_TIMEOUT_MS} ms`);
 		const states = itemStatesOf(error);
 		expectEveryItemOnce(states);
 		expect(states.uncertain).toEqual([FAILING_ITEM]);

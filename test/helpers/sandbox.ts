@@ -50,3 +50,27 @@ export function useSandbox(options: ConstructorParameters<typeof Sandbox>[0] = {
 	});
 	return sandbox;
 }
+
+/**
+ * The engine tests' request timeout, and the latency of a fault meant to outlast it. Both sit far
+ * above a loopback answer and far apart: on a loaded machine a healthy request can take hundreds of
+ * milliseconds, and it must neither time out nor let a delayed answer arrive in time.
+ */
+export const REQUEST_TIMEOUT_MS = 3000;
+export const PAST_TIMEOUT_MS = 2 * REQUEST_TIMEOUT_MS;
+
+/**
+ * Resolves once `probe()` holds (a delayed request recorded by the sandbox, say), polling instead
+ * of sleeping for a guessed time; fails naming `what` after `timeoutMs`.
+ */
+export async function waitUntil(
+	probe: () => boolean,
+	what: string,
+	timeoutMs = 2 * PAST_TIMEOUT_MS,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!probe()) {
+		if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
