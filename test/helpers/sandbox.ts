@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { sleep, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { Sandbox } from '../../sandbox/server';
 import { KEYS, WRONG_SECRET } from '../../sandbox/seed';
@@ -71,6 +71,6 @@ export async function waitUntil(
 	const deadline = Date.now() + timeoutMs;
 	while (!probe()) {
 		if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await sleep(20);
 	}
 }
