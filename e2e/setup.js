@@ -2,8 +2,10 @@
 // @ts-check
 'use strict';
 /**
- * `npm run setup:n8n`: installs the real n8n (and playwright-core) into e2e/, apart from the
- * package, once; later calls reuse it. `npm start` and `npm run test:e2e` call the same step.
+ * `npm run setup:n8n`: installs the default n8n release (and playwright-core) with its Node into
+ * the install cache outside the clone (e2e/n8nInstall.js: `$N8N_INSTALL_CACHE`, or
+ * `${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-affiliate-tracking`), once; later calls reuse it.
+ * `npm start` and `npm run test:e2e` call the same step.
  */
 const { ensureN8n } = require('./n8n');
 
