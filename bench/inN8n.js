@@ -55,6 +55,13 @@ const webhook = (/** @type {string} */ name, /** @type {string} */ route) => ({
 	},
 });
 
+/**
+ * @typedef {{ id: string, name: string, type: string, typeVersion: number, position: number[], parameters: object, credentials?: object }} WorkflowNode
+ * @typedef {Record<string, { main: { node: string, type: string, index: number }[][] }>} Connections
+ * A bench workflow: its first node is the webhook that starts it.
+ * @typedef {{ id: string, name: string, nodes: [ReturnType<typeof webhook>, ...WorkflowNode[]], connections: Connections, settings: { executionOrder: string } }} BenchWorkflow
+ */
+
 /** The two workflows; the Code node reads the item count from the webhook's body. */
 function benchWorkflows() {
 	const makeItems = `const { items } = $input.first().json.body;
@@ -79,7 +86,7 @@ return Array.from({ length: items }, () => ({
 		position: [220, 0],
 		parameters: { jsCode },
 	});
-	/** @param {number} concurrency */
+	/** @param {number} concurrency @returns {BenchWorkflow} */
 	const nodeWorkflow = (concurrency) => ({
 		id: `benchNode${concurrency}`,
 		name: `Bench: Affiliate Tracking node, concurrency ${concurrency}`,
@@ -107,6 +114,7 @@ return Array.from({ length: items }, () => ({
 		},
 		settings: { executionOrder: 'v1' },
 	});
+	/** @type {BenchWorkflow} */
 	const handBuilt = {
 		id: 'benchHandBuilt01',
 		name: 'Bench: Code-node signatures + HTTP Request',

@@ -18,6 +18,10 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const USAGE =
+	'usage: node bench/profile.js <dir> [items per execution] | <a.cpuprofile> <d.cpuprofile> <items>';
 
 /** The area a function's file belongs to. @param {string} url */
 function areaOf(url) {
@@ -70,7 +74,15 @@ let a;
 let d;
 /** @type {number} */
 let items;
-const args = process.argv.slice(2);
+/** @type {string[]} */
+let args;
+try {
+	args = parseArgs({ allowPositionals: true }).positionals;
+} catch (error) {
+	// It takes no options: the parser's message names the one given.
+	console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+	process.exit(2);
+}
 if (args[0] && fs.existsSync(args[0]) && fs.statSync(args[0]).isDirectory()) {
 	const dir = args[0];
 	/** @type {Record<string, { files: string[], items: number }>} */
@@ -102,9 +114,7 @@ if (args[0] && fs.existsSync(args[0]) && fs.statSync(args[0]).isDirectory()) {
 } else {
 	const [aFile, dFile, count] = args;
 	if (!aFile || !dFile || !count) {
-		console.error(
-			'usage: node bench/profile.js <dir> [items per execution] | <a.cpuprofile> <d.cpuprofile> <items>',
-		);
+		console.error(USAGE);
 		process.exit(2);
 	}
 	a = selfTimeByArea(aFile);

@@ -24,6 +24,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const {
 	DEMO_CREDENTIAL,
@@ -1028,12 +1029,23 @@ async function runRelease(version, tarball, install) {
 	return { line, failed: counts.failed, timings, release };
 }
 
+/** The arguments given; on a bad one, exits with the parser's message (it names the option). */
+function parseArguments() {
+	try {
+		return parseArgs({ options: { tarball: { type: 'string' } }, allowPositionals: true });
+	} catch (error) {
+		console.error(
+			`${error instanceof Error ? error.message : error}\nusage: node e2e/compat.js [--tarball <file>] [n8n version…]`,
+		);
+		process.exit(2);
+	}
+}
+
 async function main() {
-	const args = process.argv.slice(2);
+	const { values, positionals } = parseArguments();
 	// `--tarball <file>` tests a given package tarball (a published release, say) instead of packing dist/.
-	const tarballAt = args.indexOf('--tarball');
-	const givenTarball = tarballAt === -1 ? undefined : path.resolve(args.splice(tarballAt, 2)[1]);
-	const versions = args.length > 0 ? args : listReleases();
+	const givenTarball = values.tarball === undefined ? undefined : path.resolve(values.tarball);
+	const versions = positionals.length > 0 ? positionals : listReleases();
 	console.log(`COMPAT: ${PACKAGE.name}@${PACKAGE.version} in n8n ${versions.join(', ')}`);
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-compat-pack-'));
 	const results = [];

@@ -87,9 +87,14 @@ async function credentialTest(page, credential, screenshot, name) {
 	await dialog.locator('[data-test-id=parameter-input-baseUrl] input').fill(credential.baseUrl);
 	await dialog.locator('[data-test-id=parameter-input-apiKey] input').fill(credential.apiKey);
 	await dialog.locator('[data-test-id=parameter-input-apiSecret] input').fill(credential.apiSecret);
-	await page.getByTestId('credential-save-button').click();
+	const saveButton = page.getByTestId('credential-save-button');
+	await saveButton.click();
+	// Saving (then testing) ends with the dialog closed, when a new credential passes its test, or
+	// with its save button reading "Saved": wait until the dialog is neither open nor still saving.
+	await dialog
+		.filter({ hasNot: saveButton.getByText('Saved', { exact: true }) })
+		.waitFor({ state: 'hidden' });
 	// A new credential that passes its test closes the dialog; open it again to see the test.
-	await page.waitForTimeout(1500);
 	if (!(await dialog.isVisible())) await page.getByTestId('credential-edit-button').click();
 	await dialog.waitFor();
 	await dialog.getByRole('button', { name: 'Retry' }).click();
@@ -97,8 +102,11 @@ async function credentialTest(page, credential, screenshot, name) {
 	const failure = dialog.getByText('Couldn’t connect with these settings');
 	await success.or(failure).first().waitFor({ timeout: 30_000 });
 	const details = dialog.getByText('More details');
-	if (await details.isVisible()) await details.click();
-	await page.waitForTimeout(500);
+	if (await details.isVisible()) {
+		await details.click();
+		// The link gives way to the details themselves (the service's message and remedy).
+		await details.waitFor({ state: 'hidden' });
+	}
 	const shown = (await dialog.innerText()).split('\n').map((line) => line.trim());
 	await screenshot(page, name, dialog);
 	return { passed: await success.isVisible(), shown };
@@ -120,14 +128,20 @@ async function openExampleNode(page, base, workflowId, nodeName, screenshot) {
 	await nodes.first().waitFor();
 	// n8n shows a production checklist over a published workflow's canvas.
 	const checklist = page.getByText('Production Checklist');
-	if (await checklist.isVisible()) await page.keyboard.press('Escape');
+	if (await checklist.isVisible()) {
+		await page.keyboard.press('Escape');
+		await checklist.waitFor({ state: 'hidden' });
+	}
 	await page.getByTestId('zoom-to-fit').click();
-	await page.waitForTimeout(500);
+	// The node to open, visible, still (the canvas done moving) and not covered: the actionability
+	// checks of the double-click below, made without clicking, so the screenshot shows the fitted canvas.
+	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	await node.dblclick({ trial: true });
 	const names = await nodes.evaluateAll((elements) =>
 		elements.map((element) => element.getAttribute('data-node-name')),
 	);
 	await screenshot(page, 'example-a-canvas');
-	await page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`).dblclick();
+	await node.dblclick();
 	const parameters = page.getByTestId('node-parameters');
 	await parameters.waitFor();
 	const shown = (await parameters.innerText()).split('\n').map((line) => line.trim());
@@ -148,7 +162,8 @@ async function openNode(page, base, workflowId, nodeName, screenshot, name) {
 	const parameters = page.getByTestId('node-parameters');
 	await parameters.waitFor();
 	await page.getByTestId('node-credentials-select').waitFor({ timeout: 15_000 });
-	await page.waitForTimeout(500);
+	// The node's credential is selected: its edit button shows beside the select.
+	await parameters.getByTestId('credential-edit-button').waitFor();
 	const text = (await parameters.innerText()).split('\n').map((line) => line.trim());
 	const values = await parameters
 		.locator('input')

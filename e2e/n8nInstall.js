@@ -25,6 +25,9 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../scripts/check-lock-files');
 const { fail, runWithProgress } = require('./processes');
@@ -62,16 +65,10 @@ function installCacheDir() {
  * @returns {string[]}
  */
 function listReleases() {
-	/** @param {string} version */
-	const parts = (version) => version.split('.').map(Number);
 	return fs
 		.readdirSync(RELEASES_DIR)
 		.filter((entry) => fs.existsSync(path.join(RELEASES_DIR, entry, 'package.json')))
-		.sort((a, b) => {
-			const [x, y] = [parts(a), parts(b)];
-			for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
-			return 0;
-		});
+		.sort(semver.compare);
 }
 
 /**
@@ -258,7 +255,7 @@ module.exports = {
 // `node e2e/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
 if (require.main === module) {
 	(async () => {
-		const versions = process.argv.slice(2);
+		const versions = parseArgs({ allowPositionals: true }).positionals;
 		for (const version of versions.length > 0 ? versions : [DEFAULT_RELEASE])
 			await ensureN8n(version, (line) => console.log(line));
 	})().catch((error) => {

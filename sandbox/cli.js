@@ -4,16 +4,38 @@
 /**
  * `npm run sandbox [-- --port 8787] [--latency 20] [--max-concurrent 20]`: runs the sandbox until Ctrl-C.
  */
+const { parseArgs } = require('node:util');
+
 const { Sandbox } = require('./server');
 const { KEYS } = require('./seed');
 
-/** @param {string} name @param {number} fallback */
+const USAGE = 'usage: npm run sandbox [-- --port 8787] [--latency 20] [--max-concurrent 20]';
+
+/** The options given; on a bad one, exits with the parser's message (it names the option). */
+function parseOptions() {
+	try {
+		return parseArgs({
+			options: {
+				port: { type: 'string' },
+				latency: { type: 'string' },
+				'max-concurrent': { type: 'string' },
+			},
+		}).values;
+	} catch (error) {
+		console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+		process.exit(2);
+	}
+}
+
+const OPTIONS = parseOptions();
+
+/** @param {keyof typeof OPTIONS} name @param {number} fallback */
 function numberOption(name, fallback) {
-	const at = process.argv.indexOf(`--${name}`);
-	if (at === -1) return fallback;
-	const value = Number(process.argv[at + 1]);
+	const given = OPTIONS[name];
+	if (given === undefined) return fallback;
+	const value = Number(given);
 	if (!Number.isFinite(value) || value < 0) {
-		console.error(`--${name} needs a number, got "${process.argv[at + 1]}"`);
+		console.error(`--${name} needs a number, got "${given}"`);
 		process.exit(2);
 	}
 	return value;

@@ -111,16 +111,24 @@ function normaliseIp(ip) {
 	return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-/** @param {string} ip @param {string} rule single address or IPv4 CIDR */
-function ipMatches(ip, rule) {
-	if (!rule.includes('/')) return normaliseIp(rule) === ip;
-	const [base, bitsText] = rule.split('/');
-	if (!net.isIPv4(base) || !net.isIPv4(ip)) return false;
-	const toInt = (/** @type {string} */ a) =>
-		a.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
-	const bits = Number(bitsText);
-	const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-	return (toInt(ip) & mask) >>> 0 === (toInt(base) & mask) >>> 0;
+/**
+ * Whether a key's allowlist admits `ip` (normalised). @param {string} ip
+ * @param {string[]} rules single addresses (IPv4 or IPv6) and IPv4 CIDRs
+ */
+function allowlisted(ip, rules) {
+	const family = net.isIP(ip);
+	if (family === 0) return false;
+	const list = new net.BlockList();
+	for (const rule of rules) {
+		const [base, bits] = rule.split('/');
+		if (bits !== undefined) {
+			if (net.isIPv4(base)) list.addSubnet(base, Number(bits), 'ipv4');
+		} else {
+			const address = normaliseIp(rule);
+			if (net.isIP(address)) list.addAddress(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+		}
+	}
+	return list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /**
@@ -565,7 +573,7 @@ class Sandbox {
 		if (key.status === 'disabled') return fail(CODE.auth, 'The API key is disabled');
 		if (key.status === 'expired') return fail(CODE.auth, 'The API key has expired');
 		const ip = normaliseIp(req.socket.remoteAddress ?? '');
-		if (key.allowlist && !key.allowlist.some((rule) => ipMatches(ip, rule)))
+		if (key.allowlist && !allowlisted(ip, key.allowlist))
 			return fail(CODE.auth, 'The client IP address is not allowlisted');
 		if (route.v2Only && key.version !== 'v2')
 			return fail(CODE.auth, 'This endpoint requires signature version 2');
