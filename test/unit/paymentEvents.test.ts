@@ -41,6 +41,9 @@ const sample = (
 	fields: { partial?: boolean; amountMinor?: number; currency?: string } = {},
 ) => sampleEvent(provider, kind, { transactionId: 'txn_shared_1', ...fields }) as IDataObject;
 
+/** The item's fields read from the event itself, in the item's order (an unknown event lacks them all). */
+const EVENT_FIELDS = ['transactionId', 'amount', 'amountMinor', 'currency', 'userId', 'metadata'];
+
 /** What differs per provider in an otherwise common item. */
 const EXPECTED: Record<
 	Provider,
@@ -95,12 +98,7 @@ describe('payment event items', () => {
 				'signedAt',
 				'kind',
 				'refundType',
-				'transactionId',
-				'amount',
-				'amountMinor',
-				'currency',
-				'userId',
-				'metadata',
+				...EVENT_FIELDS,
 				'missing',
 				'event',
 			]);
@@ -160,15 +158,7 @@ describe('payment event items', () => {
 							: { type: 'customer.created', data: { id: 'cus_1' } };
 			const item = itemOf(provider, body);
 			expect(item.kind).toBe('other');
-			expect(item.missing).toEqual([
-				...unsigned,
-				'transactionId',
-				'amount',
-				'amountMinor',
-				'currency',
-				'userId',
-				'metadata',
-			]);
+			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);
 			expect(item.event).toBe(body);
 		});
 

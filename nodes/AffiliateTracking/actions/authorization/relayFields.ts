@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ParameterReader } from '../../../shared/helpers/validation';
+import { additionalFields } from '../additionalFields';
 
 /**
  * The fields shared by Authorize, Authorize and Get Redirect and Get Debug Code: who relays
@@ -38,23 +39,16 @@ export function relayProperties(sourceField: 'productKey' | 'sourceProductKey'):
 			description:
 				'Stable ID of the user in the promoting product (never shown to the promoted product)',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Extra User Info',
-					name: 'extra',
-					type: 'json',
-					default: '{}',
-					description:
-						'JSON object with user details the promoted product can use to complete the profile, for example {"name": "Ada", "locale": "en"}',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Extra User Info',
+				name: 'extra',
+				type: 'json',
+				default: '{}',
+				description:
+					'JSON object with user details the promoted product can use to complete the profile, for example {"name": "Ada", "locale": "en"}',
+			},
+		]),
 	];
 }
 

@@ -2,6 +2,7 @@ import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
+import { additionalFields } from '../additionalFields';
 import {
 	extraBodyFieldsOption,
 	invitedUserIdProperty,
@@ -28,32 +29,25 @@ export const description = updateDisplayOptions(
 				'Your event name. Use Track Signup and Track Purchase for signup and purchase events.',
 		},
 		invitedUserIdProperty,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Conversion Value',
-					name: 'conversionValue',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-					description: 'A positive value makes the event a paid conversion (refundable)',
-				},
-				extraBodyFieldsOption,
-				{
-					displayName: 'Transaction ID',
-					name: 'transactionId',
-					type: 'string',
-					default: '',
-					description:
-						'Your order or payment ID, at most 255 characters; needed to refund a paid event',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Conversion Value',
+				name: 'conversionValue',
+				type: 'number',
+				default: 0,
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				description: 'A positive value makes the event a paid conversion (refundable)',
+			},
+			extraBodyFieldsOption,
+			{
+				displayName: 'Transaction ID',
+				name: 'transactionId',
+				type: 'string',
+				default: '',
+				description:
+					'Your order or payment ID, at most 255 characters; needed to refund a paid event',
+			},
+		]),
 	],
 );
 

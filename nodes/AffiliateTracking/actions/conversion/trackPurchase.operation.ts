@@ -3,6 +3,7 @@ import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import { MAX_TRACKED_ENTRIES, sendOnce } from '../../../shared/helpers/sendOnce';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
+import { additionalFields } from '../additionalFields';
 import {
 	extraBodyFieldsOption,
 	invitedUserIdProperty,
@@ -58,23 +59,16 @@ export const description = updateDisplayOptions(
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			description: 'Amount paid, in the product currency',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				extraBodyFieldsOption,
-				{
-					displayName: SKIP_TRACKED_OPTION,
-					name: 'skipTrackedTransactions',
-					type: 'boolean',
-					default: false,
-					description: `Whether to send each Transaction ID at most once per workflow, for webhooks that are delivered again and executions that are retried. A repeat gives an item with status ${ALREADY_TRACKED} and sends nothing. Uses n8n's deduplication store (the Remove Duplicates node's, kept in n8n's database, the last ${MAX_TRACKED_ENTRIES.toLocaleString('en-US')} transactions).`,
-				},
-			],
-		},
+		additionalFields([
+			extraBodyFieldsOption,
+			{
+				displayName: SKIP_TRACKED_OPTION,
+				name: 'skipTrackedTransactions',
+				type: 'boolean',
+				default: false,
+				description: `Whether to send each Transaction ID at most once per workflow, for webhooks that are delivered again and executions that are retried. A repeat gives an item with status ${ALREADY_TRACKED} and sends nothing. Uses n8n's deduplication store (the Remove Duplicates node's, kept in n8n's database, the last ${MAX_TRACKED_ENTRIES.toLocaleString('en-US')} transactions).`,
+			},
+		]),
 	],
 );
 
