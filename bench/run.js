@@ -61,6 +61,7 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tr
 
 const harness = require('../harness/engine');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
+const { track } = require('../e2e/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
 const { KEYS } = require('../sandbox/seed');
@@ -404,10 +405,12 @@ async function measureRound(script, id, size, executions, url, profileName) {
 					`--cpu-prof-name=${profileName}.cpuprofile`,
 				]
 			: [];
-	const child = spawn(
-		process.execPath,
-		['--expose-gc', ...profile, script, '--measure', id, String(size), url, String(executions)],
-		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	const child = track(
+		spawn(
+			process.execPath,
+			['--expose-gc', ...profile, script, '--measure', id, String(size), url, String(executions)],
+			{ stdio: ['ignore', 'pipe', 'inherit'] },
+		),
 	);
 	let out = '';
 	child.stdout.on('data', (chunk) => (out += chunk));

@@ -4,14 +4,17 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { request } = require('undici');
+const { track } = require('../e2e/processes');
 
 const ROOT = path.resolve(__dirname, '..');
 
 /** Starts `npm run sandbox` as a child process on a free port. */
 async function startSandbox() {
-	const child = spawn(process.execPath, [path.join(ROOT, 'sandbox', 'cli.js'), '--port', '0'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = track(
+		spawn(process.execPath, [path.join(ROOT, 'sandbox', 'cli.js'), '--port', '0'], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		}),
+	);
 	const url = await new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout.on('data', (chunk) => {

@@ -27,7 +27,14 @@ const TEST_ID = 'data-test-id';
 async function launchChromium(executablePath) {
 	const { chromium, selectors } = require(path.join(E2E_MODULES, 'playwright-core'));
 	selectors.setTestIdAttribute(TEST_ID);
-	return await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+	// Interrupts are e2e/processes.js's to handle; Playwright's own exit handler still kills the
+	// browser when the script exits.
+	return await chromium.launch({
+		executablePath,
+		args: CHROMIUM_ARGS,
+		handleSIGINT: false,
+		handleSIGTERM: false,
+	});
 }
 
 /**

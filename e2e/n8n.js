@@ -19,7 +19,7 @@ const {
 	nodeBinary,
 } = require('./n8nInstall');
 const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
-const { fail, runOrThrow, stopProcess } = require('./processes');
+const { fail, runOrThrow, stopProcess, track } = require('./processes');
 
 const E2E_DIR = __dirname;
 const ROOT_DIR = path.dirname(E2E_DIR);
@@ -250,10 +250,12 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
  */
 function runN8n(args, env, release = DEFAULT_N8N) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(nodeBinary(release), [release.cli, ...args], {
-			env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = track(
+			spawn(nodeBinary(release), [release.cli, ...args], {
+				env,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			}),
+		);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -375,28 +377,25 @@ async function importWorkflows(env, workflows) {
 
 /**
  * Starts `n8n start` (or another n8n command, such as `worker`) and resolves once
- * /healthz/readiness answers on `port` (a worker's health-check port). `detached` puts it in a
- * process group of its own, with its task runner, so that both can be killed at once. `release`
- * is the n8n release to start (default 2.41.1).
+ * /healthz/readiness answers on `port` (a worker's health-check port). It runs in a process group
+ * of its own, with its task runner, so that both can be killed at once (n8n starts the runner
+ * with an environment of its own choosing, and a runner outlives a SIGKILLed n8n). `release` is
+ * the n8n release to start (default 2.41.1).
  * @param {NodeJS.ProcessEnv} env
- * @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number, args?: string[], detached?: boolean, release?: import('./n8nInstall').N8nRelease }} options
+ * @param {{ port: number, onOutput: (line: string) => void, timeoutMs?: number, args?: string[], release?: import('./n8nInstall').N8nRelease }} options
  */
 async function startN8n(
 	env,
-	{
-		port,
-		onOutput,
-		timeoutMs = 120_000,
-		args = ['start'],
-		detached = false,
-		release = DEFAULT_N8N,
-	},
+	{ port, onOutput, timeoutMs = 120_000, args = ['start'], release = DEFAULT_N8N },
 ) {
-	const child = spawn(nodeBinary(release), [release.cli, ...args], {
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached,
-	});
+	const child = track(
+		spawn(nodeBinary(release), [release.cli, ...args], {
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		}),
+		{ group: true },
+	);
 	for (const stream of [child.stdout, child.stderr]) {
 		let pending = '';
 		stream.on('data', (chunk) => {

@@ -3,7 +3,8 @@
 /**
  * Process helpers of the end-to-end runs, the version matrix and the benchmarks, apart from
  * anything n8n-specific (that is e2e/n8n.js and e2e/n8nInstall.js): commands run to their end,
- * long ones with progress, free loopback ports, and stopping a process.
+ * long ones with progress, free loopback ports, stopping a process, and the registry of the
+ * processes a script started, stopped when the script ends however it ends (`track`).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
@@ -46,7 +47,7 @@ function runCaptured(command, args, options = {}) {
 function runWithProgress(command, args, options, log, describeProgress) {
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { stdio: 'inherit', ...options });
+		const child = track(spawn(command, args, { stdio: 'inherit', ...options }));
 		const timer = setInterval(
 			() => log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${describeProgress()}`),
 			20_000,
@@ -89,9 +90,103 @@ function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
 	});
 }
 
+/**
+ * The processes a script started and that still run, each with whether it leads a process group
+ * of its own (a detached child: the group is killed, so that what it started goes too) and the
+ * signal that stops it gracefully. An exited process leaves the registry.
+ * @type {Map<import('node:child_process').ChildProcess, { group: boolean, signal: NodeJS.Signals }>}
+ */
+const tracked = new Map();
+/** How long a tracked process gets between the graceful signal and SIGKILL at the script's end. */
+const STOP_GRACE_MS = 5000;
+let stopping = false;
+
+/**
+ * Registers a child so that it is stopped when the script ends: normally, on an uncaught error,
+ * or on SIGINT or SIGTERM (then the script exits with 130 or 143). `group` for a detached child;
+ * `signal` its graceful stop (PostgreSQL's fast shutdown is SIGINT).
+ * @template {import('node:child_process').ChildProcess} T
+ * @param {T} child @param {{ group?: boolean, signal?: NodeJS.Signals }} [options] @returns {T}
+ */
+function track(child, { group = false, signal = 'SIGTERM' } = {}) {
+	installHandlers();
+	if (child.pid === undefined) return child; // it did not start; its 'error' event says why
+	tracked.set(child, { group, signal });
+	child.once('exit', () => tracked.delete(child));
+	return child;
+}
+
+let handlersInstalled = false;
+function installHandlers() {
+	if (handlersInstalled) return;
+	handlersInstalled = true;
+	// Only synchronous calls run here: SIGKILL, the whole group of a detached child.
+	process.on('exit', () => {
+		for (const [child, { group }] of tracked) signalProcess(child, group, 'SIGKILL');
+	});
+	process.on('SIGINT', () => void stopAllAndExit(130, 'SIGINT'));
+	process.on('SIGTERM', () => void stopAllAndExit(143, 'SIGTERM'));
+	process.on('uncaughtException', (error) => {
+		console.error(error);
+		void stopAllAndExit(1);
+	});
+}
+
+/** @param {import('node:child_process').ChildProcess} child @param {boolean} group @param {NodeJS.Signals} signal */
+function signalProcess(child, group, signal) {
+	try {
+		if (child.pid !== undefined) process.kill(group ? -child.pid : child.pid, signal);
+	} catch {
+		// exited meanwhile
+	}
+}
+
+/**
+ * Stops every tracked process at once, then exits with `code`. A second call while they stop
+ * (a second Ctrl-C) exits at once: the 'exit' handler SIGKILLs what is left.
+ * @param {number} code @param {string} [reason] printed, with the count of processes to stop
+ */
+async function stopAllAndExit(code, reason) {
+	if (stopping) process.exit(code);
+	stopping = true;
+	if (reason) console.log(`\n${reason}: stopping ${tracked.size} started processes…`);
+	await Promise.all(
+		[...tracked].map(
+			([child, { group, signal }]) =>
+				new Promise((resolve) => {
+					const kill = setTimeout(() => signalProcess(child, group, 'SIGKILL'), STOP_GRACE_MS);
+					child.once('exit', () => {
+						clearTimeout(kill);
+						// What the group's leader left behind (n8n's task runner).
+						if (group) signalProcess(child, true, 'SIGKILL');
+						resolve(undefined);
+					});
+					signalProcess(child, group, signal);
+				}),
+		),
+	);
+	process.exit(code);
+}
+
+/** Whether the tracked processes are being stopped because the script is ending. */
+function isStoppingAll() {
+	return stopping;
+}
+
 /** Resolves after `ms`. @param {number} ms @returns {Promise<void>} */
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { fail, freePort, runCaptured, runOrThrow, runWithProgress, sleep, stopProcess };
+module.exports = {
+	fail,
+	freePort,
+	isStoppingAll,
+	runCaptured,
+	runOrThrow,
+	runWithProgress,
+	sleep,
+	stopAllAndExit,
+	stopProcess,
+	track,
+};

@@ -174,9 +174,7 @@ async function startQueueDeployment({
 		];
 		await importWorkflows(mainEnv, workflows);
 		const mainLog = path.join(folder, 'main.log');
-		/** The main in its own process group, so that a kill takes its task runner with it. */
-		const startMain = () =>
-			startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog), detached: true });
+		const startMain = () => startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog) });
 		let main = await startMain();
 		stops.push(async () => {
 			await stopProcess(main);
@@ -210,7 +208,6 @@ async function startQueueDeployment({
 				port: healthPort,
 				onOutput: appendTo(logFile),
 				args: ['worker', `--concurrency=${WORKER_CONCURRENCY}`],
-				detached: true,
 			});
 			const worker = { name, child, log: logFile };
 			running.push(worker);

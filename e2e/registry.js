@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { E2E_DIR, PACKAGE, ROOT_DIR, installSourceHash, node24 } = require('./n8n');
-const { freePort, runCaptured, stopProcess } = require('./processes');
+const { freePort, runCaptured, stopProcess, track } = require('./processes');
 
 const SOURCE_DIR = path.join(E2E_DIR, 'registry');
 const INSTALL_DIR = path.join(E2E_DIR, '.registry');
@@ -70,13 +70,11 @@ async function startRegistry(folder) {
 	].join('\n');
 	const configFile = path.join(home, 'config.yaml');
 	fs.writeFileSync(configFile, `${config}\n`);
-	const server = spawn(
-		node24(),
-		[VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`],
-		{
+	const server = track(
+		spawn(node24(), [VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
 			cwd: home,
 			stdio: ['ignore', 'ignore', 'pipe'],
-		},
+		}),
 	);
 	let errors = '';
 	server.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));

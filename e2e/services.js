@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { freePort, runCaptured, sleep, stopProcess } = require('./processes');
+const { freePort, runCaptured, sleep, stopProcess, track } = require('./processes');
 
 const SETUP_SCRIPT = 'bash scripts/setup-system.sh';
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -141,23 +141,28 @@ async function startPostgres(folder) {
 	const port = await freePort();
 	let log = '';
 	const spawnServer = async () => {
-		const child = spawn(
-			path.join(POSTGRES_BIN, 'postgres'),
-			[
-				'-D',
-				data,
-				'-p',
-				String(port),
-				'-c',
-				'listen_addresses=127.0.0.1',
-				'-k',
-				home,
-				'-c',
-				'fsync=off',
-				'-c',
-				'max_connections=200',
-			],
-			{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'] },
+		// In a group of its own with its server processes, so that a kill at the script's end
+		// takes them all; its graceful stop is SIGINT, the fast shutdown.
+		const child = track(
+			spawn(
+				path.join(POSTGRES_BIN, 'postgres'),
+				[
+					'-D',
+					data,
+					'-p',
+					String(port),
+					'-c',
+					'listen_addresses=127.0.0.1',
+					'-k',
+					home,
+					'-c',
+					'fsync=off',
+					'-c',
+					'max_connections=200',
+				],
+				{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+			),
+			{ group: true, signal: 'SIGINT' },
 		);
 		child.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
 		try {
@@ -245,25 +250,27 @@ async function startRedis(folder) {
 	fs.mkdirSync(home, { recursive: true });
 	const port = await freePort();
 	const spawnServer = async () => {
-		const child = spawn(
-			REDIS_SERVER,
-			[
-				'--port',
-				String(port),
-				'--bind',
-				'127.0.0.1',
-				'--dir',
-				home,
-				'--save',
-				'',
-				'--appendonly',
-				'yes',
-				'--appendfsync',
-				'everysec',
-				'--logfile',
-				'',
-			],
-			{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
+		const child = track(
+			spawn(
+				REDIS_SERVER,
+				[
+					'--port',
+					String(port),
+					'--bind',
+					'127.0.0.1',
+					'--dir',
+					home,
+					'--save',
+					'',
+					'--appendonly',
+					'yes',
+					'--appendfsync',
+					'everysec',
+					'--logfile',
+					'',
+				],
+				{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
+			),
 		);
 		await waitForPort(port, child, 'redis-server');
 		return child;

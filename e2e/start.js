@@ -31,7 +31,7 @@ const {
 	startN8n,
 	waitForWebhooks,
 } = require('./n8n');
-const { freePort, stopProcess } = require('./processes');
+const { freePort, isStoppingAll, stopAllAndExit } = require('./processes');
 const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('./scriptedModel');
 
@@ -51,29 +51,11 @@ function progress(step, text) {
 	console.log(`[${step}/${STEPS}] ${text} (${seconds} s)`);
 }
 
-/** @type {Sandbox | undefined} */
-let sandbox;
-/** @type {ScriptedModel | undefined} */
-let model;
-/** @type {import('node:child_process').ChildProcess | undefined} */
-let n8n;
-let stopping = false;
-
-async function stopAll(exitCode = 0) {
-	if (stopping) return;
-	stopping = true;
-	console.log('\nStopping n8n and the sandbox…');
-	if (n8n) await stopProcess(n8n);
-	if (sandbox) await sandbox.stop();
-	if (model) await model.stop();
-	console.log('Stopped.');
-	process.exit(exitCode);
-}
-
+/*
+ * Ctrl-C, and a failure, stop n8n with e2e/processes.js's stopAllAndExit; the sandbox and the
+ * model run in this process and end with it.
+ */
 async function main() {
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
-
 	progress(1, 'Building the package');
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('npm run build failed (see above)');
@@ -82,7 +64,7 @@ async function main() {
 	await ensureN8n((line) => console.log(`      ${line}`));
 
 	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);
-	sandbox = new Sandbox({ port: SANDBOX_PORT });
+	const sandbox = new Sandbox({ port: SANDBOX_PORT });
 	try {
 		await sandbox.start();
 	} catch (error) {
@@ -114,19 +96,19 @@ async function main() {
 			: 'Importing the demo credential (examples were imported on the first run)',
 	);
 	// Example (e)'s model: the scripted stand-in, on a free port (its credential is refreshed).
-	model = new ScriptedModel();
+	const model = new ScriptedModel();
 	await model.start();
 	await importDemo({ ...env, N8N_LOG_LEVEL: 'warn' }, sandbox.url, model.url, firstRun);
 	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
 
 	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${N8N_LOG})`);
 	const log = fs.createWriteStream(N8N_LOG, { flags: 'a' });
-	n8n = await startN8n(env, { port: N8N_PORT, onOutput: (line) => log.write(`${line}\n`) });
+	const n8n = await startN8n(env, { port: N8N_PORT, onOutput: (line) => log.write(`${line}\n`) });
 	await waitForWebhooks(N8N_PORT, exampleWebhooks());
 	n8n.once('exit', (code) => {
-		if (stopping) return;
+		if (isStoppingAll()) return;
 		console.error(`n8n exited with ${code}; see ${N8N_LOG}`);
-		void stopAll(1);
+		void stopAllAndExit(1);
 	});
 
 	const base = `http://127.0.0.1:${N8N_PORT}`;
@@ -161,5 +143,5 @@ Press Ctrl-C to stop n8n and the sandbox.`);
 
 main().catch((error) => {
 	console.error(`npm start failed: ${error instanceof Error ? error.message : error}`);
-	void stopAll(1);
+	void stopAllAndExit(1);
 });
