@@ -34,7 +34,7 @@ const {
 	n8nEnvironment,
 	packPackage,
 	readExample,
-	runN8n,
+	executeWorkflow,
 	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
@@ -182,16 +182,6 @@ function forImport(release, workflow) {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-/** The run data `n8n execute --rawOutput` prints (as indented JSON among log lines). @param {string} stdout */
-function parseRun(stdout) {
-	const start = stdout.search(/^\{$/m);
-	const end = stdout.indexOf('\n}', start);
-	assert.ok(start !== -1 && end !== -1, `n8n execute printed no run:\n${stdout.slice(0, 2000)}`);
-	return /** @type {{ data: { resultData: { runData: Record<string, { data?: { main: ({ json: any }[] | null)[] }, error?: { message: string } }[]>, error?: { message: string } } } }} */ (
-		JSON.parse(stdout.slice(start, end + 2))
-	);
-}
 
 /**
  * The workflow that runs every operation once: a Manual Trigger fanned out to one branch per
@@ -663,22 +653,20 @@ async function runRelease(version, tarball, install) {
 			},
 		);
 
-		/** @type {ReturnType<typeof parseRun> | undefined} */
+		/** @type {Awaited<ReturnType<typeof executeWorkflow>>['run'] | undefined} */
 		let run;
 		await check(
 			'n8n execute: one workflow with all 13 operations against the sandbox',
 			async () => {
-				const result = await runN8n(
-					['execute', `--id=${IDS.operations}`, '--rawOutput'],
-					{
-						...env,
-						N8N_LOG_LEVEL: 'info',
-					},
-					release,
-				);
+				const result = await executeWorkflow(env, IDS.operations, release);
 				seen.push(result.stdout, result.stderr);
-				assert.equal(result.code, 0, `exit ${result.code}:\n${result.stdout}\n${result.stderr}`);
-				run = parseRun(result.stdout);
+				assert.equal(
+					result.code,
+					0,
+					`exit ${result.code ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
+				);
+				assert.ok(result.run, `n8n execute printed no run:\n${result.stdout.slice(0, 2000)}`);
+				run = result.run;
 				const error = run.data.resultData.error;
 				assert.equal(error, undefined, `the run failed: ${error?.message}`);
 				return `${Object.keys(run.data.resultData.runData).length - 1} operation nodes ran`;

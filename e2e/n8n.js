@@ -246,7 +246,7 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
 /**
  * Runs one n8n CLI command to its end, of the default release or of `release`.
  * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {import('./n8nInstall').N8nRelease} [release]
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 function runN8n(args, env, release = DEFAULT_N8N) {
 	return new Promise((resolve, reject) => {
@@ -261,8 +261,38 @@ function runN8n(args, env, release = DEFAULT_N8N) {
 		child.stdout.on('data', (chunk) => (stdout += chunk));
 		child.stderr.on('data', (chunk) => (stderr += chunk));
 		child.once('error', reject);
-		child.once('close', (code) => resolve({ code, stdout, stderr }));
+		child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
 	});
+}
+
+/**
+ * `n8n execute` of a workflow in the database, with `--rawOutput`: its exit, its output and the
+ * run it printed (null when it printed none). The one-shot CLI evaluates expressions with n8n's
+ * legacy engine: n8n 2.41.1's default engine, `vm`, keeps refilling its isolated-vm pool while
+ * `execute` calls `process.exit()`, and the process then dies of SIGSEGV after printing a
+ * successful run (2 in 40 runs of example (d) on a loaded machine here; the core dump showed an
+ * isolated-vm thread compiling inside V8 during exit). `n8n start`, which the webhook, editor and
+ * queue checks use, keeps the default engine.
+ * @param {NodeJS.ProcessEnv} env @param {string} workflowId @param {import('./n8nInstall').N8nRelease} [release]
+ */
+async function executeWorkflow(env, workflowId, release = DEFAULT_N8N) {
+	const result = await runN8n(
+		['execute', `--id=${workflowId}`, '--rawOutput'],
+		{ ...env, N8N_LOG_LEVEL: 'info', N8N_EXPRESSION_ENGINE: 'legacy' },
+		release,
+	);
+	return { ...result, run: parseRun(result.stdout) };
+}
+
+/**
+ * The run `n8n execute --rawOutput` prints as indented JSON among log lines, or null.
+ * @param {string} stdout
+ * @returns {{ status: string, data: { resultData: { runData: Record<string, { data: { main: ({ json: any, binary?: any }[] | null)[] }, error?: { message: string } }[]>, error?: { message: string } } } } | null}
+ */
+function parseRun(stdout) {
+	const start = stdout.search(/^\{$/m);
+	const end = stdout.indexOf('\n}', start);
+	return start === -1 || end === -1 ? null : JSON.parse(stdout.slice(start, end + 2));
 }
 
 /**
@@ -273,7 +303,7 @@ async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
 	const result = await runN8n(args, env, release);
 	if (result.code !== 0) {
 		throw fail(
-			`n8n ${args.join(' ')} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+			`n8n ${args.join(' ')} exited with ${result.code ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
 		);
 	}
 	return result;
@@ -547,6 +577,7 @@ module.exports = {
 	PACKAGE,
 	ROOT_DIR,
 	ensureN8n,
+	executeWorkflow,
 	exampleWebhooks,
 	node24,
 	importCredentials,

@@ -38,7 +38,7 @@ const {
 	n8nEnvironment,
 	packPackage,
 	readExample,
-	runN8n,
+	executeWorkflow,
 	startN8n,
 	waitForWebhooks,
 	NODE_TYPE,
@@ -115,22 +115,11 @@ function requireChromium() {
 	);
 }
 
-/**
- * The run data of `n8n execute --rawOutput`: the run as indented JSON among n8n's log lines
- * (n8n prints it through its logger, so the log level has to be `info`).
- * @param {string} stdout
- * @returns {{ status: string, data: { resultData: { runData: Record<string, { data: { main: ({ json: any, binary?: any }[] | null)[] } }[]>, error?: unknown } } }}
- */
-function parseRun(stdout) {
-	const start = stdout.search(/^\{$/m);
-	const end = stdout.indexOf('\n}', start);
-	assert.ok(start !== -1 && end !== -1, `n8n execute printed no run:\n${stdout.slice(0, 2000)}`);
-	return JSON.parse(stdout.slice(start, end + 2));
-}
+/** @typedef {NonNullable<Awaited<ReturnType<typeof executeWorkflow>>['run']>} Run */
 
 /**
  * The items of one node's output in a run.
- * @param {ReturnType<typeof parseRun>} run @param {string} node @param {number} [output]
+ * @param {Run} run @param {string} node @param {number} [output]
  */
 function outputOf(run, node, output = 0) {
 	const runs = run.data.resultData.runData[node];
@@ -141,19 +130,17 @@ function outputOf(run, node, output = 0) {
 	return (runs[0].data.main[output] ?? []).map((item) => item);
 }
 
-/** @param {NodeJS.ProcessEnv} env @param {string} id */
+/** @param {NodeJS.ProcessEnv} env @param {string} id @returns {Promise<Run>} */
 async function execute(env, id) {
-	const result = await runN8n(['execute', `--id=${id}`, '--rawOutput'], {
-		...env,
-		N8N_LOG_LEVEL: 'info',
-	});
-	seenOutput.push(result.stdout, result.stderr);
+	const { code, signal, stdout, stderr, run } = await executeWorkflow(env, id);
+	seenOutput.push(stdout, stderr);
 	assert.equal(
-		result.code,
+		code,
 		0,
-		`n8n execute --id=${id} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+		`n8n execute --id=${id} exited with ${code ?? signal}:\n${stdout}\n${stderr}`,
 	);
-	return parseRun(result.stdout);
+	assert.ok(run, `n8n execute --id=${id} printed no run:\n${stdout.slice(0, 2000)}`);
+	return run;
 }
 
 /** @param {string} letter */
@@ -380,7 +367,7 @@ async function main() {
 		)?.referralCode;
 		// Spacing, key order and non-ASCII text the node's own serializer would never produce.
 		const httpRawJsonBody = `{ "event_name": "signup",\n  "invited_user_id": "${httpInvitedUser}", "invite_code": "${httpInviteCode}", "invited_user_name": "Zoë 李" }`;
-		/** @type {ReturnType<typeof parseRun> | undefined} */
+		/** @type {Run | undefined} */
 		let httpRun;
 		await check(
 			'HTTP Request node workflow (8 cases, HTTP Request 4.5, 4.2 and 3) imported beside a second credential, with a v1 key, and run with n8n execute',
