@@ -141,48 +141,54 @@ function checkAge(
 	return { valid: true, signedAt, messageId };
 }
 
-function verifyStripe(input: VerificationInput, header: string): Verification {
-	let timestamp: string | undefined;
-	const signatures: string[] = [];
-	for (const [key, value] of pairs(header, ',')) {
-		if (key === 't') timestamp = value;
-		else if (key === 'v1') signatures.push(value);
-	}
-	if (timestamp === undefined || !UNIX_SECONDS.test(timestamp)) {
-		return refuse('malformed Stripe-Signature header: no timestamp (t=)');
-	}
-	if (signatures.length === 0) return refuse('malformed Stripe-Signature header: no v1 signature');
-	const expected = hmac(input.secret, [`${timestamp}.`, input.rawBody]).digest('hex');
-	if (
-		!anyMatches(
-			expected,
-			signatures.map((s) => s.toLowerCase()),
-		)
-	) {
-		return refuse('no v1 signature matches the body and the signing secret');
-	}
-	return checkAge(Number(timestamp), input.nowSeconds, input.toleranceSeconds, null);
+/** A scheme that signs `<timestamp><joiner><body>` as hex, in `key=value` pairs of one header. */
+interface TimestampedHexScheme {
+	header: string;
+	separator: string;
+	timestampKey: string;
+	signatureKey: string;
+	joiner: string;
 }
 
-function verifyPaddle(input: VerificationInput, header: string): Verification {
+const STRIPE_SCHEME: TimestampedHexScheme = {
+	header: 'Stripe-Signature',
+	separator: ',',
+	timestampKey: 't',
+	signatureKey: 'v1',
+	joiner: '.',
+};
+
+const PADDLE_SCHEME: TimestampedHexScheme = {
+	header: 'Paddle-Signature',
+	separator: ';',
+	timestampKey: 'ts',
+	signatureKey: 'h1',
+	joiner: ':',
+};
+
+/** Stripe's and Paddle's check: any signature of the scheme's key may match (a secret roll sends two). */
+function verifyTimestampedHex(
+	input: VerificationInput,
+	header: string,
+	scheme: TimestampedHexScheme,
+): Verification {
 	let timestamp: string | undefined;
 	const signatures: string[] = [];
-	for (const [key, value] of pairs(header, ';')) {
-		if (key === 'ts') timestamp = value;
-		else if (key === 'h1') signatures.push(value);
+	for (const [key, value] of pairs(header, scheme.separator)) {
+		if (key === scheme.timestampKey) timestamp = value;
+		else if (key === scheme.signatureKey) signatures.push(value.toLowerCase());
 	}
 	if (timestamp === undefined || !UNIX_SECONDS.test(timestamp)) {
-		return refuse('malformed Paddle-Signature header: no timestamp (ts=)');
+		return refuse(`malformed ${scheme.header} header: no timestamp (${scheme.timestampKey}=)`);
 	}
-	if (signatures.length === 0) return refuse('malformed Paddle-Signature header: no h1 signature');
-	const expected = hmac(input.secret, [`${timestamp}:`, input.rawBody]).digest('hex');
-	if (
-		!anyMatches(
-			expected,
-			signatures.map((s) => s.toLowerCase()),
-		)
-	) {
-		return refuse('no h1 signature matches the body and the signing secret');
+	if (signatures.length === 0) {
+		return refuse(`malformed ${scheme.header} header: no ${scheme.signatureKey} signature`);
+	}
+	const expected = hmac(input.secret, [`${timestamp}${scheme.joiner}`, input.rawBody]).digest(
+		'hex',
+	);
+	if (!anyMatches(expected, signatures)) {
+		return refuse(`no ${scheme.signatureKey} signature matches the body and the signing secret`);
 	}
 	return checkAge(Number(timestamp), input.nowSeconds, input.toleranceSeconds, null);
 }
@@ -241,9 +247,9 @@ export function verifyDelivery(input: VerificationInput): Verification {
 	if (header === undefined || header.trim() === '') return refuse(`missing ${name} header`);
 	switch (input.provider) {
 		case 'stripe':
-			return verifyStripe(input, header);
+			return verifyTimestampedHex(input, header, STRIPE_SCHEME);
 		case 'paddle':
-			return verifyPaddle(input, header);
+			return verifyTimestampedHex(input, header, PADDLE_SCHEME);
 		case 'lemonSqueezy':
 			return verifyLemonSqueezy(input, header);
 		case 'standardWebhooks':
