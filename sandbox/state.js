@@ -212,13 +212,11 @@ class SandboxState {
 	}
 
 	/**
-	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
-	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
-	 * first promoter with a referral code).
-	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
-	 * @returns {string[]} their transaction ids
+	 * The product's referral campaign and the promoter `promoterUserId` in it (by default the
+	 * product's first promoter with a referral code), for test data attributed to them.
+	 * @param {string} product @param {string} [promoterUserId]
 	 */
-	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
+	referral(product, promoterUserId) {
 		const campaign = /** @type {Product} */ (this.products.get(product)).referralCampaign;
 		const promoter =
 			promoterUserId === undefined
@@ -226,24 +224,38 @@ class SandboxState {
 				: this.findPromoter(product, promoterUserId);
 		if (!campaign || !promoter)
 			throw new Error(`${product} has no referral campaign with a promoter`);
+		return { product, campaignId: campaign.id, affiliateId: promoter.affiliateId };
+	}
+
+	/**
+	 * A signup of `userId` through `referral`, at the sandbox's now.
+	 * @param {ReturnType<SandboxState['referral']>} referral @param {string} userId
+	 */
+	signUpThrough(referral, userId) {
+		const { product, campaignId, affiliateId } = referral;
+		this.createConversion(product, campaignId, affiliateId, 'signup', userId, null, 0, this.now());
+	}
+
+	/**
+	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
+	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
+	 * first promoter with a referral code).
+	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
+	 * @returns {string[]} their transaction ids
+	 */
+	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
+		const referral = this.referral(product, promoterUserId);
+		const { campaignId, affiliateId } = referral;
 		return Array.from({ length: count }, (_, i) => {
 			const transactionId = `${prefix}_${i}`;
-			this.createConversion(
-				product,
-				campaign.id,
-				promoter.affiliateId,
-				'signup',
-				`${prefix}_user_${i}`,
-				null,
-				0,
-				this.now(),
-			);
+			const userId = `${prefix}_user_${i}`;
+			this.signUpThrough(referral, userId);
 			const purchase = this.createConversion(
 				product,
-				campaign.id,
-				promoter.affiliateId,
+				campaignId,
+				affiliateId,
 				'purchase',
-				`${prefix}_user_${i}`,
+				userId,
 				transactionId,
 				1000,
 				this.now(),
@@ -260,24 +272,10 @@ class SandboxState {
 	 * @returns {string[]} their user ids in the product
 	 */
 	addSignups(product, count, prefix) {
-		const campaign = /** @type {Product} */ (this.products.get(product)).referralCampaign;
-		const promoter = [...this.promoters.values()].find(
-			(p) => p.product === product && p.referralCode !== null,
-		);
-		if (!campaign || !promoter)
-			throw new Error(`${product} has no referral campaign with a promoter`);
+		const referral = this.referral(product);
 		return Array.from({ length: count }, (_, i) => {
 			const userId = `${prefix}_user_${i}`;
-			this.createConversion(
-				product,
-				campaign.id,
-				promoter.affiliateId,
-				'signup',
-				userId,
-				null,
-				0,
-				this.now(),
-			);
+			this.signUpThrough(referral, userId);
 			return userId;
 		});
 	}
