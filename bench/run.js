@@ -59,7 +59,8 @@ const { Agent, request } = require('undici');
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const harness = require('../harness/engine');
+const { runWorkflow } = require('../harness/runWorkflow');
+const { oneNodeWorkflow, singleNodeWorkflow } = require('../harness/workflows');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { track } = require('../e2e/processes');
 const { control, startSandbox } = require('./sandboxProcess');
@@ -140,7 +141,7 @@ async function measure(work) {
 
 /** (a) The node, in n8n's engine. @param {string} url @param {number} size @param {import('n8n-workflow').INodeParameters} options */
 async function runNode(url, size, options) {
-	const workflow = harness.singleNodeWorkflow(
+	const workflow = singleNodeWorkflow(
 		{ resource: 'promoter', operation: 'getStatistics', userId: '={{ $json.userId }}', options },
 		{ onError: 'continueRegularOutput' },
 	);
@@ -148,7 +149,7 @@ async function runNode(url, size, options) {
 		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
 	};
 	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
-	const run = await harness.runWorkflow(workflow, { credentials, input });
+	const run = await runWorkflow(workflow, { credentials, input });
 	const items = run.output('Affiliate Tracking');
 	const errors = items.filter((/** @type {any} */ item) => item.json.error !== undefined).length;
 	return { ok: items.length - errors, errors, lost: size - items.length };
@@ -176,7 +177,7 @@ async function runHandBuilt(url, size, httpRequestType) {
 	const input = Array.from({ length: size }, () => ({
 		json: { url: `${url}${PATH}`, timestamp, sign: signLikeACodeNode(timestamp) },
 	}));
-	const workflow = harness.oneNodeWorkflow({
+	const workflow = oneNodeWorkflow({
 		id: 'http',
 		name: 'HTTP Request',
 		type: 'n8n-nodes-base.httpRequest',
@@ -185,7 +186,7 @@ async function runHandBuilt(url, size, httpRequestType) {
 		onError: 'continueRegularOutput',
 		parameters: handBuiltHttpRequestParameters(API_KEY),
 	});
-	const run = await harness.runWorkflow(workflow, {
+	const run = await runWorkflow(workflow, {
 		credentials: {},
 		input,
 		otherNodeTypes: { 'n8n-nodes-base.httpRequest': httpRequestType },
@@ -264,7 +265,7 @@ const floorNodeType = {
 
 /** (d) The helper floor in the same engine. @param {string} url @param {number} size */
 async function runFloor(url, size) {
-	const workflow = harness.oneNodeWorkflow({
+	const workflow = oneNodeWorkflow({
 		id: 'floor',
 		name: 'Helper floor',
 		type: 'bench.helperFloor',
@@ -277,7 +278,7 @@ async function runFloor(url, size) {
 		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
 	};
 	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
-	const run = await harness.runWorkflow(workflow, {
+	const run = await runWorkflow(workflow, {
 		credentials,
 		input,
 		otherNodeTypes: { 'bench.helperFloor': floorNodeType },
@@ -373,8 +374,8 @@ async function measureInChild() {
  * A private copy of what the rounds load (the built package, the harness, the benchmark), so that
  * a build started elsewhere during the run (`npm test`, another `npm run bench`) can neither break
  * a round (n8n-node build empties dist/ first) nor change the code between rounds. The harness
- * loads the package from its own parent folder, so it is copied too; node_modules, test, sandbox
- * and e2e are only read and are linked. BENCH_SNAPSHOT=0 runs from the working tree.
+ * loads the package from its own parent folder, so it is copied too; node_modules, sandbox and
+ * e2e are only read and are linked. BENCH_SNAPSHOT=0 runs from the working tree.
  * @returns {{ script: string, remove: () => void }}
  */
 function snapshot() {
@@ -383,7 +384,7 @@ function snapshot() {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
 	for (const entry of ['package.json', 'dist', 'harness', 'bench'])
 		cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
-	for (const entry of ['node_modules', 'test', 'sandbox', 'e2e'])
+	for (const entry of ['node_modules', 'sandbox', 'e2e'])
 		symlinkSync(path.join(root, entry), path.join(dir, entry));
 	return {
 		script: path.join(dir, 'bench', path.basename(__filename)),

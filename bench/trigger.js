@@ -24,7 +24,7 @@ const path = require('node:path');
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const harness = require('../harness/engine');
+const { pollTrigger } = require('../harness/pollTrigger');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, PRODUCTS } = require('../sandbox/seed');
@@ -52,7 +52,7 @@ async function main() {
 	};
 	/** @param {number} concurrency @param {import('n8n-workflow').IDataObject | undefined} staticData */
 	const poll = (concurrency, staticData) =>
-		harness.pollTrigger(
+		pollTrigger(
 			{
 				event: 'promoterResultsChanged',
 				userIds,

@@ -10,7 +10,9 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 
-import { assertNoSecrets, runWorkflow, singleNodeWorkflow } from '../../harness/engine';
+import { assertNoSecrets } from '../../harness/assertNoSecrets';
+import { runWorkflow } from '../../harness/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/workflows';
 import { allCredentials, credentialFor, KEYS, useSandbox, WRONG_SECRET } from '../helpers/sandbox';
 import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 

@@ -4,13 +4,9 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import {
-	readWorkflowFixture,
-	runWorkflow,
-	withCredential,
-	type WorkflowRun,
-} from '../../harness/engine';
-import type { WorkflowFixtureName } from '../fixtures/workflows';
+import { runWorkflow, type WorkflowRun } from '../../harness/runWorkflow';
+import { withCredential } from '../../harness/workflows';
+import { readWorkflowFixture, type WorkflowFixtureName } from '../fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../helpers/sandbox';
 
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);

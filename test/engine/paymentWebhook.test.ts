@@ -18,7 +18,7 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { loadPackage } from '../../harness/engine';
+import { loadPackage } from '../../harness/packageLoader';
 import { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } from '../../harness/paymentSignatures';
 
 const TYPE = 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger';

@@ -5,7 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness/engine';
+import { runWorkflow } from '../../harness/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/workflows';
 import { printTable } from '../helpers/report';
 import {
 	allCredentials,

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { pollTrigger, type PollResult } from '../../harness/engine';
+import { pollTrigger, type PollResult } from '../../harness/pollTrigger';
 import { allCredentials, useSandbox } from '../helpers/sandbox';
 
 const PRODUCT = 'prd_videomax';

@@ -4,7 +4,9 @@
  */
 import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { loadPackage, runWorkflow, singleNodeWorkflow } from '../../harness/engine';
+import { loadPackage } from '../../harness/packageLoader';
+import { runWorkflow } from '../../harness/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/workflows';
 import { allCredentials, credentialFor, useSandbox } from '../helpers/sandbox';
 
 const long = 'x'.repeat(256);
