@@ -1,0 +1,129 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e, the node as an AI agent's tool: example (e)'s agent with the scripted model, and
+ * example (g)'s MCP server called by a real MCP client.
+ */
+const assert = require('node:assert/strict');
+
+const { MCP_DEMO_TOKEN, readExample } = require('../n8n');
+const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../scriptedModel');
+const { PRODUCTS } = require('../../sandbox/seed');
+const { example, monthToDateUtc8 } = require('./context');
+
+/** @param {import('./context').Started} context */
+async function agentChecks(context) {
+	const { check, sandbox, model, base, seenOutput } = context;
+	await check(
+		"example e (AI agent): the model's tool call runs the node, whose figures reach the reply",
+		async () => {
+			const chat = readExample(example('e').file).nodes.find((node) =>
+				node.type.endsWith('.chatTrigger'),
+			);
+			assert.ok(chat, 'example (e) has no chat trigger');
+			const { promoter, text, reply } = await askAgentAboutNewPromoter(
+				sandbox,
+				PRODUCTS.videomax,
+				`${base}/webhook/${chat.webhookId}/chat`,
+				'e2e-session',
+			);
+			seenOutput.push(text);
+			// The model was offered both tools, and called the statistics one for the promoter asked about.
+			const [first, second] = model.requests;
+			const offered = (first?.tools ?? []).map((tool) => tool.function.name).sort();
+			assert.deepEqual(offered, ['Get_Promoter', 'Get_Promoter_Statistics']);
+			const call = second?.messages.find((message) => message.tool_calls)?.tool_calls?.[0];
+			assert.equal(call?.function.name, 'Get_Promoter_Statistics');
+			assert.deepEqual(JSON.parse(String(call?.function.arguments)), {
+				userId: promoter,
+				startDate: '2020-01-01',
+				endDate: '2030-12-31',
+			});
+			// The node ran with the model's arguments, and the reply carries the sandbox's figures.
+			const read = assertReplyFromSandbox(sandbox, PRODUCTS.videomax, promoter, reply);
+			return `e2e e: tools offered ${offered.join(', ')}; model called ${call?.function.name}(${call?.function.arguments}); node read ${read}; reply "${reply}"`;
+		},
+	);
+
+	await check(
+		'example g (MCP): a real MCP client (@modelcontextprotocol/sdk) lists the tools and calls Get Promoter Statistics',
+		async () => {
+			const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+			const {
+				StreamableHTTPClientTransport,
+			} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+			const trigger = readExample(example('g').file).nodes.find((node) =>
+				String(node.type).endsWith('.mcpTrigger'),
+			);
+			const endpoint = new URL(`${base}/mcp/${trigger?.parameters.path}`);
+			// Without the example's bearer token the server answers nothing.
+			const anonymous = await fetch(endpoint, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					Accept: 'application/json, text/event-stream',
+				},
+				body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+			});
+			seenOutput.push(await anonymous.text());
+			assert.equal(anonymous.status, 403, 'the MCP endpoint answered without the bearer token');
+			// A promoter of its own, with figures the client has to bring back.
+			const [promoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'mcp_asked');
+			sandbox.state.addActivity(PRODUCTS.videomax, promoter, { clicks: 4, payingCustomers: 2 });
+			const callsBefore = sandbox.calls.length;
+			const client = new Client({ name: 'e2e-mcp-client', version: '1.0.0' });
+			const transport = new StreamableHTTPClientTransport(endpoint, {
+				requestInit: { headers: { Authorization: `Bearer ${MCP_DEMO_TOKEN}` } },
+			});
+			await client.connect(transport);
+			try {
+				const { tools } = await client.listTools();
+				seenOutput.push(JSON.stringify(tools));
+				const listed = tools.map(
+					(tool) => `${tool.name}(${Object.keys(tool.inputSchema.properties ?? {}).join(', ')})`,
+				);
+				assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+					'Get_Promoter',
+					'Get_Promoter_Statistics',
+				]);
+				const range = { startDate: '2020-01-01', endDate: monthToDateUtc8().to };
+				const result = await client.callTool({
+					name: 'Get_Promoter_Statistics',
+					arguments: { userId: promoter, ...range },
+				});
+				const text = JSON.stringify(result);
+				seenOutput.push(text);
+				assert.ok(!result.isError, `the tool call failed: ${text}`);
+				const content = /** @type {{ type: string, text?: string }[]} */ (result.content);
+				/** @type {unknown} */
+				const answered = JSON.parse(content.map((part) => part.text ?? '').join(''));
+				const [figures] = /** @type {Record<string, unknown>[]} */ (
+					Array.isArray(answered) ? answered : [answered]
+				);
+				const expected = sandbox.state.readPromoter(
+					PRODUCTS.videomax,
+					promoter,
+					'statistics',
+					new Map([
+						['start_date', [range.startDate]],
+						['end_date', [range.endDate]],
+					]),
+				).data;
+				assert.deepEqual(figures, expected);
+				const reads = sandbox.calls
+					.slice(callsBefore)
+					.filter((call) => call.path.includes(`/promoters/${promoter}`));
+				assert.equal(reads.length, 1, `reads: ${JSON.stringify(reads)}`);
+				assert.deepEqual(
+					[reads[0].path, reads[0].signature, reads[0].keyVersion, reads[0].code],
+					[`/api/open/v1/promoters/${promoter}/statistics`, 'valid', 'v2', 0],
+				);
+				return `MCP (Streamable HTTP ${endpoint.pathname}, bearer token; 403 without) tools/list → ${listed.join('; ')}; tools/call Get_Promoter_Statistics(${promoter}) → ${JSON.stringify(figures)}`;
+			} finally {
+				await client.close();
+			}
+		},
+	);
+}
+
+module.exports = { agentChecks };

@@ -1,0 +1,186 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e in headless Chromium: example (d)'s page with the promoter center in its iframe, then
+ * the editor (e2e/editor.js): the nodes panel, the credential dialog's test, example (a)'s canvas
+ * and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { DEMO_CREDENTIAL, DEMO_KEY } = require('../n8n');
+const {
+	closeDialogs,
+	credentialTest,
+	launchChromium,
+	nodesPanel,
+	openExampleNode,
+	openNode,
+	signIn,
+} = require('../editor');
+const { NODES: HTTP_NODES } = require('../httpRequestNode');
+const { WRONG_SECRET } = require('../../sandbox/seed');
+const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, OWNER, example } = require('./context');
+
+/** `npm run screenshots` (--screenshots) keeps the editor's pictures in docs/images for the README. */
+const SCREENSHOTS_DIR = process.argv.includes('--screenshots')
+	? path.join(__dirname, '..', '..', 'docs', 'images')
+	: undefined;
+/** What the editor must show, read from the built package (test:e2e builds it first). */
+const { AffiliateTracking } = require('../../dist/index.js');
+const {
+	authenticationHint,
+	SERVER_MESSAGES,
+} = require('../../dist/nodes/shared/transport/errors.js');
+/** @type {string[]} */
+const ACTION_LABELS = new AffiliateTracking().description.properties
+	.filter((property) => property.name === 'operation')
+	.flatMap((property) =>
+		/** @type {{ action?: string }[]} */ (property.options ?? []).map((option) =>
+			String(option.action),
+		),
+	);
+/** n8n lists a polling trigger's events as "On <event>", lower-cased. */
+const TRIGGER_EVENTS = ['On promoter balance changed', 'On promoter results changed'];
+const SIGNATURE_REMEDY = authenticationHint(SERVER_MESSAGES.signatureFailed);
+
+/** @param {import('./context').Started} context */
+async function browserChecks(context) {
+	const { check, sandbox, work, base, seenOutput } = context;
+	await check(
+		'example d (Chromium): the page embeds the promoter center with a fresh token',
+		async () => {
+			const browser = await launchChromium(CHROMIUM);
+			try {
+				const page = await browser.newPage();
+				const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
+				assert.equal(response?.status(), 200);
+				const iframe = page.locator('iframe#promoter-center');
+				const src = String(await iframe.getAttribute('src'));
+				assert.equal(await iframe.getAttribute('allow'), 'clipboard-write');
+				const token = src.slice(`${sandbox.url}/promoter-center/iframe/`.length);
+				assert.ok(
+					src.startsWith(`${sandbox.url}/promoter-center/iframe/`) && token.length > 0,
+					src,
+				);
+				assert.ok(
+					sandbox.state.centerTokens.has(token),
+					'the iframe token is not one the sandbox issued',
+				);
+				const shown = await page
+					.frameLocator('iframe#promoter-center')
+					.locator('#promoter')
+					.textContent();
+				assert.equal(shown, 'Ada');
+				const screenshot = path.join(work, 'promoter-center.png');
+				await page.screenshot({ path: screenshot });
+				seenOutput.push(await page.content());
+				return `iframe src …/promoter-center/iframe/${token.slice(0, 6)}… allow="clipboard-write", frame shows promoter "${shown}"`;
+			} finally {
+				await browser.close();
+			}
+		},
+	);
+
+	{
+		const browser = await launchChromium(CHROMIUM);
+		const page = await browser.newPage({ viewport: { width: 1400, height: 1150 } });
+		const pictures = SCREENSHOTS_DIR ?? path.join(work, 'screenshots');
+		fs.mkdirSync(pictures, { recursive: true });
+		/** @type {import('../editor').Screenshot} */
+		const screenshot = async (shown, name, element) => {
+			seenOutput.push(await shown.content());
+			await (element ?? shown).screenshot({ path: path.join(pictures, `${name}.png`) });
+		};
+		try {
+			await check(
+				'the editor (Chromium): signed in, "Affiliate" in the nodes panel lists the trigger\'s events and the 13 actions',
+				async () => {
+					await signIn(page, base, OWNER);
+					const panel = await nodesPanel(page, base, screenshot);
+					assert.deepEqual(panel.searchResults, ['Affiliate Tracking']);
+					assert.deepEqual(panel.headers, { triggers: 'Triggers (2)', actions: 'Actions (13)' });
+					const missing = [...ACTION_LABELS, ...TRIGGER_EVENTS].filter(
+						(label) => !panel.listed.includes(label),
+					);
+					assert.deepEqual(missing, [], 'not listed in the nodes panel');
+					return `nodes panel: ${panel.headers.triggers}, ${panel.headers.actions}: ${panel.listed.filter((label) => !/ACTIONS$/.test(label)).join(', ')}`;
+				},
+			);
+			await check(
+				"the editor: the credential dialog's test passes with the sandbox's key, and shows the service's message and remedy with a wrong secret",
+				async () => {
+					const credential = { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret: API_SECRET };
+					const good = await credentialTest(
+						page,
+						credential,
+						screenshot,
+						'credential-test-success',
+					);
+					assert.ok(
+						good.passed && good.shown.includes('Connection tested successfully'),
+						good.shown.join(' | '),
+					);
+					const bad = await credentialTest(
+						page,
+						{ ...credential, apiSecret: WRONG_SECRET },
+						screenshot,
+						'credential-test-wrong-secret',
+					);
+					const expected = `Signature verification failed. ${SIGNATURE_REMEDY}`;
+					assert.ok(!bad.passed && bad.shown.includes(expected), bad.shown.join(' | '));
+					await closeDialogs(page);
+					return `Test: "Connection tested successfully"; wrong secret: "Couldn’t connect with these settings" + "${expected}"`;
+				},
+			);
+			await check(
+				"the editor: example (a)'s canvas, and its Refund node's parameters as the README describes",
+				async () => {
+					const opened = await openExampleNode(page, base, example('a').id, 'Refund', screenshot);
+					assert.ok(opened.names.includes('Refund') && opened.names.includes('Payment refunded'));
+					for (const shown of [
+						'Transaction ID',
+						'Reason',
+						'{{ $json.transactionId }}',
+						'Full refunds only: cancels the unpaid rewards of the purchase (paid ones are kept and counted). Repeating a refund is safe: it answers ALREADY_PROCESSED and changes nothing.',
+					]) {
+						assert.ok(
+							opened.shown.includes(shown),
+							`"${shown}" not in the node view: ${opened.shown.join(' | ')}`,
+						);
+					}
+					return `${opened.names.length} nodes on the canvas; Refund shows Transaction ID {{ $json.transactionId }}, Reason, the full-refund notice; screenshots in ${pictures}`;
+				},
+			);
+			await check(
+				'the editor: the HTTP Request node set up with Predefined Credential Type → Affiliate Tracking API',
+				async () => {
+					const shown = await openNode(
+						page,
+						base,
+						HTTP_WORKFLOW_ID,
+						HTTP_NODES.postJson,
+						screenshot,
+						'http-request-credential',
+					);
+					for (const expected of [
+						'Predefined Credential Type',
+						'Affiliate Tracking API',
+						DEMO_CREDENTIAL.name,
+					]) {
+						assert.ok(
+							shown.includes(expected),
+							`"${expected}" not in the node view: ${shown.join(' | ')}`,
+						);
+					}
+					return `the HTTP Request node shows Authentication "Predefined Credential Type", Credential Type "Affiliate Tracking API", credential "${DEMO_CREDENTIAL.name}"`;
+				},
+			);
+		} finally {
+			await browser.close();
+		}
+	}
+}
+
+module.exports = { browserChecks };

@@ -1,0 +1,64 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e, packing and install: `npm pack`, the tarball installed into the run's n8n user
+ * folder the way n8n installs community packages, then the demo credential, the examples and
+ * the WEBHOOK checks' workflows imported with `n8n import:*`.
+ */
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const {
+	EXAMPLES,
+	importCredentials,
+	importDemo,
+	importWorkflows,
+	installAsCommunityPackage,
+	packPackage,
+} = require('../n8n');
+const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
+
+/**
+ * Throws when the package could not be installed: nothing else can run then.
+ * @param {import('./context').Context} context
+ */
+async function installChecks(context) {
+	const { check, sandbox, model, work, userFolder, env } = context;
+	/** @type {{ directory: string, packageJson: Record<string, unknown> } | undefined} */
+	let installed;
+	await check('npm pack → installed into .n8n/nodes as n8n installs community packages', () => {
+		const tarball = packPackage(work);
+		installed = installAsCommunityPackage(tarball, userFolder);
+		const { packageJson, directory } = installed;
+		for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			assert.equal(packageJson[field], undefined, `${field} left in the installed package.json`);
+		assert.equal(packageJson.dependencies, undefined, 'the package declares runtime dependencies');
+		const modules = path.join(directory, 'node_modules');
+		const installedModules = fs.existsSync(modules) ? fs.readdirSync(modules) : [];
+		assert.deepEqual(installedModules, [], 'npm install brought runtime dependencies');
+		const files = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+			.stdout.trim()
+			.split('\n');
+		assert.ok(files.includes('package/dist/nodes/AffiliateTracking/AffiliateTracking.node.js'));
+		// dist/package.json and the build info come from the starter's tsconfig, as in other community packages.
+		const expected =
+			/^package\/(dist\/(index\.|nodes\/|credentials\/|icons\/|package\.json$|tsconfig\.tsbuildinfo$)|package\.json$|README\.md$|LICENSE\.md$|CHANGELOG\.md$)/;
+		const strays = files.filter((file) => !expected.test(file));
+		assert.deepEqual(strays, [], 'files other than dist/ and the docs in the tarball');
+		return `${path.basename(tarball)}: ${files.length} files, 0 runtime dependencies`;
+	});
+	if (!installed) throw new Error('the package is not installed; nothing else can run');
+
+	await check(
+		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published)`,
+		async () => {
+			await importDemo(env, sandbox.url, model.url, true);
+			await importCredentials(env, webhookSecurityCredentials());
+			await importWorkflows(env, webhookSecurityWorkflows());
+		},
+	);
+}
+
+module.exports = { installChecks };

@@ -1,0 +1,34 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e's last check: none of the run's secrets in anything n8n gave back (collected in the
+ * context's seenOutput), in n8n's log or in what the sandbox received.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+
+const { TEST_SIGNING_SECRETS } = require('../../harness/paymentSignatures');
+const { KEYS } = require('../../sandbox/seed');
+const { API_SECRET, V1_KEY } = require('./context');
+
+/** Every secret the run's credentials hold: none may appear in anything n8n gives back. */
+const SECRETS = [API_SECRET, KEYS[V1_KEY].secret, ...Object.values(TEST_SIGNING_SECRETS)];
+
+/** @param {import('./context').Started} context */
+async function secretChecks(context) {
+	const { check, sandbox, serverLog, seenOutput } = context;
+	await check('the API secrets (v2 and v1) appear in no output, response, log or request', () => {
+		seenOutput.push(fs.readFileSync(serverLog, 'utf8'));
+		// What the sandbox received (paths, queries, bodies) as well: a secret must never be sent.
+		seenOutput.push(JSON.stringify(sandbox.calls));
+		const leaks = seenOutput.filter((text) => SECRETS.some((secret) => text.includes(secret)));
+		assert.equal(
+			leaks.length,
+			0,
+			`${leaks.length} of ${seenOutput.length} outputs contain an API secret`,
+		);
+		return `${seenOutput.length} outputs scanned for ${SECRETS.length} secrets`;
+	});
+}
+
+module.exports = { secretChecks };
