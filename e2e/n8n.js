@@ -3,8 +3,9 @@
 /**
  * The real n8n beside the package, shared by `npm start` (e2e/start.js), `npm run test:e2e`
  * (e2e/test.js) and `npm run setup:n8n` (e2e/setup.js): installing it, installing the packed
- * package into a user folder the way n8n's community-package installer does, running its CLI,
- * and starting and stopping its server.
+ * package into a user folder the way n8n's community-package installer does, running its CLI
+ * (the demo credentials and examples of e2e/n8nData.js imported with it), and starting and
+ * stopping its server.
  */
 const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
@@ -18,113 +19,32 @@ const {
 	n8nRelease,
 	nodeBinary,
 } = require('./n8nInstall');
-const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
 const { fail, runOrThrow, stopProcess, track } = require('./processes');
+const {
+	CREDENTIAL_TYPE,
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	EXAMPLES,
+	MCP_DEMO_TOKEN,
+	NODE_TYPE,
+	PACKAGE,
+	PAYMENT_TRIGGER_TYPE,
+	ROOT_DIR,
+	SIGNING_CREDENTIAL_TYPE,
+	TRIGGER_TYPE,
+	demoCredentials,
+	exampleWebhooks,
+	paymentTriggerPath,
+	readExample,
+} = require('./n8nData');
 
-const E2E_DIR = __dirname;
-const ROOT_DIR = path.dirname(E2E_DIR);
-const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
 /**
  * The n8n release these runs use, installed by e2e/n8nInstall.js (the one place that installs an
  * n8n release with its Node) into a cache folder outside the clone.
  */
 const DEFAULT_N8N = n8nRelease();
 const E2E_MODULES = DEFAULT_N8N.modules;
-const PACKAGE = /** @type {{ name: string, version: string }} */ (
-	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
-);
 const N8N_VERSION = DEFAULT_N8N.n8nVersion;
-/** The installed type names (a contract: users' saved workflows use them). */
-const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
-const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
-const PAYMENT_TRIGGER_TYPE = `${PACKAGE.name}.paymentWebhookTrigger`;
-const CREDENTIAL_TYPE = 'affiliateTrackingApi';
-const SIGNING_CREDENTIAL_TYPE = 'paymentWebhookSigningApi';
-
-/** The demo credential's id and name; the examples refer to it by both. */
-const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
-/** Example (e)'s model credential: an OpenAI credential whose Base URL is the scripted model. */
-const MODEL_CREDENTIAL = { id: 'exampleOpenAi001', name: 'Scripted model (stand-in for OpenAI)' };
-const DEMO_KEY = 'pk_test_videomax_v2';
-/**
- * Example (g)'s MCP Server Trigger asks MCP clients for this bearer token (an n8n Bearer Auth
- * credential); a demo value for the local n8n only.
- */
-const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
-const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
-/**
- * The demo endpoint signing secrets, one credential per payment provider (test secrets from
- * harness/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
- */
-const SIGNING_CREDENTIALS = {
-	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
-	paddle: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
-	lemonSqueezy: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
-	standardWebhooks: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
-};
-
-/**
- * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;
- * `published` ones are activated on import (their webhooks answer, their trigger polls).
- */
-const EXAMPLES = [
-	{
-		letter: 'a',
-		file: 'a-refund-on-payment-webhook.json',
-		id: 'exRefundWebhook01',
-		webhook: true,
-		published: true,
-	},
-	{
-		letter: 'b',
-		file: 'b-daily-promoter-statistics.json',
-		id: 'exDailyStats00001',
-		webhook: false,
-		published: false,
-	},
-	{
-		letter: 'c',
-		file: 'c-relay-landing-signup.json',
-		id: 'exRelayLanding001',
-		webhook: true,
-		published: true,
-	},
-	{
-		letter: 'd',
-		file: 'd-promoter-center-embed.json',
-		id: 'exPromoterCenter1',
-		webhook: true,
-		published: true,
-	},
-	{
-		letter: 'e',
-		file: 'e-ask-about-promoters-agent.json',
-		id: 'exPromoterAgent01',
-		webhook: false,
-		published: true,
-	},
-	{
-		letter: 'f',
-		file: 'f-team-news-paying-customers.json',
-		id: 'exTeamNewsPaying1',
-		webhook: false,
-		published: true,
-	},
-	{
-		letter: 'g',
-		file: 'g-ask-about-promoters-mcp.json',
-		id: 'exPromoterMcp0001',
-		webhook: false,
-		published: true,
-	},
-	{
-		letter: 'h',
-		file: 'h-purchase-on-payment-webhook.json',
-		id: 'exPurchaseHook001',
-		webhook: true,
-		published: true,
-	},
-];
 
 /**
  * The Node binary the default release runs on (Node 24 for n8n 2.41).
@@ -308,45 +228,6 @@ async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
 	}
 	return result;
 }
-
-/**
- * The demo credentials, in `n8n import:credentials` form (n8n encrypts `data` on import): the
- * sandbox at `sandboxUrl`, an OpenAI credential for the scripted model at `modelUrl`, and the
- * bearer token example (g)'s MCP clients send.
- * @param {string} sandboxUrl @param {string} modelUrl
- */
-function demoCredentials(sandboxUrl, modelUrl) {
-	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
-	return [
-		{
-			...MODEL_CREDENTIAL,
-			type: 'openAiApi',
-			// The scripted model checks no key; OpenAI's client insists on one.
-			data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
-		},
-		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
-		...Object.entries(SIGNING_CREDENTIALS).map(([provider, credential]) => ({
-			...credential,
-			type: SIGNING_CREDENTIAL_TYPE,
-			data: {
-				signingSecret:
-					TEST_SIGNING_SECRETS[/** @type {keyof typeof TEST_SIGNING_SECRETS} */ (provider)],
-			},
-		})),
-		{
-			...DEMO_CREDENTIAL,
-			type: 'affiliateTrackingApi',
-			data: {
-				baseUrl: sandboxUrl,
-				apiKey: DEMO_KEY,
-				apiSecret: KEYS[DEMO_KEY].secret,
-				signatureVersion: 'v2',
-				promoterCenterUrl: `${sandboxUrl}/promoter-center`,
-			},
-		},
-	];
-}
-
 /**
  * Imports the demo credential, and the examples when `withExamples`, into the user folder's
  * database (n8n has to be stopped: the CLI and the server share the SQLite file).
@@ -381,12 +262,6 @@ async function importCredentials(env, credentials) {
 		fs.rmSync(staging, { recursive: true, force: true });
 	}
 }
-
-/** An example workflow's JSON. @param {string} file @returns {{ nodes: Record<string, any>[], connections: Record<string, any> } & Record<string, unknown>} */
-function readExample(file) {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
-}
-
 /**
  * Imports workflows under the given ids with `n8n import:workflow`, and publishes (activates)
  * those marked so.
@@ -498,34 +373,6 @@ async function assertPackageLoaded(base, cookie) {
 		);
 	return `${nodes.length} node types, ${credentials.length} credential types`;
 }
-
-/**
- * The production path of a Payment Webhook Trigger: its fixed webhook path under its webhookId.
- * @param {string} webhookId
- */
-function paymentTriggerPath(webhookId) {
-	return `${webhookId}/webhook`;
-}
-
-/**
- * The production webhooks of the published examples, read from their Webhook nodes and their
- * Payment Webhook Triggers.
- * @returns {{ method: string, path: string }[]}
- */
-function exampleWebhooks() {
-	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
-		return /** @type {{ type: string, webhookId?: string, parameters: { httpMethod?: string, path: string } }[]} */ (
-			readExample(example.file).nodes
-		).flatMap((node) => {
-			if (node.type === 'n8n-nodes-base.webhook')
-				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
-			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
-				return [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }];
-			return [];
-		});
-	});
-}
-
 /**
  * Waits until n8n serves each webhook: /healthz answers before the published workflows are
  * activated. A CORS preflight asks without running the workflow; n8n answers it with the
@@ -556,40 +403,37 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 }
 
 module.exports = {
-	CREDENTIAL_TYPE,
-	NODE_TYPE,
-	PAYMENT_TRIGGER_TYPE,
-	SIGNING_CREDENTIAL_TYPE,
-	SIGNING_CREDENTIALS,
-	TRIGGER_TYPE,
-	paymentTriggerPath,
-	assertPackageLoaded,
-	signInToRest,
 	DEFAULT_N8N,
-	DEMO_CREDENTIAL,
-	DEMO_KEY,
-	MCP_DEMO_TOKEN,
-	E2E_DIR,
-	EXAMPLES,
-	EXAMPLES_DIR,
 	E2E_MODULES,
 	N8N_VERSION,
-	PACKAGE,
-	ROOT_DIR,
+	assertPackageLoaded,
 	ensureN8n,
 	executeWorkflow,
-	exampleWebhooks,
-	node24,
 	importCredentials,
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
 	installSourceHash,
 	n8nEnvironment,
+	node24,
 	packPackage,
-	readExample,
 	runN8n,
 	runN8nOrThrow,
+	signInToRest,
 	startN8n,
 	waitForWebhooks,
+	// Re-exported from e2e/n8nData.js for e2e/test.js, e2e/webhookSecurity.js and bench/, which
+	// import them from here.
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	EXAMPLES,
+	MCP_DEMO_TOKEN,
+	NODE_TYPE,
+	PACKAGE,
+	PAYMENT_TRIGGER_TYPE,
+	SIGNING_CREDENTIAL_TYPE,
+	TRIGGER_TYPE,
+	exampleWebhooks,
+	paymentTriggerPath,
+	readExample,
 };

@@ -12,18 +12,15 @@ const path = require('node:path');
 
 const {
 	E2E_MODULES,
-	EXAMPLES,
-	PAYMENT_TRIGGER_TYPE,
 	ensureN8n,
 	importCredentials,
 	importDemo,
 	importWorkflows,
 	n8nEnvironment,
-	paymentTriggerPath,
-	readExample,
 	startN8n,
 	waitForWebhooks,
 } = require('./n8n');
+const { EXAMPLES, PAYMENT_TRIGGER_TYPE, paymentTriggerPath, readExample } = require('./n8nData');
 const { freePort, stopProcess } = require('./processes');
 const {
 	ensureRegistry,

@@ -13,7 +13,8 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { E2E_DIR, PACKAGE, ROOT_DIR, installSourceHash, node24 } = require('./n8n');
+const { installSourceHash, node24 } = require('./n8n');
+const { E2E_DIR, PACKAGE, ROOT_DIR } = require('./n8nData');
 const { freePort, runCaptured, stopProcess, track } = require('./processes');
 
 const SOURCE_DIR = path.join(E2E_DIR, 'registry');

@@ -14,16 +14,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
-	DEMO_CREDENTIAL,
-	DEMO_KEY,
-	E2E_DIR,
-	EXAMPLES,
-	MCP_DEMO_TOKEN,
 	N8N_VERSION,
-	PACKAGE,
-	ROOT_DIR,
 	ensureN8n,
-	exampleWebhooks,
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
@@ -31,6 +23,16 @@ const {
 	startN8n,
 	waitForWebhooks,
 } = require('./n8n');
+const {
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	E2E_DIR,
+	EXAMPLES,
+	MCP_DEMO_TOKEN,
+	PACKAGE,
+	ROOT_DIR,
+	exampleWebhooks,
+} = require('./n8nData');
 const { freePort, isStoppingAll, stopAllAndExit } = require('./processes');
 const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('./scriptedModel');

@@ -16,11 +16,12 @@
  *    replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
  *    replacement starts 10 s later.
  * 4. Checked against the sandbox's own records and n8n's database.
- * 5. On the same deployment (e2e/faultRounds.js): a round of refund webhooks per platform fault
- *    (main killed, Redis restarted, PostgreSQL restarted), each printing a `FAULT` line; purchases
- *    delivered twice, to example (i)'s PostgreSQL claim, Skip Transactions Already Tracked alone
- *    and no guard, in 5 rounds with the main killed and one with both deliveries at once
- *    (`DUPLICATE PURCHASES`); the trigger across main restarts (`TRIGGER`).
+ * 5. On the same deployment (e2e/faultRounds.js, e2e/purchaseRounds.js): a round of refund
+ *    webhooks per platform fault (main killed, Redis restarted, PostgreSQL restarted), each
+ *    printing a `FAULT` line; purchases delivered twice, to example (i)'s PostgreSQL claim, Skip
+ *    Transactions Already Tracked alone and no guard, in 5 rounds with the main killed and one
+ *    with both deliveries at once (`DUPLICATE PURCHASES`); the trigger across main restarts
+ *    (`TRIGGER`).
  * 6. No process logged the secret.
  *
  * Needs PostgreSQL and Redis from scripts/setup-system.sh (the run stops at once, naming it, when
@@ -31,7 +32,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, PACKAGE } = require('./n8n');
+const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('./n8nData');
 const { createChecks } = require('./checks');
 const {
 	deliverAll,
@@ -42,13 +43,17 @@ const {
 } = require('./paymentProvider');
 const {
 	FAULTS,
+	TRIGGER_WORKFLOW_ID,
 	assertForgeriesRefused,
-	claimCredentials,
-	faultRoundWorkflows,
-	runDuplicatePurchaseRounds,
 	runFaultRound,
 	runTriggerRestartRounds,
 } = require('./faultRounds');
+const {
+	PURCHASE_WORKFLOWS,
+	claimCredentials,
+	runDuplicatePurchaseRounds,
+} = require('./purchaseRounds');
+const { triggerWorkflow } = require('./testWorkflows');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('./queue');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
@@ -67,6 +72,24 @@ const STALLED_JOB_MESSAGE = 'This execution failed to be processed too many time
 const KILL_HANDOVER_MS = 1000;
 /** Recovery runs every minute; a killed worker's jobs are given up once their 60 s lock expires. */
 const SETTLE_TIMEOUT_MS = 240_000;
+
+/** The workflows the rounds need, published beside example (a). @param {string} watchedUserId */
+function faultRoundWorkflows(watchedUserId) {
+	return [
+		...PURCHASE_WORKFLOWS.map(({ workflow, id, webhookId }) => ({
+			workflow,
+			id,
+			webhook: { method: 'POST', path: paymentTriggerPath(webhookId) },
+		})),
+		{
+			workflow: triggerWorkflow({
+				name: 'Queue test: trigger across main restarts',
+				userId: watchedUserId,
+			}),
+			id: TRIGGER_WORKFLOW_ID,
+		},
+	];
+}
 
 const { check, counts, abort, finish } = createChecks('QUEUE');
 

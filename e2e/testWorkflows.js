@@ -13,7 +13,7 @@ const {
 	SIGNING_CREDENTIAL_TYPE,
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
-} = require('./n8n');
+} = require('./n8nData');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';

@@ -1,0 +1,199 @@
+// @ts-check
+'use strict';
+/**
+ * What the end-to-end runs give n8n, with no n8n process: the clone's folders, the package's name
+ * and its installed type names, the demo credentials, and the examples with their webhooks. The
+ * n8n instance and its CLI that use them are in e2e/n8n.js.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
+
+const E2E_DIR = __dirname;
+const ROOT_DIR = path.dirname(E2E_DIR);
+const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
+const PACKAGE = /** @type {{ name: string, version: string }} */ (
+	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
+);
+/** The installed type names (a contract: users' saved workflows use them). */
+const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
+const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
+const PAYMENT_TRIGGER_TYPE = `${PACKAGE.name}.paymentWebhookTrigger`;
+const CREDENTIAL_TYPE = 'affiliateTrackingApi';
+const SIGNING_CREDENTIAL_TYPE = 'paymentWebhookSigningApi';
+
+/** The demo credential's id and name; the examples refer to it by both. */
+const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
+/** Example (e)'s model credential: an OpenAI credential whose Base URL is the scripted model. */
+const MODEL_CREDENTIAL = { id: 'exampleOpenAi001', name: 'Scripted model (stand-in for OpenAI)' };
+const DEMO_KEY = 'pk_test_videomax_v2';
+/**
+ * Example (g)'s MCP Server Trigger asks MCP clients for this bearer token (an n8n Bearer Auth
+ * credential); a demo value for the local n8n only.
+ */
+const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
+const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
+/**
+ * The demo endpoint signing secrets, one credential per payment provider (test secrets from
+ * harness/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
+ */
+const SIGNING_CREDENTIALS = {
+	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
+	paddle: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
+	lemonSqueezy: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
+	standardWebhooks: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
+};
+
+/**
+ * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;
+ * `published` ones are activated on import (their webhooks answer, their trigger polls).
+ */
+const EXAMPLES = [
+	{
+		letter: 'a',
+		file: 'a-refund-on-payment-webhook.json',
+		id: 'exRefundWebhook01',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'b',
+		file: 'b-daily-promoter-statistics.json',
+		id: 'exDailyStats00001',
+		webhook: false,
+		published: false,
+	},
+	{
+		letter: 'c',
+		file: 'c-relay-landing-signup.json',
+		id: 'exRelayLanding001',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'd',
+		file: 'd-promoter-center-embed.json',
+		id: 'exPromoterCenter1',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'e',
+		file: 'e-ask-about-promoters-agent.json',
+		id: 'exPromoterAgent01',
+		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'f',
+		file: 'f-team-news-paying-customers.json',
+		id: 'exTeamNewsPaying1',
+		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'g',
+		file: 'g-ask-about-promoters-mcp.json',
+		id: 'exPromoterMcp0001',
+		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'h',
+		file: 'h-purchase-on-payment-webhook.json',
+		id: 'exPurchaseHook001',
+		webhook: true,
+		published: true,
+	},
+];
+
+/**
+ * The demo credentials, in `n8n import:credentials` form (n8n encrypts `data` on import): the
+ * sandbox at `sandboxUrl`, an OpenAI credential for the scripted model at `modelUrl`, and the
+ * bearer token example (g)'s MCP clients send.
+ * @param {string} sandboxUrl @param {string} modelUrl
+ */
+function demoCredentials(sandboxUrl, modelUrl) {
+	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
+	return [
+		{
+			...MODEL_CREDENTIAL,
+			type: 'openAiApi',
+			// The scripted model checks no key; OpenAI's client insists on one.
+			data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
+		},
+		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
+		...Object.entries(SIGNING_CREDENTIALS).map(([provider, credential]) => ({
+			...credential,
+			type: SIGNING_CREDENTIAL_TYPE,
+			data: {
+				signingSecret:
+					TEST_SIGNING_SECRETS[/** @type {keyof typeof TEST_SIGNING_SECRETS} */ (provider)],
+			},
+		})),
+		{
+			...DEMO_CREDENTIAL,
+			type: 'affiliateTrackingApi',
+			data: {
+				baseUrl: sandboxUrl,
+				apiKey: DEMO_KEY,
+				apiSecret: KEYS[DEMO_KEY].secret,
+				signatureVersion: 'v2',
+				promoterCenterUrl: `${sandboxUrl}/promoter-center`,
+			},
+		},
+	];
+}
+
+/** An example workflow's JSON. @param {string} file @returns {{ nodes: Record<string, any>[], connections: Record<string, any> } & Record<string, unknown>} */
+function readExample(file) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+}
+
+/**
+ * The production path of a Payment Webhook Trigger: its fixed webhook path under its webhookId.
+ * @param {string} webhookId
+ */
+function paymentTriggerPath(webhookId) {
+	return `${webhookId}/webhook`;
+}
+
+/**
+ * The production webhooks of the published examples, read from their Webhook nodes and their
+ * Payment Webhook Triggers.
+ * @returns {{ method: string, path: string }[]}
+ */
+function exampleWebhooks() {
+	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
+		return /** @type {{ type: string, webhookId?: string, parameters: { httpMethod?: string, path: string } }[]} */ (
+			readExample(example.file).nodes
+		).flatMap((node) => {
+			if (node.type === 'n8n-nodes-base.webhook')
+				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
+			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
+				return [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }];
+			return [];
+		});
+	});
+}
+
+module.exports = {
+	CREDENTIAL_TYPE,
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	E2E_DIR,
+	EXAMPLES,
+	MCP_DEMO_TOKEN,
+	NODE_TYPE,
+	PACKAGE,
+	PAYMENT_TRIGGER_TYPE,
+	ROOT_DIR,
+	SIGNING_CREDENTIAL_TYPE,
+	SIGNING_CREDENTIALS,
+	TRIGGER_TYPE,
+	demoCredentials,
+	exampleWebhooks,
+	paymentTriggerPath,
+	readExample,
+};

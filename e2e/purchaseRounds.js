@@ -1,0 +1,228 @@
+// @ts-check
+'use strict';
+/**
+ * The purchase rounds of `npm run test:queue`, on its running deployment (e2e/queue.js): purchase
+ * webhooks each delivered twice, to three workflows side by side: example (i)'s PostgreSQL claim,
+ * *Skip Transactions Already Tracked* alone, and no guard; in rounds with the main killed
+ * mid-round (e2e/faultRounds.js), and in one where both deliveries of a purchase arrive at once.
+ * Checks the sandbox's own records and prints `DUPLICATE PURCHASES …`.
+ */
+const assert = require('node:assert/strict');
+
+const { PAYMENT_TRIGGER_TYPE, paymentTriggerPath, readExample } = require('./n8nData');
+const { killMainAndRestart } = require('./faultRounds');
+const { deliverAll, planDuplicatedPurchases } = require('./paymentProvider');
+const { purchaseWorkflow } = require('./testWorkflows');
+
+/** Purchases per workflow in each duplicate-delivery round (each delivered twice). */
+const PURCHASES = 120;
+/** Duplicate-delivery rounds with the main killed mid-round. */
+const PURCHASE_ROUNDS = 5;
+/** Example (i): the queue-mode guard, a claim in PostgreSQL before Track Purchase. */
+const CLAIM_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'exPurchaseClaim01' };
+const claimExample = readExample(CLAIM_EXAMPLE.file);
+/** The SQL example (i) tells users to run once: the test runs the same. */
+const CLAIM_TABLE_SQL = /** @type {string} */ (
+	/```sql\n([\s\S]*?)```/.exec(
+		String(
+			claimExample.nodes.find((node) => node.name === 'About this workflow')?.parameters.content,
+		),
+	)?.[1]
+);
+/** The PostgreSQL credential example (i)'s nodes name. */
+const CLAIM_CREDENTIAL = /** @type {{ id: string, name: string }} */ (
+	claimExample.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres
+);
+/** The three purchase workflows, in the order of the round's line. */
+const PURCHASE_WORKFLOWS = [
+	{
+		key: 'claim',
+		id: CLAIM_EXAMPLE.id,
+		workflow: claimExample,
+		webhookId: /** @type {string} */ (
+			claimExample.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)?.webhookId
+		),
+	},
+	{
+		key: 'option',
+		id: 'queuePurchaseGrd1',
+		workflow: purchaseWorkflow({ guarded: true, webhookId: 'purchase-option-alone' }),
+		webhookId: 'purchase-option-alone',
+	},
+	{
+		key: 'without',
+		id: 'queuePurchaseRaw1',
+		workflow: purchaseWorkflow({ guarded: false, webhookId: 'purchase-unguarded' }),
+		webhookId: 'purchase-unguarded',
+	},
+];
+
+/**
+ * @typedef {Awaited<ReturnType<typeof import('./queue').startQueueDeployment>>} Deployment
+ * @typedef {import('../sandbox/server').Sandbox} Sandbox
+ */
+
+/**
+ * How each purchase workflow's transactions were tracked: duplicates (sends beyond the first),
+ * the transactions sent twice, and those never tracked.
+ * @param {Sandbox} sandbox @param {string[]} transactionIds
+ */
+function trackedCounts(sandbox, transactionIds) {
+	const wanted = new Set(transactionIds);
+	/** @type {Map<string, number>} */
+	const counts = new Map(transactionIds.map((id) => [id, 0]));
+	for (const c of sandbox.state.conversions)
+		if (c.eventName === 'purchase' && c.transactionId !== null && wanted.has(c.transactionId))
+			counts.set(c.transactionId, (counts.get(c.transactionId) ?? 0) + 1);
+	const values = [...counts.values()];
+	return {
+		duplicates: values.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
+		twice: [...counts].filter(([, n]) => n > 1).map(([id]) => id),
+		missing: [...counts].filter(([, n]) => n === 0).map(([id]) => id),
+	};
+}
+
+/**
+ * One duplicate-delivery round: PURCHASES purchases to each of `workflows`, each delivered twice.
+ * `mainKill`: the second deliveries follow all the first ones and the main is killed 40 % of the
+ * way in, restarted 10 s later; otherwise both deliveries of a purchase are sent at the same
+ * moment (next to each other, 20 in flight), so that they run on two workers together. Returns
+ * the counts of each workflow, by key.
+ * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product
+ * @param {{ mainKill: boolean, label: string, workflows: typeof PURCHASE_WORKFLOWS }} round
+ */
+async function runPurchaseRound(queue, sandbox, product, { mainKill, label, workflows }) {
+	const urls = workflows.map(
+		(w) => `http://127.0.0.1:${queue.mainPort}/webhook/${paymentTriggerPath(w.webhookId)}`,
+	);
+	const plan = planDuplicatedPurchases(sandbox.state, product, {
+		urls,
+		purchases: PURCHASES,
+		prefix: `purchase${Date.now().toString(36)}`,
+	});
+	const firsts = plan.events.slice(0, plan.events.length / 2);
+	const events = mainKill ? plan.events : firsts.flatMap((event) => [event, event]);
+	const killAfter = Math.round(events.length * 0.4);
+	/** @type {Promise<void> | undefined} */
+	let restarted;
+	const delivered = await deliverAll('', events, {
+		progress: (line) => console.log(`    ${line}`),
+		onDelivered: (done) => {
+			if (!mainKill || done !== killAfter) return;
+			console.log(`      main SIGKILLed after ${done} deliveries`);
+			restarted = killMainAndRestart(queue);
+		},
+	});
+	await restarted;
+	/** @type {Record<string, ReturnType<typeof trackedCounts>>} */
+	const byKey = Object.fromEntries(
+		workflows.map((w, i) => [w.key, trackedCounts(sandbox, plan.targets[i].transactionIds)]),
+	);
+	console.log(
+		`    ${label}: ${workflows.map((w) => `${w.key} ${byKey[w.key].duplicates} twice, ${byKey[w.key].missing.length} lost`).join('; ')}; ${delivered.attempts} attempts for ${events.length} deliveries`,
+	);
+	const undelivered = delivered.deliveries.filter((d) => d.status === null);
+	return { byKey, undelivered, attempts: delivered.attempts, deliveries: events.length };
+}
+
+/**
+ * PURCHASE_ROUNDS rounds with the main killed, then one with both deliveries at once. The claim
+ * (the recommended queue-mode set-up) runs in every round; the option alone and no guard, the
+ * comparison, in the first and the last (six rounds of all three would add about 8 minutes).
+ * Prints `DUPLICATE PURCHASES: <N> rounds; queue-mode guard <G>, option alone <X>, without <W>;
+ * lost <L>` (sums over the rounds each ran in; L: purchases the claim never tracked), then fails
+ * unless G and L are 0, every delivery got a 2xx and no purchase of the others was lost.
+ * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product
+ */
+async function runDuplicatePurchaseRounds(queue, sandbox, product) {
+	queue.postgres.query(CLAIM_TABLE_SQL);
+	const claimOnly = PURCHASE_WORKFLOWS.filter((w) => w.key === 'claim');
+	/** @type {Awaited<ReturnType<typeof runPurchaseRound>>[]} */
+	const rounds = [];
+	for (let round = 1; round <= PURCHASE_ROUNDS; round++)
+		rounds.push(
+			await runPurchaseRound(queue, sandbox, product, {
+				mainKill: true,
+				label: `round ${round} (main killed)`,
+				workflows: round === 1 ? PURCHASE_WORKFLOWS : claimOnly,
+			}),
+		);
+	rounds.push(
+		await runPurchaseRound(queue, sandbox, product, {
+			mainKill: false,
+			label: `round ${PURCHASE_ROUNDS + 1} (both deliveries at once)`,
+			workflows: PURCHASE_WORKFLOWS,
+		}),
+	);
+	/** @param {string} key @param {(counts: ReturnType<typeof trackedCounts>) => number} pick */
+	const sum = (key, pick) =>
+		rounds.reduce((total, round) => total + (round.byKey[key] ? pick(round.byKey[key]) : 0), 0);
+	/** @param {string} key */
+	const ranIn = (key) =>
+		rounds.flatMap((round, i) => (round.byKey[key] ? [i + 1] : [])).join(' and ');
+	/** @param {string} key */
+	const all = (key) => rounds.flatMap((round) => (round.byKey[key] ? [round.byKey[key]] : []));
+	const guard = sum('claim', (c) => c.duplicates);
+	const lost = sum('claim', (c) => c.missing.length);
+	console.log(
+		`DUPLICATE PURCHASES: ${rounds.length} rounds; queue-mode guard ${guard}, option alone ${sum('option', (c) => c.duplicates)}, without ${sum('without', (c) => c.duplicates)}; lost ${lost} (option alone and without ran in rounds ${ranIn('option')})`,
+	);
+	// What the claim costs: the median time of a successful execution of each workflow.
+	const medianMs = PURCHASE_WORKFLOWS.map(({ key, id }) => {
+		const [ms] = queue.postgres.query(
+			`SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ("stoppedAt" - "startedAt")) * 1000)) FROM execution_entity WHERE "workflowId" = '${id}' AND status = 'success'`,
+		);
+		return `${key} ${ms} ms`;
+	});
+	console.log(`    median successful execution: ${medianMs.join(', ')}`);
+	const undelivered = rounds.flatMap((r) => r.undelivered);
+	assert.deepEqual(
+		undelivered.slice(0, 3).map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`),
+		[],
+		`${undelivered.length} purchase deliveries never got a 2xx`,
+	);
+	assert.equal(
+		guard,
+		0,
+		`the PostgreSQL claim let purchases through twice: ${all('claim')
+			.flatMap((c) => c.twice)
+			.slice(0, 5)
+			.join(', ')}`,
+	);
+	assert.equal(
+		lost,
+		0,
+		`purchases the claim never tracked: ${all('claim')
+			.flatMap((c) => c.missing)
+			.slice(0, 5)
+			.join(', ')}`,
+	);
+	const otherLost =
+		sum('option', (c) => c.missing.length) + sum('without', (c) => c.missing.length);
+	assert.equal(otherLost, 0, `${otherLost} purchases of the other workflows were never tracked`);
+	return `${rounds.reduce((n, r) => n + r.deliveries, 0)} deliveries in ${rounds.reduce((n, r) => n + r.attempts, 0)} attempts (${PURCHASES} purchases per workflow and round, each twice); the claim: 0 twice, 0 lost in ${rounds.length} rounds`;
+}
+
+/**
+ * Example (i)'s PostgreSQL credential, on the deployment's database.
+ * @param {{ port: number, n8nEnvironment: Record<string, string> }} postgres
+ */
+function claimCredentials(postgres) {
+	const db = postgres.n8nEnvironment;
+	return [
+		{
+			...CLAIM_CREDENTIAL,
+			type: 'postgres',
+			data: {
+				host: '127.0.0.1',
+				port: postgres.port,
+				database: db.DB_POSTGRESDB_DATABASE,
+				user: db.DB_POSTGRESDB_USER,
+				password: db.DB_POSTGRESDB_PASSWORD,
+				ssl: 'disable',
+			},
+		},
+	];
+}
+
+module.exports = { PURCHASE_WORKFLOWS, claimCredentials, runDuplicatePurchaseRounds };
