@@ -18,7 +18,6 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
-	DEMO_CREDENTIAL,
 	N8N_VERSION,
 	ensureN8n,
 	importDemo,
@@ -29,6 +28,7 @@ const {
 	startN8n,
 	waitForWebhooks,
 } = require('../e2e/n8n');
+const { DEMO_CREDENTIAL } = require('../e2e/n8nData');
 const { freePort, stopProcess } = require('../e2e/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');

@@ -27,7 +27,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, N8N_VERSION } = require('../e2e/n8n');
+const { N8N_VERSION } = require('../e2e/n8n');
+const { DEMO_KEY } = require('../e2e/n8nData');
 const { deliverAll, percentile, planStorm } = require('../e2e/paymentProvider');
 const { sleep } = require('../e2e/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../e2e/queue');

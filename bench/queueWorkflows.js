@@ -13,7 +13,12 @@
  *   checking the signature costs the main.
  * Each is `{ workflow, id, webhook }`, the shape `startQueueDeployment`'s `extraWorkflows` takes.
  */
-const { EXAMPLES, PAYMENT_TRIGGER_TYPE, paymentTriggerPath, readExample } = require('../e2e/n8n');
+const {
+	EXAMPLES,
+	PAYMENT_TRIGGER_TYPE,
+	paymentTriggerPath,
+	readExample,
+} = require('../e2e/n8nData');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 
 const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (

@@ -22,10 +22,7 @@ const {
 const { fail, runOrThrow, stopProcess, track } = require('./processes');
 const {
 	CREDENTIAL_TYPE,
-	DEMO_CREDENTIAL,
-	DEMO_KEY,
 	EXAMPLES,
-	MCP_DEMO_TOKEN,
 	NODE_TYPE,
 	PACKAGE,
 	PAYMENT_TRIGGER_TYPE,
@@ -33,8 +30,6 @@ const {
 	SIGNING_CREDENTIAL_TYPE,
 	TRIGGER_TYPE,
 	demoCredentials,
-	exampleWebhooks,
-	paymentTriggerPath,
 	readExample,
 } = require('./n8nData');
 
@@ -422,18 +417,4 @@ module.exports = {
 	signInToRest,
 	startN8n,
 	waitForWebhooks,
-	// Re-exported from e2e/n8nData.js for e2e/test.js, e2e/webhookSecurity.js and bench/, which
-	// import them from here.
-	DEMO_CREDENTIAL,
-	DEMO_KEY,
-	EXAMPLES,
-	MCP_DEMO_TOKEN,
-	NODE_TYPE,
-	PACKAGE,
-	PAYMENT_TRIGGER_TYPE,
-	SIGNING_CREDENTIAL_TYPE,
-	TRIGGER_TYPE,
-	exampleWebhooks,
-	paymentTriggerPath,
-	readExample,
 };

@@ -24,18 +24,20 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
-	PACKAGE,
 	ensureN8n,
-	exampleWebhooks,
 	n8nEnvironment,
 	startN8n,
 	waitForWebhooks,
-	NODE_TYPE,
-	PAYMENT_TRIGGER_TYPE,
-	TRIGGER_TYPE,
 	assertPackageLoaded,
 	signInToRest,
 } = require('./n8n');
+const {
+	PACKAGE,
+	exampleWebhooks,
+	NODE_TYPE,
+	PAYMENT_TRIGGER_TYPE,
+	TRIGGER_TYPE,
+} = require('./n8nData');
 const { freePort, stopProcess } = require('./processes');
 const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('./scriptedModel');

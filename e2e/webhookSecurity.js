@@ -15,7 +15,7 @@ const {
 	sampleEvent,
 	signDelivery,
 } = require('../harness/paymentSignatures');
-const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('./n8n');
+const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('./n8nData');
 const { sleep } = require('./processes');
 const { purchaseWorkflow } = require('./testWorkflows');
 

@@ -6,7 +6,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { MCP_DEMO_TOKEN, readExample } = require('../n8n');
+const { MCP_DEMO_TOKEN, readExample } = require('../n8nData');
 const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../scriptedModel');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { example, monthToDateUtc8 } = require('./context');

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEMO_CREDENTIAL, DEMO_KEY } = require('../n8n');
+const { DEMO_CREDENTIAL, DEMO_KEY } = require('../n8nData');
 const {
 	closeDialogs,
 	credentialTest,

@@ -6,7 +6,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { DEMO_KEY, EXAMPLES, executeWorkflow } = require('../n8n');
+const { executeWorkflow } = require('../n8n');
+const { DEMO_KEY, EXAMPLES } = require('../n8nData');
 const { KEYS } = require('../../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -7,7 +7,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { DEMO_CREDENTIAL, importCredentials, importWorkflows } = require('../n8n');
+const { importCredentials, importWorkflows } = require('../n8n');
+const { DEMO_CREDENTIAL } = require('../n8nData');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../httpRequestNode');
 const { KEYS, PRODUCTS } = require('../../sandbox/seed');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');

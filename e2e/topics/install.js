@@ -11,13 +11,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const {
-	EXAMPLES,
 	importCredentials,
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
 	packPackage,
 } = require('../n8n');
+const { EXAMPLES } = require('../n8nData');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
 
 /**

@@ -7,7 +7,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { paymentTriggerPath } = require('../n8n');
+const { paymentTriggerPath } = require('../n8nData');
 const { checkWebhookSecurity, postStripeEvent } = require('../webhookSecurity');
 const { PRODUCTS } = require('../../sandbox/seed');
 
