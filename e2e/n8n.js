@@ -19,7 +19,7 @@ const {
 	n8nRelease,
 	nodeBinary,
 } = require('./n8nInstall');
-const { fail, runOrThrow, stopProcess, track } = require('./processes');
+const { fail, forEachOutputLine, runOrThrow, stopProcess, track } = require('./processes');
 const {
 	CREDENTIAL_TYPE,
 	EXAMPLES,
@@ -296,15 +296,7 @@ async function startN8n(
 		}),
 		{ group: true },
 	);
-	for (const stream of [child.stdout, child.stderr]) {
-		let pending = '';
-		stream.on('data', (chunk) => {
-			pending += chunk;
-			const lines = pending.split('\n');
-			pending = lines.pop() ?? '';
-			for (const line of lines) onOutput(line);
-		});
-	}
+	forEachOutputLine(child, onOutput);
 	/** @type {number | null | undefined} */
 	let exitCode;
 	child.once('exit', (code) => (exitCode = code));

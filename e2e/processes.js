@@ -173,6 +173,22 @@ function isStoppingAll() {
 	return stopping;
 }
 
+/**
+ * Calls `onLine` with each whole line a child prints on its standard output and error.
+ * @param {import('node:child_process').ChildProcess} child @param {(line: string) => void} onLine
+ */
+function forEachOutputLine(child, onLine) {
+	for (const stream of [child.stdout, child.stderr]) {
+		let pending = '';
+		stream?.on('data', (chunk) => {
+			pending += chunk;
+			const lines = pending.split('\n');
+			pending = lines.pop() ?? '';
+			for (const line of lines) onLine(line);
+		});
+	}
+}
+
 /** Resolves after `ms`. @param {number} ms @returns {Promise<void>} */
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -180,6 +196,7 @@ function sleep(ms) {
 
 module.exports = {
 	fail,
+	forEachOutputLine,
 	freePort,
 	isStoppingAll,
 	runCaptured,

@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { createChecks } = require('./checks');
-const { sleep, stopProcess, track } = require('./processes');
+const { forEachOutputLine, sleep, stopProcess, track } = require('./processes');
 const { requireServers } = require('./services');
 
 const MARKER = 'N8N_NODES_INTERRUPT_TEST_RUN';
@@ -172,20 +172,12 @@ async function main() {
 		child.once('exit', (code, signal) => resolve(code ?? signal)),
 	);
 	const ready = new Promise((resolve, reject) => {
-		for (const stream of [child.stdout, child.stderr]) {
-			let pending = '';
-			stream.on('data', (chunk) => {
-				pending += chunk;
-				const lines = pending.split('\n');
-				pending = lines.pop() ?? '';
-				for (const line of lines) {
-					console.log(`    test:queue | ${line}`);
-					const readiness = READY_LINE.exec(line);
-					if (readiness?.[1] === '✔') resolve(undefined);
-					if (readiness?.[1] === '✘') reject(new Error("test:queue's deployment did not start"));
-				}
-			});
-		}
+		forEachOutputLine(child, (line) => {
+			console.log(`    test:queue | ${line}`);
+			const readiness = READY_LINE.exec(line);
+			if (readiness?.[1] === '✔') resolve(undefined);
+			if (readiness?.[1] === '✘') reject(new Error("test:queue's deployment did not start"));
+		});
 		void exited.then((code) =>
 			reject(new Error(`test:queue exited with ${code} before its deployment was ready`)),
 		);
