@@ -2,7 +2,7 @@
 'use strict';
 /**
  * `npm run bench:n8n`: the node against the hand-built alternative inside a running n8n 2.41.1
- * (installed by e2e/n8nInstall.js), started as users start workflows: a webhook call. Both workflows make the
+ * (installed by testing/n8nInstall.js), started as users start workflows: a webhook call. Both workflows make the
  * same items in a Code node (n8n's real Code node, run by its task runner), then
  *   a. Affiliate Tracking, Get Promoter Statistics, at Concurrency 20 and 50;
  *   b. the Code node also signs each item (v2, node:crypto), then n8n's HTTP Request node sends
@@ -19,7 +19,7 @@ const path = require('node:path');
 
 const {
 	N8N_VERSION,
-	ensureN8n,
+	installDefaultRelease,
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
@@ -27,9 +27,9 @@ const {
 	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
-} = require('../e2e/n8n');
-const { DEMO_CREDENTIAL } = require('../e2e/n8nData');
-const { freePort, stopProcess } = require('../e2e/processes');
+} = require('../testing/n8nInstance');
+const { DEMO_CREDENTIAL } = require('../testing/n8nDemoData');
+const { freePort, stopProcess } = require('../testing/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');
@@ -167,7 +167,7 @@ function cpuMsOf(pid) {
 }
 
 async function main() {
-	await ensureN8n((line) => console.log(line));
+	await installDefaultRelease((line) => console.log(line));
 	const sandbox = await startSandbox();
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-n8n-'));
 	const userFolder = path.join(work, 'user');

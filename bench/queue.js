@@ -30,11 +30,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { N8N_VERSION } = require('../e2e/n8n');
-const { DEMO_KEY } = require('../e2e/n8nData');
-const { deliverAll, percentile, planStorm } = require('../e2e/paymentProvider');
-const { sleep } = require('../e2e/processes');
-const { WORKER_CONCURRENCY, startQueueDeployment } = require('../e2e/queue');
+const { N8N_VERSION } = require('../testing/n8nInstance');
+const { DEMO_KEY } = require('../testing/n8nDemoData');
+const { deliverAll, percentile, planStorm } = require('../testing/paymentProvider');
+const { sleep } = require('../testing/processes');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('../testing/queueDeployment');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');

@@ -18,7 +18,7 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	paymentTriggerPath,
 	readExample,
-} = require('../e2e/n8nData');
+} = require('../testing/n8nDemoData');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 
 const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (

@@ -59,10 +59,10 @@ const { Agent, request } = require('undici');
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const { runWorkflow } = require('../harness/runWorkflow');
-const { oneNodeWorkflow, singleNodeWorkflow } = require('../harness/workflows');
+const { runWorkflow } = require('../testing/n8nCore/runWorkflow');
+const { oneNodeWorkflow, singleNodeWorkflow } = require('../testing/n8nCore/workflows');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
-const { track } = require('../e2e/processes');
+const { track } = require('../testing/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
 const { KEYS } = require('../sandbox/seed');
@@ -78,7 +78,10 @@ const MEMORY_LATENCY_MS = Number(process.env.BENCH_MEMORY_LATENCY_MS ?? 0);
 const LIMITED_CONCURRENCY = 20;
 const API_KEY = 'pk_test_videomax_v2';
 const SECRET = KEYS[API_KEY].secret;
-const NODES_BASE = path.join(require('../e2e/n8nInstall').n8nRelease().modules, 'n8n-nodes-base');
+const NODES_BASE = path.join(
+	require('../testing/n8nInstall').n8nRelease().modules,
+	'n8n-nodes-base',
+);
 const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
@@ -155,7 +158,7 @@ async function runNode(url, size, options) {
 	return { ok: items.length - errors, errors, lost: size - items.length };
 }
 
-/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (e2e/n8nInstall.js), if there is one. */
+/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (testing/n8nInstall.js), if there is one. */
 function loadHttpRequestNode() {
 	if (!existsSync(NODES_BASE)) return undefined;
 	const { PackageDirectoryLoader } = require('n8n-core');
@@ -371,20 +374,25 @@ async function measureInChild() {
 }
 
 /**
- * A private copy of what the rounds load (the built package, the harness, the benchmark), so that
- * a build started elsewhere during the run (`npm test`, another `npm run bench`) can neither break
- * a round (n8n-node build empties dist/ first) nor change the code between rounds. The harness
- * loads the package from its own parent folder, so it is copied too; node_modules, sandbox and
- * e2e are only read and are linked. BENCH_SNAPSHOT=0 runs from the working tree.
+ * A private copy of what the rounds load (the built package, testing/ with the n8n-core runner,
+ * the benchmark), so that a build started elsewhere during the run (`npm test`, another `npm run
+ * bench`) can neither break a round (n8n-node build empties dist/ first) nor change the code
+ * between rounds. The runner loads the package from two folders up, so testing/ is copied (its
+ * git-ignored dot folders aside); node_modules and sandbox are only read and are linked.
+ * BENCH_SNAPSHOT=0 runs from the working tree.
  * @returns {{ script: string, remove: () => void }}
  */
 function snapshot() {
 	const root = path.resolve(__dirname, '..');
 	if (process.env.BENCH_SNAPSHOT === '0') return { script: __filename, remove: () => {} };
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
-	for (const entry of ['package.json', 'dist', 'harness', 'bench'])
-		cpSync(path.join(root, entry), path.join(dir, entry), { recursive: true });
-	for (const entry of ['node_modules', 'sandbox', 'e2e'])
+	const notDotFolder = (/** @type {string} */ source) => !path.basename(source).startsWith('.');
+	for (const entry of ['package.json', 'dist', 'testing', 'bench'])
+		cpSync(path.join(root, entry), path.join(dir, entry), {
+			recursive: true,
+			filter: notDotFolder,
+		});
+	for (const entry of ['node_modules', 'sandbox'])
 		symlinkSync(path.join(root, entry), path.join(dir, entry));
 	return {
 		script: path.join(dir, 'bench', path.basename(__filename)),
@@ -589,7 +597,7 @@ async function main() {
 		}
 		if (!hasHttpRequestNode)
 			console.log(
-				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 (e2e/n8nInstall.js).',
+				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 (testing/n8nInstall.js).',
 			);
 		console.log(`\nBench time: ${fmt((performance.now() - began) / 60000, 1)} min.`);
 	} finally {

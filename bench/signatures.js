@@ -17,7 +17,7 @@ const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signDelivery,
-} = require('../harness/paymentSignatures');
+} = require('../testing/n8nCore/paymentSignatures');
 const { medianAndRange } = require('./statistics');
 
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 20_000);
@@ -31,7 +31,7 @@ const { verifyDelivery } = require(
 
 /**
  * A signed delivery of a sample purchase; `padTo` pads the event's metadata to about that many bytes.
- * @param {import('../harness/paymentSignatures').Provider} provider @param {number} [padTo]
+ * @param {import('../testing/n8nCore/paymentSignatures').Provider} provider @param {number} [padTo]
  */
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });

@@ -24,23 +24,23 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
-	ensureN8n,
+	installDefaultRelease,
 	n8nEnvironment,
 	startN8n,
 	waitForWebhooks,
 	assertPackageLoaded,
 	signInToRest,
-} = require('./n8n');
+} = require('../testing/n8nInstance');
 const {
 	PACKAGE,
 	exampleWebhooks,
 	NODE_TYPE,
 	PAYMENT_TRIGGER_TYPE,
 	TRIGGER_TYPE,
-} = require('./n8nData');
-const { freePort, stopProcess } = require('./processes');
+} = require('../testing/n8nDemoData');
+const { freePort, stopProcess } = require('../testing/processes');
 const { Sandbox } = require('../sandbox/server');
-const { ScriptedModel } = require('./scriptedModel');
+const { ScriptedModel } = require('../testing/scriptedModel');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
 const { CHROMIUM, OWNER } = require('./topics/context');
@@ -68,7 +68,7 @@ function requireChromium() {
 async function main() {
 	const startedAt = Date.now();
 	console.log(`E2E: ${PACKAGE.name}@${PACKAGE.version} in a real n8n`);
-	await ensureN8n((line) => console.log(line));
+	await installDefaultRelease((line) => console.log(line));
 	requireChromium();
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));

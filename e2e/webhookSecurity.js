@@ -4,7 +4,7 @@
  * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
  * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
  * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
- * workflow per provider (e2e/testWorkflows.js: the trigger → Track Purchase), imported beside the examples and
+ * workflow per provider (testing/workflowBuilders.js: the trigger → Track Purchase), imported beside the examples and
  * published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
@@ -14,12 +14,12 @@ const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signDelivery,
-} = require('../harness/paymentSignatures');
-const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('./n8nData');
-const { sleep } = require('./processes');
-const { purchaseWorkflow } = require('./testWorkflows');
+} = require('../testing/n8nCore/paymentSignatures');
+const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../testing/n8nDemoData');
+const { sleep } = require('../testing/processes');
+const { purchaseWorkflow } = require('../testing/workflowBuilders');
 
-/** @typedef {import('../harness/paymentSignatures').Provider} Provider */
+/** @typedef {import('../testing/n8nCore/paymentSignatures').Provider} Provider */
 
 /** Valid deliveries sent to each provider's workflow. */
 const VALID_DELIVERIES = 3;
@@ -105,7 +105,7 @@ function webhookSecurityWebhooks() {
 /**
  * A Stripe event posted to a Payment Webhook Trigger's production path, signed with the demo
  * secret unless `signed` is false; the answer's text goes into `seen` (for the secret checks).
- * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../harness/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
+ * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../testing/n8nCore/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
  */
 async function postStripeEvent({ base, webhookPath, kind, fields, signed = true, seen }) {
 	const body = JSON.stringify(sampleEvent('stripe', kind, fields));

@@ -6,8 +6,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { MCP_DEMO_TOKEN, readExample } = require('../n8nData');
-const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../scriptedModel');
+const { MCP_DEMO_TOKEN, readExample } = require('../../testing/n8nDemoData');
+const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../../testing/scriptedModel');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { example, monthToDateUtc8 } = require('./context');
 

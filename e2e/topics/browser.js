@@ -2,14 +2,14 @@
 'use strict';
 /**
  * test:e2e in headless Chromium: example (d)'s page with the promoter center in its iframe, then
- * the editor (e2e/editor.js): the nodes panel, the credential dialog's test, example (a)'s canvas
+ * the editor (testing/editor.js): the nodes panel, the credential dialog's test, example (a)'s canvas
  * and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEMO_CREDENTIAL, DEMO_KEY } = require('../n8nData');
+const { DEMO_CREDENTIAL, DEMO_KEY } = require('../../testing/n8nDemoData');
 const {
 	closeDialogs,
 	credentialTest,
@@ -18,8 +18,8 @@ const {
 	openExampleNode,
 	openNode,
 	signIn,
-} = require('../editor');
-const { NODES: HTTP_NODES } = require('../httpRequestNode');
+} = require('../../testing/editor');
+const { NODES: HTTP_NODES } = require('../../testing/httpRequestWorkflow');
 const { WRONG_SECRET } = require('../../sandbox/seed');
 const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, OWNER, example } = require('./context');
 
@@ -88,7 +88,7 @@ async function browserChecks(context) {
 		const page = await browser.newPage({ viewport: { width: 1400, height: 1150 } });
 		const pictures = SCREENSHOTS_DIR ?? path.join(work, 'screenshots');
 		fs.mkdirSync(pictures, { recursive: true });
-		/** @type {import('../editor').Screenshot} */
+		/** @type {import('../../testing/editor').Screenshot} */
 		const screenshot = async (shown, name, element) => {
 			seenOutput.push(await shown.content());
 			await (element ?? shown).screenshot({ path: path.join(pictures, `${name}.png`) });

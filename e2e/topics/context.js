@@ -6,8 +6,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { executeWorkflow } = require('../n8n');
-const { DEMO_KEY, EXAMPLES } = require('../n8nData');
+const { executeWorkflow } = require('../../testing/n8nInstance');
+const { DEMO_KEY, EXAMPLES } = require('../../testing/n8nDemoData');
 const { KEYS } = require('../../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -22,7 +22,7 @@ const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
  * @typedef {object} Context
  * @property {ReturnType<typeof import('../checks').createChecks>['check']} check runs one check and prints its line
  * @property {import('../../sandbox/server').Sandbox} sandbox the API emulation the credentials point at
- * @property {import('../scriptedModel').ScriptedModel} model the scripted model of example (e)
+ * @property {import('../../testing/scriptedModel').ScriptedModel} model the scripted model of example (e)
  * @property {string} work the run's temporary folder (kept when a check failed)
  * @property {string} userFolder n8n's user folder, inside `work`
  * @property {NodeJS.ProcessEnv} env the environment of the n8n CLI runs

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { E2E_MODULES } = require('../n8n');
+const { DEFAULT_N8N_MODULES } = require('../../testing/n8nInstance');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { example, execute, monthToDateUtc8, outputOf } = require('./context');
 
@@ -66,7 +66,7 @@ async function exampleChecks(context) {
 				)
 			: Buffer.from(binary.data, 'base64');
 		const xlsx = require(
-			require.resolve('@e965/xlsx', { paths: [path.join(E2E_MODULES, 'n8n-nodes-base')] }),
+			require.resolve('@e965/xlsx', { paths: [path.join(DEFAULT_N8N_MODULES, 'n8n-nodes-base')] }),
 		);
 		const sheet = xlsx.read(bytes).Sheets['Month to date'];
 		assert.ok(sheet, 'no sheet "Month to date" in the file');

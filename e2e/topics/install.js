@@ -16,8 +16,8 @@ const {
 	importWorkflows,
 	installAsCommunityPackage,
 	packPackage,
-} = require('../n8n');
-const { EXAMPLES } = require('../n8nData');
+} = require('../../testing/n8nInstance');
+const { EXAMPLES } = require('../../testing/n8nDemoData');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
 
 /**

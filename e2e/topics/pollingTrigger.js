@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { E2E_MODULES } = require('../n8n');
+const { DEFAULT_N8N_MODULES } = require('../../testing/n8nInstance');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { example } = require('./context');
 
@@ -17,7 +17,7 @@ async function pollingTriggerChecks(context) {
 	await check(
 		'example f (active trigger, polling every minute): a new paying customer becomes a chat message',
 		async () => {
-			const { parse } = require(path.join(E2E_MODULES, 'flatted'));
+			const { parse } = require(path.join(DEFAULT_N8N_MODULES, 'flatted'));
 			const workflowId = example('f').id;
 			const promoter = 'user_1002';
 			/** @param {string} route */

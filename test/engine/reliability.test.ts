@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runWorkflow } from '../../harness/runWorkflow';
-import { singleNodeWorkflow } from '../../harness/workflows';
+import { runWorkflow } from '../../testing/n8nCore/runWorkflow';
+import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
 import { printTable } from '../helpers/report';
 import {
 	allCredentials,

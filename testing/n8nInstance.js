@@ -1,10 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * The real n8n beside the package, shared by `npm start` (e2e/start.js), `npm run test:e2e`
- * (e2e/test.js) and `npm run setup:n8n` (e2e/setup.js): installing it, installing the packed
+ * The real n8n beside the package, shared by `npm start` (scripts/start.js), `npm run test:e2e`
+ * (e2e/test.js) and `npm run setup:n8n` (scripts/setup-n8n.js): installing it, installing the packed
  * package into a user folder the way n8n's community-package installer does, running its CLI
- * (the demo credentials and examples of e2e/n8nData.js imported with it), and starting and
+ * (the demo credentials and examples of testing/n8nDemoData.js imported with it), and starting and
  * stopping its server.
  */
 const assert = require('node:assert/strict');
@@ -13,12 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const {
-	ensureN8n: ensureRelease,
-	installSourceHash,
-	n8nRelease,
-	nodeBinary,
-} = require('./n8nInstall');
+const { installRelease, installSourceHash, n8nRelease, nodeBinary } = require('./n8nInstall');
 const { fail, forEachOutputLine, runOrThrow, stopProcess, track } = require('./processes');
 const {
 	CREDENTIAL_TYPE,
@@ -31,29 +26,29 @@ const {
 	TRIGGER_TYPE,
 	demoCredentials,
 	readExample,
-} = require('./n8nData');
+} = require('./n8nDemoData');
 
 /**
- * The n8n release these runs use, installed by e2e/n8nInstall.js (the one place that installs an
+ * The n8n release these runs use, installed by testing/n8nInstall.js (the one place that installs an
  * n8n release with its Node) into a cache folder outside the clone.
  */
 const DEFAULT_N8N = n8nRelease();
-const E2E_MODULES = DEFAULT_N8N.modules;
+const DEFAULT_N8N_MODULES = DEFAULT_N8N.modules;
 const N8N_VERSION = DEFAULT_N8N.n8nVersion;
 
 /**
  * The Node binary the default release runs on (Node 24 for n8n 2.41).
  */
-function node24() {
+function defaultReleaseNode() {
 	return nodeBinary(DEFAULT_N8N);
 }
 
 /**
- * Installs the default release when it is missing or its manifest changed (e2e/n8nInstall.js).
+ * Installs the default release when it is missing or its manifest changed (testing/n8nInstall.js).
  * @param {(line: string) => void} log
  */
-async function ensureN8n(log) {
-	await ensureRelease(DEFAULT_N8N, log);
+async function installDefaultRelease(log) {
+	await installRelease(DEFAULT_N8N, log);
 }
 
 /**
@@ -146,7 +141,7 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 	};
 	if (owner) {
-		const bcrypt = require(path.join(E2E_MODULES, 'bcryptjs'));
+		const bcrypt = require(path.join(DEFAULT_N8N_MODULES, 'bcryptjs'));
 		Object.assign(env, {
 			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 			N8N_INSTANCE_OWNER_EMAIL: owner.email,
@@ -391,10 +386,10 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 
 module.exports = {
 	DEFAULT_N8N,
-	E2E_MODULES,
+	DEFAULT_N8N_MODULES,
 	N8N_VERSION,
 	assertPackageLoaded,
-	ensureN8n,
+	installDefaultRelease,
 	executeWorkflow,
 	importCredentials,
 	importDemo,
@@ -402,7 +397,7 @@ module.exports = {
 	installAsCommunityPackage,
 	installSourceHash,
 	n8nEnvironment,
-	node24,
+	defaultReleaseNode,
 	packPackage,
 	runN8n,
 	runN8nOrThrow,

@@ -1,18 +1,22 @@
 // @ts-check
 'use strict';
 /**
- * The purchase rounds of `npm run test:queue`, on its running deployment (e2e/queue.js): purchase
+ * The purchase rounds of `npm run test:queue`, on its running deployment (testing/queueDeployment.js): purchase
  * webhooks each delivered twice, to three workflows side by side: example (i)'s PostgreSQL claim,
  * *Skip Transactions Already Tracked* alone, and no guard; in rounds with the main killed
- * mid-round (e2e/faultRounds.js), and in one where both deliveries of a purchase arrive at once.
+ * mid-round (e2e/queue/faultRounds.js), and in one where both deliveries of a purchase arrive at once.
  * Checks the sandbox's own records and prints `DUPLICATE PURCHASES …`.
  */
 const assert = require('node:assert/strict');
 
-const { PAYMENT_TRIGGER_TYPE, paymentTriggerPath, readExample } = require('./n8nData');
+const {
+	PAYMENT_TRIGGER_TYPE,
+	paymentTriggerPath,
+	readExample,
+} = require('../../testing/n8nDemoData');
 const { killMainAndRestart } = require('./faultRounds');
-const { deliverAll, planDuplicatedPurchases } = require('./paymentProvider');
-const { purchaseWorkflow } = require('./testWorkflows');
+const { deliverAll, planDuplicatedPurchases } = require('../../testing/paymentProvider');
+const { purchaseWorkflow } = require('../../testing/workflowBuilders');
 
 /** Purchases per workflow in each duplicate-delivery round (each delivered twice). */
 const PURCHASES = 120;
@@ -58,8 +62,8 @@ const PURCHASE_WORKFLOWS = [
 ];
 
 /**
- * @typedef {Awaited<ReturnType<typeof import('./queue').startQueueDeployment>>} Deployment
- * @typedef {import('../sandbox/server').Sandbox} Sandbox
+ * @typedef {Awaited<ReturnType<typeof import('../../testing/queueDeployment').startQueueDeployment>>} Deployment
+ * @typedef {import('../../sandbox/server').Sandbox} Sandbox
  */
 
 /**

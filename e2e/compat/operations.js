@@ -1,15 +1,15 @@
 // @ts-check
 'use strict';
 /**
- * The version matrix's (e2e/compat.js) workflow that runs all 13 operations against the sandbox
+ * The version matrix's (e2e/compat/testCompat.js) workflow that runs all 13 operations against the sandbox
  * in one `n8n execute`, and what each operation's output must be.
  */
 const assert = require('node:assert/strict');
 
-const { CREDENTIAL_TYPE, DEMO_CREDENTIAL, NODE_TYPE } = require('./n8nData');
-const { PRODUCTS } = require('../sandbox/seed');
+const { CREDENTIAL_TYPE, DEMO_CREDENTIAL, NODE_TYPE } = require('../../testing/n8nDemoData');
+const { PRODUCTS } = require('../../sandbox/seed');
 
-/** @typedef {import('../sandbox/server').Sandbox} Sandbox */
+/** @typedef {import('../../sandbox/server').Sandbox} Sandbox */
 
 const PHOTOPAL_CREDENTIAL = { id: 'affTrackPhotopal1', name: 'Affiliate Tracking PhotoPal' };
 const PHOTOPAL_KEY = 'pk_test_photopal_v2';

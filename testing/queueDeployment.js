@@ -4,23 +4,28 @@
  * n8n in queue mode, as production runs it: PostgreSQL holds workflows and executions, Redis the
  * queue, the main process takes webhooks and queues executions, workers run them. The package is
  * published to a local registry and installed on every instance with `npm install` in its own
- * ~/.n8n/nodes. Shared by `npm run test:queue` (e2e/testQueue.js) and `npm run bench:queue`.
+ * ~/.n8n/nodes. Shared by `npm run test:queue` (e2e/queue/testQueue.js) and `npm run bench:queue`.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const {
-	E2E_MODULES,
-	ensureN8n,
+	DEFAULT_N8N_MODULES,
+	installDefaultRelease,
 	importCredentials,
 	importDemo,
 	importWorkflows,
 	n8nEnvironment,
 	startN8n,
 	waitForWebhooks,
-} = require('./n8n');
-const { EXAMPLES, PAYMENT_TRIGGER_TYPE, paymentTriggerPath, readExample } = require('./n8nData');
+} = require('./n8nInstance');
+const {
+	EXAMPLES,
+	PAYMENT_TRIGGER_TYPE,
+	paymentTriggerPath,
+	readExample,
+} = require('./n8nDemoData');
 const { freePort, stopProcess } = require('./processes');
 const {
 	ensureRegistry,
@@ -109,7 +114,7 @@ async function startQueueDeployment({
 	copyOfN8nWorkflowOnWorker,
 }) {
 	requireServers();
-	await ensureN8n(log);
+	await installDefaultRelease(log);
 	ensureRegistry(log);
 	/** @type {(() => Promise<void>)[]} */
 	const stops = [];
@@ -270,8 +275,9 @@ async function startQueueDeployment({
 
 /** The n8n-workflow version the installed n8n uses. */
 function n8nWorkflowVersion() {
-	return JSON.parse(fs.readFileSync(path.join(E2E_MODULES, 'n8n-workflow', 'package.json'), 'utf8'))
-		.version;
+	return JSON.parse(
+		fs.readFileSync(path.join(DEFAULT_N8N_MODULES, 'n8n-workflow', 'package.json'), 'utf8'),
+	).version;
 }
 
 /** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */

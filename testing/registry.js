@@ -4,7 +4,7 @@
  * A real npm registry on 127.0.0.1 (Verdaccio) for the queue-mode test: the package is published
  * to it the way the release workflow publishes it, and installed from it the way n8n's docs tell
  * queue-mode and Docker users to install community packages: `npm install <package>` in each
- * instance's ~/.n8n/nodes. Verdaccio is installed from e2e/registry/ into e2e/.registry (a dot
+ * instance's ~/.n8n/nodes. Verdaccio is installed from testing/registry/ into testing/.registry (a dot
  * folder: `n8n-node build` copies every *.png, *.svg and __schema__ file outside the top-level
  * node_modules into dist/, and skips only dot folders).
  */
@@ -13,12 +13,12 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { installSourceHash, node24 } = require('./n8n');
-const { E2E_DIR, PACKAGE, ROOT_DIR } = require('./n8nData');
+const { defaultReleaseNode, installSourceHash } = require('./n8nInstance');
+const { TESTING_DIR, PACKAGE, ROOT_DIR } = require('./n8nDemoData');
 const { freePort, runCaptured, stopProcess, track } = require('./processes');
 
-const SOURCE_DIR = path.join(E2E_DIR, 'registry');
-const INSTALL_DIR = path.join(E2E_DIR, '.registry');
+const SOURCE_DIR = path.join(TESTING_DIR, 'registry');
+const INSTALL_DIR = path.join(TESTING_DIR, '.registry');
 const VERDACCIO = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 const INSTALL_MARKER = path.join(INSTALL_DIR, 'node_modules', '.installed-from');
 
@@ -31,7 +31,7 @@ function ensureRegistry(log) {
 		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === hash
 	)
 		return;
-	log('Installing Verdaccio into e2e/.registry…');
+	log('Installing Verdaccio into testing/.registry…');
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
 		fs.copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));
@@ -72,10 +72,14 @@ async function startRegistry(folder) {
 	const configFile = path.join(home, 'config.yaml');
 	fs.writeFileSync(configFile, `${config}\n`);
 	const server = track(
-		spawn(node24(), [VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
-			cwd: home,
-			stdio: ['ignore', 'ignore', 'pipe'],
-		}),
+		spawn(
+			defaultReleaseNode(),
+			[VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+			{
+				cwd: home,
+				stdio: ['ignore', 'ignore', 'pipe'],
+			},
+		),
 	);
 	let errors = '';
 	server.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));

@@ -7,7 +7,7 @@
  */
 const path = require('node:path');
 
-const { E2E_MODULES } = require('./n8n');
+const { DEFAULT_N8N_MODULES } = require('./n8nInstance');
 
 /** The flags Chromium needs as root on a machine without a network beyond loopback. */
 const CHROMIUM_ARGS = [
@@ -25,9 +25,9 @@ const TEST_ID = 'data-test-id';
 
 /** @param {string} executablePath */
 async function launchChromium(executablePath) {
-	const { chromium, selectors } = require(path.join(E2E_MODULES, 'playwright-core'));
+	const { chromium, selectors } = require(path.join(DEFAULT_N8N_MODULES, 'playwright-core'));
 	selectors.setTestIdAttribute(TEST_ID);
-	// Interrupts are e2e/processes.js's to handle; Playwright's own exit handler still kills the
+	// Interrupts are testing/processes.js's to handle; Playwright's own exit handler still kills the
 	// browser when the script exits.
 	return await chromium.launch({
 		executablePath,

@@ -13,7 +13,7 @@ const { PackageDirectoryLoader } = require('n8n-core');
 const { NodeHelpers } = require('n8n-workflow');
 
 /** The package root: this file's parent folder, whoever loads it. */
-const PACKAGE_DIR = path.resolve(__dirname, '..');
+const PACKAGE_DIR = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-affiliate-tracking';
 const NODE_TYPE = `${PACKAGE_NAME}.affiliateTracking`;
 const TRIGGER_TYPE = `${PACKAGE_NAME}.affiliateTrackingTrigger`;

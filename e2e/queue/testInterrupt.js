@@ -2,7 +2,7 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:interrupt`: Ctrl-C leaves nothing running. Starts `node e2e/testQueue.js` with a
+ * `npm run test:interrupt`: Ctrl-C leaves nothing running. Starts `node e2e/queue/testQueue.js` with a
  * marker in its environment, waits until its deployment (PostgreSQL, Redis, Verdaccio, n8n main
  * + 2 workers) is ready, notes the run's processes (its process tree, and whatever carries the
  * marker) and the ports they listen on, sends it SIGINT, and checks that it exits with 130, that
@@ -19,9 +19,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { createChecks } = require('./checks');
-const { forEachOutputLine, sleep, stopProcess, track } = require('./processes');
-const { requireServers } = require('./services');
+const { createChecks } = require('../checks');
+const { forEachOutputLine, sleep, stopProcess, track } = require('../../testing/processes');
+const { requireServers } = require('../../testing/services');
 
 const MARKER = 'N8N_NODES_INTERRUPT_TEST_RUN';
 /** test:queue's first check: the whole deployment is up. */

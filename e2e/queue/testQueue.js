@@ -16,7 +16,7 @@
  *    replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
  *    replacement starts 10 s later.
  * 4. Checked against the sandbox's own records and n8n's database.
- * 5. On the same deployment (e2e/faultRounds.js, e2e/purchaseRounds.js): a round of refund
+ * 5. On the same deployment (e2e/queue/faultRounds.js, e2e/queue/purchaseRounds.js): a round of refund
  *    webhooks per platform fault (main killed, Redis restarted, PostgreSQL restarted), each
  *    printing a `FAULT` line; purchases delivered twice, to example (i)'s PostgreSQL claim, Skip
  *    Transactions Already Tracked alone and no guard, in 5 rounds with the main killed and one
@@ -32,15 +32,15 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('./n8nData');
-const { createChecks } = require('./checks');
+const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../../testing/n8nDemoData');
+const { createChecks } = require('../checks');
 const {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
 	percentile,
 	planStorm,
-} = require('./paymentProvider');
+} = require('../../testing/paymentProvider');
 const {
 	FAULTS,
 	TRIGGER_WORKFLOW_ID,
@@ -53,10 +53,10 @@ const {
 	claimCredentials,
 	runDuplicatePurchaseRounds,
 } = require('./purchaseRounds');
-const { triggerWorkflow } = require('./testWorkflows');
-const { WORKER_CONCURRENCY, startQueueDeployment } = require('./queue');
-const { Sandbox } = require('../sandbox/server');
-const { KEYS } = require('../sandbox/seed');
+const { triggerWorkflow } = require('../../testing/workflowBuilders');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('../../testing/queueDeployment');
+const { Sandbox } = require('../../sandbox/server');
+const { KEYS } = require('../../sandbox/seed');
 
 const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };
 /** The provider's deliveries; the forged ones come on top. */

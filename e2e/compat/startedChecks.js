@@ -1,18 +1,18 @@
 // @ts-check
 'use strict';
 /**
- * The version matrix's (e2e/compat.js) checks on a started n8n that wait on it: the trigger's
+ * The version matrix's (e2e/compat/testCompat.js) checks on a started n8n that wait on it: the trigger's
  * polls, and examples (a) and (h) through their Payment Webhook Triggers. Each returns its check's
  * line.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { sleep } = require('./processes');
-const { TRIGGER_NODE } = require('./testWorkflows');
-const { PRODUCTS } = require('../sandbox/seed');
+const { sleep } = require('../../testing/processes');
+const { TRIGGER_NODE } = require('../../testing/workflowBuilders');
+const { PRODUCTS } = require('../../sandbox/seed');
 
-/** @typedef {import('../sandbox/server').Sandbox} Sandbox */
+/** @typedef {import('../../sandbox/server').Sandbox} Sandbox */
 
 /** The ids the matrix imports its workflows under; the checks find their executions by them. */
 const IDS = {
@@ -30,13 +30,13 @@ const WATCHED = 'user_1002';
  * @property {string} base the n8n's address
  * @property {string} cookie the owner's session
  * @property {Sandbox} sandbox
- * @property {import('./n8nInstall').N8nRelease} release
+ * @property {import('../../testing/n8nInstall').N8nRelease} release
  * @property {string[]} seen every text n8n gave back, scanned for the API secrets at the end
  * @property {DeliverStripe} deliverStripe
  */
 /**
  * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
- * @typedef {(webhookPath: string, kind: 'purchase' | 'refund', fields: import('../harness/paymentSignatures').SampleFields, signed?: boolean) => ReturnType<typeof import('./webhookSecurity').postStripeEvent>} DeliverStripe
+ * @typedef {(webhookPath: string, kind: 'purchase' | 'refund', fields: import('../../testing/n8nCore/paymentSignatures').SampleFields, signed?: boolean) => ReturnType<typeof import('../webhookSecurity').postStripeEvent>} DeliverStripe
  */
 
 /**

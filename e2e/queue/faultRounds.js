@@ -1,21 +1,26 @@
 // @ts-check
 'use strict';
 /**
- * The platform-fault rounds of `npm run test:queue`, on its running deployment (e2e/queue.js):
+ * The platform-fault rounds of `npm run test:queue`, on its running deployment (testing/queueDeployment.js):
  * - refund storms with one fault landing mid-round: the main SIGKILLed and restarted 10 s later,
  *   Redis stopped for 10 s, PostgreSQL stopped for 10 s;
  * - the trigger, active in queue mode, across a main killed between polls and during a poll.
  * Each round checks the sandbox's own records and prints one summary line. The purchase rounds
- * (each purchase delivered twice) are in e2e/purchaseRounds.js.
+ * (each purchase delivered twice) are in e2e/queue/purchaseRounds.js.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { E2E_MODULES } = require('./n8n');
-const { EXAMPLES } = require('./n8nData');
-const { deliverAll, forgedOutcomes, forgedSummary, planStorm } = require('./paymentProvider');
-const { sleep } = require('./processes');
-const { TRIGGER_NODE } = require('./testWorkflows');
+const { DEFAULT_N8N_MODULES } = require('../../testing/n8nInstance');
+const { EXAMPLES } = require('../../testing/n8nDemoData');
+const {
+	deliverAll,
+	forgedOutcomes,
+	forgedSummary,
+	planStorm,
+} = require('../../testing/paymentProvider');
+const { sleep } = require('../../testing/processes');
+const { TRIGGER_NODE } = require('../../testing/workflowBuilders');
 
 /** How long each fault keeps its component down. */
 const DOWN_MS = 10_000;
@@ -32,8 +37,8 @@ const REFUND_WORKFLOW_ID = /** @type {(typeof EXAMPLES)[number]} */ (
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 
 /**
- * @typedef {Awaited<ReturnType<typeof import('./queue').startQueueDeployment>>} Deployment
- * @typedef {import('../sandbox/server').Sandbox} Sandbox
+ * @typedef {Awaited<ReturnType<typeof import('../../testing/queueDeployment').startQueueDeployment>>} Deployment
+ * @typedef {import('../../sandbox/server').Sandbox} Sandbox
  * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart', inject: (queue: Deployment) => Promise<void> }} Fault
  */
 
@@ -164,7 +169,7 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
  * @returns {{ id: string, error: string | null, payingCustomers: number[], changeIds: string[] }[]}
  */
 function triggerExecutions(queue) {
-	const { parse } = require(path.join(E2E_MODULES, 'flatted'));
+	const { parse } = require(path.join(DEFAULT_N8N_MODULES, 'flatted'));
 	return queue.postgres
 		.query(
 			`SELECT e.id, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${TRIGGER_WORKFLOW_ID}' ORDER BY e.id`,

@@ -3,13 +3,13 @@
 'use strict';
 /**
  * `npm run setup:n8n`: installs the default n8n release (and playwright-core) with its Node into
- * the install cache outside the clone (e2e/n8nInstall.js: `$N8N_INSTALL_CACHE`, or
+ * the install cache outside the clone (testing/n8nInstall.js: `$N8N_INSTALL_CACHE`, or
  * `${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-affiliate-tracking`), once; later calls reuse it.
  * `npm start` and `npm run test:e2e` call the same step.
  */
-const { ensureN8n } = require('./n8n');
+const { installDefaultRelease } = require('../testing/n8nInstance');
 
-ensureN8n((line) => console.log(line)).catch((error) => {
+installDefaultRelease((line) => console.log(line)).catch((error) => {
 	console.error(error instanceof Error ? error.message : error);
 	process.exit(1);
 });

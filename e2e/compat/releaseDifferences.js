@@ -2,7 +2,7 @@
 'use strict';
 /**
  * What n8n's CLI and REST API do differently from one release to another, for the version matrix
- * (e2e/compat.js): one function per difference, each saying which releases need it.
+ * (e2e/compat/testCompat.js): one function per difference, each saying which releases need it.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -13,7 +13,7 @@ const OWNER = { email: 'compat-owner@example.com', password: 'Compat-owner-passw
 /**
  * Activating a workflow from the CLI. n8n 2.x has `publish:workflow`; 1.x has only
  * `update:workflow --active=true` (2.x keeps it, deprecated). Detected by the command's file.
- * @param {import('./n8nInstall').N8nRelease} release @param {string} id
+ * @param {import('../../testing/n8nInstall').N8nRelease} release @param {string} id
  */
 function activateArgs(release, id) {
 	const publish = path.join(release.modules, 'n8n', 'dist', 'commands', 'publish', 'workflow.js');
@@ -25,7 +25,7 @@ function activateArgs(release, id) {
 /**
  * The login body. n8n 2.x (and late 1.x) take `emailOrLdapLoginId`; older 1.x releases take
  * `email`. Detected in the release's controller or request DTO.
- * @param {import('./n8nInstall').N8nRelease} release
+ * @param {import('../../testing/n8nInstall').N8nRelease} release
  */
 function loginBody(release) {
 	const candidates = [
@@ -60,7 +60,7 @@ async function setUpOwner(base) {
  * Webhook 1.5…). An older release that lacks a version gets the newest one it has (read from its
  * n8n-nodes-base `dist/types/nodes.json`); the returned list names each change. Needed by 1.x
  * releases that predate those versions.
- * @param {import('./n8nInstall').N8nRelease} release
+ * @param {import('../../testing/n8nInstall').N8nRelease} release
  * @param {{ nodes: Record<string, any>[] }} workflow
  */
 function fitTypeVersions(release, workflow) {
@@ -104,7 +104,7 @@ function addVersions(known, prefix, file) {
  * A workflow as `n8n import:workflow` takes it. n8n 1.x stores `active` in a NOT NULL column and
  * fails the import without it ("NOT NULL constraint failed: workflow_entity.active"); 2.x
  * activates by publishing, and the examples carry no `active`.
- * @param {import('./n8nInstall').N8nRelease} release @param {Record<string, unknown>} workflow
+ * @param {import('../../testing/n8nInstall').N8nRelease} release @param {Record<string, unknown>} workflow
  */
 function forImport(release, workflow) {
 	return release.n8nVersion.startsWith('1.') ? { active: false, ...workflow } : workflow;

@@ -2,10 +2,10 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:compat`: the packed package in every n8n release of e2e/n8n-releases/, each on
- * the Node its manifest names (`node e2e/compat.js 2.41.1 1.123.81` runs only those).
+ * `npm run test:compat`: the packed package in every n8n release of testing/n8n-releases/, each on
+ * the Node its manifest names (`node e2e/compat/testCompat.js 2.41.1 1.123.81` runs only those).
  *
- * For each release: n8n installed with its Node (e2e/n8nInstall.js, cached between runs), the
+ * For each release: n8n installed with its Node (testing/n8nInstall.js, cached between runs), the
  * tarball installed into a fresh user folder the way n8n installs community packages, then
  *   1. n8n loads both node types and the credential type, and derives the AI tool (usableAsTool);
  *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
@@ -17,9 +17,9 @@
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
- * What differs between releases is handled in e2e/compatReleaseDifferences.js, one function per
+ * What differs between releases is handled in e2e/compat/releaseDifferences.js, one function per
  * difference, each saying which releases need it; the operations workflow and its checks are in
- * e2e/compatOperations.js, the checks that wait on the started n8n in e2e/compatStartedChecks.js.
+ * e2e/compat/operations.js, the checks that wait on the started n8n in e2e/compat/startedChecks.js.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -37,7 +37,7 @@ const {
 	waitForWebhooks,
 	assertPackageLoaded,
 	signInToRest,
-} = require('./n8n');
+} = require('../../testing/n8nInstance');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
@@ -50,50 +50,50 @@ const {
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 	paymentTriggerPath,
-} = require('./n8nData');
-const { freePort, stopProcess } = require('./processes');
-const { ensureN8n, listReleases, n8nRelease } = require('./n8nInstall');
-const { createChecks } = require('./checks');
-const { triggerWorkflow } = require('./testWorkflows');
-const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
-const { postStripeEvent } = require('./webhookSecurity');
+} = require('../../testing/n8nDemoData');
+const { freePort, stopProcess } = require('../../testing/processes');
+const { installRelease, listReleases, n8nRelease } = require('../../testing/n8nInstall');
+const { createChecks } = require('../checks');
+const { triggerWorkflow } = require('../../testing/workflowBuilders');
+const { TEST_SIGNING_SECRETS } = require('../../testing/n8nCore/paymentSignatures');
+const { postStripeEvent } = require('../webhookSecurity');
 const {
 	ScriptedModel,
 	askAgentAboutNewPromoter,
 	assertReplyFromSandbox,
-} = require('./scriptedModel');
-const { Sandbox } = require('../sandbox/server');
-const { KEYS, PRODUCTS, WRONG_SECRET } = require('../sandbox/seed');
+} = require('../../testing/scriptedModel');
+const { Sandbox } = require('../../sandbox/server');
+const { KEYS, PRODUCTS, WRONG_SECRET } = require('../../sandbox/seed');
 const {
 	activateArgs,
 	fitTypeVersions,
 	forImport,
 	loginBody,
 	setUpOwner,
-} = require('./compatReleaseDifferences');
+} = require('./releaseDifferences');
 const {
 	PHOTOPAL_CREDENTIAL,
 	PHOTOPAL_KEY,
 	operationChecks,
 	operationsWorkflow,
-} = require('./compatOperations');
+} = require('./operations');
 const {
 	IDS,
 	WATCHED,
 	purchaseOnce,
 	refundThroughWebhook,
 	triggerEmitsAChange,
-} = require('./compatStartedChecks');
+} = require('./startedChecks');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
 const SECRETS = [KEYS[DEMO_KEY].secret, KEYS[PHOTOPAL_KEY].secret, TEST_SIGNING_SECRETS.stripe];
 
 /**
- * One release's checks, after its install (`install`, the settled result of ensureN8n). Returns
+ * One release's checks, after its install (`install`, the settled result of installRelease). Returns
  * its closing line and timings.
  * @param {string} version @param {string} tarball
- * @param {PromiseSettledResult<Awaited<ReturnType<typeof ensureN8n>>>} install
+ * @param {PromiseSettledResult<Awaited<ReturnType<typeof installRelease>>>} install
  */
 async function runRelease(version, tarball, install) {
 	const release = n8nRelease(version);
@@ -256,7 +256,7 @@ async function runRelease(version, tarball, install) {
 		/**
 		 * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
 		 * @param {string} webhookPath @param {'purchase' | 'refund'} kind
-		 * @param {import('../harness/paymentSignatures').SampleFields} fields @param {boolean} [signed]
+		 * @param {import('../../testing/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
 		 */
 		const deliverStripe = (webhookPath, kind, fields, signed = true) =>
 			postStripeEvent({ base, webhookPath, kind, fields, signed, seen });
@@ -401,7 +401,7 @@ function parseArguments() {
 		return parseArgs({ options: { tarball: { type: 'string' } }, allowPositionals: true });
 	} catch (error) {
 		console.error(
-			`${error instanceof Error ? error.message : error}\nusage: node e2e/compat.js [--tarball <file>] [n8n version…]`,
+			`${error instanceof Error ? error.message : error}\nusage: node e2e/compat/testCompat.js [--tarball <file>] [n8n version…]`,
 		);
 		process.exit(2);
 	}
@@ -420,7 +420,7 @@ async function main() {
 		// All installs at once: most of an install is downloading, and cold caches are CI's case.
 		const installs = await Promise.allSettled(
 			versions.map((version) =>
-				ensureN8n(version, (line) => console.log(`[n8n ${version}] ${line}`)),
+				installRelease(version, (line) => console.log(`[n8n ${version}] ${line}`)),
 			),
 		);
 		for (const [index, version] of versions.entries())

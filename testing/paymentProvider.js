@@ -3,13 +3,13 @@
 /**
  * A payment provider delivering refund and purchase webhooks, as Stripe does: Stripe-shaped events
  * (`charge.refunded`, `payment_intent.succeeded`), each attempt signed anew with Stripe's scheme
- * (harness/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
+ * (testing/n8nCore/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
  * flight, each retried with exponential backoff after any answer but a 2xx or after a timeout, up
  * to a number of attempts. Forged deliveries, as an attacker sends them, are sent once each. Used
  * by the queue-mode test and benchmark.
  */
 
-const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
+const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('./n8nCore/paymentSignatures');
 const { mulberry32 } = require('../sandbox/server');
 
 /**

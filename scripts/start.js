@@ -6,7 +6,7 @@
  * credential pointing at a local sandbox, and the examples, on http://127.0.0.1:5678.
  * Ctrl-C stops n8n and the sandbox.
  *
- * Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_DEMO_FOLDER (e2e/.n8n-home).
+ * Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_DEMO_FOLDER (testing/.n8n-home).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,31 +15,33 @@ const path = require('node:path');
 
 const {
 	N8N_VERSION,
-	ensureN8n,
+	installDefaultRelease,
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
 	packPackage,
 	startN8n,
 	waitForWebhooks,
-} = require('./n8n');
+} = require('../testing/n8nInstance');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
-	E2E_DIR,
+	TESTING_DIR,
 	EXAMPLES,
 	MCP_DEMO_TOKEN,
 	PACKAGE,
 	ROOT_DIR,
 	exampleWebhooks,
-} = require('./n8nData');
-const { freePort, isStoppingAll, stopAllAndExit } = require('./processes');
+} = require('../testing/n8nDemoData');
+const { freePort, isStoppingAll, stopAllAndExit } = require('../testing/processes');
 const { Sandbox } = require('../sandbox/server');
-const { ScriptedModel } = require('./scriptedModel');
+const { ScriptedModel } = require('../testing/scriptedModel');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
-const USER_FOLDER = path.resolve(process.env.N8N_DEMO_FOLDER ?? path.join(E2E_DIR, '.n8n-home'));
+const USER_FOLDER = path.resolve(
+	process.env.N8N_DEMO_FOLDER ?? path.join(TESTING_DIR, '.n8n-home'),
+);
 /** Written once the examples are imported, so that a restart keeps the user's edits. */
 const EXAMPLES_MARKER = path.join(USER_FOLDER, '.examples-imported');
 const N8N_LOG = path.join(USER_FOLDER, 'n8n.log');
@@ -54,7 +56,7 @@ function progress(step, text) {
 }
 
 /*
- * Ctrl-C, and a failure, stop n8n with e2e/processes.js's stopAllAndExit; the sandbox and the
+ * Ctrl-C, and a failure, stop n8n with testing/processes.js's stopAllAndExit; the sandbox and the
  * model run in this process and end with it.
  */
 async function main() {
@@ -62,8 +64,8 @@ async function main() {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('npm run build failed (see above)');
 
-	progress(2, `Setting up n8n ${N8N_VERSION} (e2e/n8nInstall.js)`);
-	await ensureN8n((line) => console.log(`      ${line}`));
+	progress(2, `Setting up n8n ${N8N_VERSION} (testing/n8nInstall.js)`);
+	await installDefaultRelease((line) => console.log(`      ${line}`));
 
 	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);
 	const sandbox = new Sandbox({ port: SANDBOX_PORT });

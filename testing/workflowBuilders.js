@@ -3,7 +3,7 @@
 /**
  * Workflows the end-to-end runs build beside the examples: a signed Stripe purchase webhook into
  * Track Purchase, and the trigger watching one promoter. Used by the queue-mode rounds
- * (e2e/faultRounds.js) and the version matrix (e2e/compat.js).
+ * (e2e/queue/faultRounds.js) and the version matrix (e2e/compat/testCompat.js).
  */
 const {
 	CREDENTIAL_TYPE,
@@ -13,7 +13,7 @@ const {
 	SIGNING_CREDENTIAL_TYPE,
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
-} = require('./n8nData');
+} = require('./n8nDemoData');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';
@@ -24,7 +24,7 @@ const TRIGGER_NODE = 'Promoter results changed';
  * /webhook/<webhookId>/webhook`, answering when the last node has run) → Track Purchase → the
  * answer. A failed Track Purchase fails the execution, so n8n answers 500 and the provider
  * delivers again.
- * @param {{ guarded: boolean, webhookId: string, provider?: import('../harness/paymentSignatures').Provider, events?: string[], signingCredential?: { id: string, name: string } }} options
+ * @param {{ guarded: boolean, webhookId: string, provider?: import('./n8nCore/paymentSignatures').Provider, events?: string[], signingCredential?: { id: string, name: string } }} options
  *   `guarded`: with Skip Transactions Already Tracked; `signingCredential`: instead of the
  *   provider's demo signing credential
  */

@@ -3,15 +3,15 @@
 /**
  * What the end-to-end runs give n8n, with no n8n process: the clone's folders, the package's name
  * and its installed type names, the demo credentials, and the examples with their webhooks. The
- * n8n instance and its CLI that use them are in e2e/n8n.js.
+ * n8n instance and its CLI that use them are in testing/n8nInstance.js.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { TEST_SIGNING_SECRETS } = require('../harness/paymentSignatures');
+const { TEST_SIGNING_SECRETS } = require('./n8nCore/paymentSignatures');
 
-const E2E_DIR = __dirname;
-const ROOT_DIR = path.dirname(E2E_DIR);
+const TESTING_DIR = __dirname;
+const ROOT_DIR = path.dirname(TESTING_DIR);
 const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
 const PACKAGE = /** @type {{ name: string, version: string }} */ (
 	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
@@ -36,7 +36,7 @@ const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer tok
 const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
 /**
  * The demo endpoint signing secrets, one credential per payment provider (test secrets from
- * harness/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
+ * testing/n8nCore/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
  */
 const SIGNING_CREDENTIALS = {
 	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
@@ -182,7 +182,7 @@ module.exports = {
 	CREDENTIAL_TYPE,
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
-	E2E_DIR,
+	TESTING_DIR,
 	EXAMPLES,
 	MCP_DEMO_TOKEN,
 	NODE_TYPE,
