@@ -32,10 +32,10 @@ const path = require('node:path');
 
 const { N8N_VERSION } = require('../testing/n8nInstance');
 const { DEMO_KEY } = require('../testing/n8nDemoData');
-const { deliverAll, percentile, planStorm } = require('../testing/paymentProvider');
+const { deliverAll, planStorm } = require('../testing/paymentProvider');
 const { sleep } = require('../testing/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../testing/queueDeployment');
-const { Sandbox } = require('../sandbox/server');
+const { Sandbox, percentile } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');
 const { medianAndRange, ratioLine } = require('./statistics');

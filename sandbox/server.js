@@ -156,6 +156,18 @@ function mulberry32(seed) {
 	};
 }
 
+/**
+ * The p-th percentile (0–100) of a list of numbers by the nearest-rank method (the smallest value
+ * with at least p % of the values at or below it), or null for no values. The one percentile of
+ * the repository: the benchmarks and the queue test use it too.
+ * @param {number[]} values @param {number} p
+ */
+function percentile(values, p) {
+	if (values.length === 0) return null;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class Sandbox {
@@ -226,11 +238,6 @@ class Sandbox {
 
 	/** Request count, peak concurrency, answers by HTTP status and latency percentiles since the last reset. */
 	stats() {
-		const sorted = [...this.durationsMs].sort((a, b) => a - b);
-		const percentile = (/** @type {number} */ p) =>
-			sorted.length === 0
-				? null
-				: sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 		/** @type {Record<string, number>} */
 		const byStatus = {};
 		for (const entry of this.log) byStatus[entry.status] = (byStatus[entry.status] ?? 0) + 1;
@@ -238,8 +245,8 @@ class Sandbox {
 			requests: this.requestCount,
 			peakInFlight: this.peakInFlight,
 			byStatus,
-			p50Ms: percentile(50),
-			p99Ms: percentile(99),
+			p50Ms: percentile(this.durationsMs, 50),
+			p99Ms: percentile(this.durationsMs, 99),
 		};
 	}
 
@@ -655,4 +662,4 @@ class Sandbox {
 	}
 }
 
-module.exports = { Sandbox, PREFIX, mulberry32 };
+module.exports = { Sandbox, PREFIX, mulberry32, percentile };

@@ -294,13 +294,6 @@ function parseJson(text) {
 	}
 }
 
-/** The p-th percentile (0–100) of a list of numbers. @param {number[]} values @param {number} p */
-function percentile(values, p) {
-	if (values.length === 0) return NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 /**
  * The forged deliveries' outcomes: how many there were, how many got 401, and the transaction IDs
  * of forged refunds that reached the sandbox (a refund call naming one, or a refund applied to
@@ -339,7 +332,6 @@ module.exports = {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
-	percentile,
 	planDuplicatedPurchases,
 	planForgedRefunds,
 	planStorm,

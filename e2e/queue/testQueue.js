@@ -38,7 +38,6 @@ const {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
-	percentile,
 	planStorm,
 } = require('../../testing/paymentProvider');
 const {
@@ -55,7 +54,7 @@ const {
 } = require('./purchaseRounds');
 const { triggerWorkflow } = require('../../testing/workflowBuilders');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../../testing/queueDeployment');
-const { Sandbox } = require('../../sandbox/server');
+const { Sandbox, percentile } = require('../../sandbox/server');
 const { KEYS } = require('../../sandbox/seed');
 
 const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };

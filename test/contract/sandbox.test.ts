@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { signedCall, type Call } from '../helpers/client';
 import { useSandbox, WRONG_SECRET } from '../helpers/sandbox';
 import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
+import { percentile } from '../../sandbox/server';
 
 const V2 = 'pk_test_videomax_v2';
 const V1 = 'pk_test_videomax_v1';
@@ -947,5 +948,20 @@ describe('sandbox contract', () => {
 			await request(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
 			expect(await calls()).toEqual([]);
 		});
+	});
+});
+
+describe("the sandbox's percentile, the one the benchmarks and the queue test print", () => {
+	it('is the nearest rank: the smallest value with p % of the values at or below it', () => {
+		const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
+		expect(percentile(hundred, 50)).toBe(50);
+		expect(percentile(hundred, 99)).toBe(99);
+		expect(percentile(hundred, 100)).toBe(100);
+		expect(percentile([7, 3], 50)).toBe(3);
+		expect(percentile([7, 3], 51)).toBe(7);
+		expect(percentile([5], 0)).toBe(5);
+	});
+	it('is null for no values (JSON has no NaN)', () => {
+		expect(percentile([], 99)).toBeNull();
 	});
 });
