@@ -23,11 +23,11 @@ const {
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
-	packPackage,
 	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
 } = require('../testing/n8nInstance');
+const { packPackage } = require('../testing/pack');
 const { DEMO_CREDENTIAL } = require('../testing/n8nDemoData');
 const { freePort, stopProcess } = require('../testing/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');

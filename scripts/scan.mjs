@@ -26,6 +26,8 @@ import {
 import { ESLint } from 'eslint';
 import glob from 'fast-glob';
 
+import pack from '../testing/pack.js';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const PLANTED_RULE = '@n8n/community-nodes/no-restricted-imports';
@@ -92,13 +94,11 @@ try {
 	if (!(await scan('source', ROOT, SOURCE_FILE_PATTERNS)).passed) failures++;
 
 	// 2. The tarball npm would publish (dist must be built: `npm run scan` builds first).
-	const tarball = run('npm', ['pack', '--silent', '--pack-destination', work], ROOT)
-		.trim()
-		.split('\n')
-		.pop();
+	const tarball = pack.packPackage(work);
 	const unpacked = path.join(work, 'package');
 	run('tar', ['-xzf', tarball, '-C', work], work);
-	if (!(await scan(`tarball ${tarball}`, unpacked, TARBALL_PATTERNS)).passed) failures++;
+	if (!(await scan(`tarball ${path.basename(tarball)}`, unpacked, TARBALL_PATTERNS)).passed)
+		failures++;
 
 	// 3. The scan must be able to fail: a copy of the source with node:http imported in a node.
 	const planted = path.join(work, 'planted');

@@ -19,10 +19,10 @@ const {
 	importDemo,
 	installAsCommunityPackage,
 	n8nEnvironment,
-	packPackage,
 	startN8n,
 	waitForWebhooks,
 } = require('../testing/n8nInstance');
+const { packPackage } = require('../testing/pack');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,

@@ -30,6 +30,7 @@ const { parseArgs } = require('node:util');
 const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../scripts/check-lock-files');
+const { installedPackages } = require('./pack');
 const { fail, runWithProgress } = require('./processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
@@ -146,12 +147,7 @@ function isInstalled(release) {
 /** @param {string} modules */
 function installedPackageCount(modules) {
 	if (!fs.existsSync(modules)) return 'downloading';
-	let count = 0;
-	for (const entry of fs.readdirSync(modules)) {
-		if (entry.startsWith('.')) continue;
-		count += entry.startsWith('@') ? fs.readdirSync(path.join(modules, entry)).length : 1;
-	}
-	return `${count} packages in place`;
+	return `${installedPackages(modules).length} packages in place`;
 }
 
 /**

@@ -8,7 +8,7 @@
  * stopping its server.
  */
 const assert = require('node:assert/strict');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -21,7 +21,6 @@ const {
 	NODE_TYPE,
 	PACKAGE,
 	PAYMENT_TRIGGER_TYPE,
-	ROOT_DIR,
 	SIGNING_CREDENTIAL_TYPE,
 	TRIGGER_TYPE,
 	demoCredentials,
@@ -49,23 +48,6 @@ function defaultReleaseNode() {
  */
 async function installDefaultRelease(log) {
 	await installRelease(DEFAULT_N8N, log);
-}
-
-/**
- * `npm pack` of the built package (scripts are off, so `dist/` must be built first).
- * @param {string} destination
- * @returns {string} the tarball's path
- */
-function packPackage(destination) {
-	if (!fs.existsSync(path.join(ROOT_DIR, 'dist', 'index.js')))
-		throw fail('dist/ is missing: run `npm run build` first.');
-	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
-		cwd: ROOT_DIR,
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) throw fail(`npm pack failed: ${result.stderr}`);
-	const [packed] = /** @type {{ filename: string }[]} */ (JSON.parse(result.stdout));
-	return path.join(destination, packed.filename);
 }
 
 /**
@@ -398,7 +380,6 @@ module.exports = {
 	installSourceHash,
 	n8nEnvironment,
 	defaultReleaseNode,
-	packPackage,
 	runN8n,
 	runN8nOrThrow,
 	signInToRest,

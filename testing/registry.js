@@ -15,6 +15,7 @@ const path = require('node:path');
 
 const { defaultReleaseNode, installSourceHash } = require('./n8nInstance');
 const { TESTING_DIR, PACKAGE, ROOT_DIR } = require('./n8nDemoData');
+const { packedFiles } = require('./pack');
 const { freePort, runCaptured, stopProcess, track } = require('./processes');
 
 const SOURCE_DIR = path.join(TESTING_DIR, 'registry');
@@ -133,10 +134,7 @@ function publishAsReleased(registry, folder) {
 	fs.rmSync(staging, { recursive: true, force: true });
 	fs.mkdirSync(staging, { recursive: true });
 	// A copy of what `npm pack` takes: the registry gets the files a release publishes, no others.
-	const [packed] = JSON.parse(
-		runCaptured('npm', ['pack', '--json', '--dry-run'], { cwd: ROOT_DIR }),
-	);
-	for (const { path: file } of /** @type {{ files: { path: string }[] }} */ (packed).files) {
+	for (const file of packedFiles()) {
 		fs.mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
 		fs.copyFileSync(path.join(ROOT_DIR, file), path.join(staging, file));
 	}

@@ -30,7 +30,6 @@ const { parseArgs } = require('node:util');
 const {
 	installAsCommunityPackage,
 	n8nEnvironment,
-	packPackage,
 	executeWorkflow,
 	runN8nOrThrow,
 	startN8n,
@@ -38,6 +37,7 @@ const {
 	assertPackageLoaded,
 	signInToRest,
 } = require('../../testing/n8nInstance');
+const { packPackage } = require('../../testing/pack');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,

@@ -7,7 +7,6 @@
  */
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 
 const {
@@ -15,8 +14,8 @@ const {
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
-	packPackage,
 } = require('../../testing/n8nInstance');
+const { installedPackages, packPackage } = require('../../testing/pack');
 const { EXAMPLES } = require('../../testing/n8nDemoData');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
 
@@ -36,8 +35,7 @@ async function installChecks(context) {
 			assert.equal(packageJson[field], undefined, `${field} left in the installed package.json`);
 		assert.equal(packageJson.dependencies, undefined, 'the package declares runtime dependencies');
 		const modules = path.join(directory, 'node_modules');
-		const installedModules = fs.existsSync(modules) ? fs.readdirSync(modules) : [];
-		assert.deepEqual(installedModules, [], 'npm install brought runtime dependencies');
+		assert.deepEqual(installedPackages(modules), [], 'npm install brought runtime dependencies');
 		const files = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
 			.stdout.trim()
 			.split('\n');

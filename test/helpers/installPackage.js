@@ -9,7 +9,6 @@ const { spawnSync } = require('node:child_process');
 const {
 	mkdirSync,
 	mkdtempSync,
-	readdirSync,
 	readFileSync,
 	rmSync,
 	symlinkSync,
@@ -18,6 +17,8 @@ const {
 const { createRequire } = require('node:module');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+
+const { installedPackages, packPackage } = require('../../testing/pack');
 
 /** @param {string} command @param {string[]} args @param {string} cwd */
 function run(command, args, cwd) {
@@ -32,13 +33,11 @@ function run(command, args, cwd) {
  */
 function installIntoApp(packageDir) {
 	const app = mkdtempSync(join(tmpdir(), 'affiliate-tracking-app-'));
-	const tarball = /** @type {string} */ (
-		run('npm', ['pack', '--silent', '--pack-destination', app], packageDir).trim().split('\n').pop()
-	);
+	const tarball = packPackage(app, packageDir);
 	const name = /** @type {{ name: string }} */ (require(join(packageDir, 'package.json'))).name;
 	const installed = join(app, 'node_modules', name);
 	mkdirSync(installed, { recursive: true });
-	run('tar', ['-xzf', join(app, tarball), '-C', installed, '--strip-components=1'], app);
+	run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], app);
 	symlinkSync(
 		join(packageDir, 'node_modules', 'n8n-workflow'),
 		join(app, 'node_modules', 'n8n-workflow'),
@@ -47,17 +46,6 @@ function installIntoApp(packageDir) {
 		requireFromApp: (module) => createRequire(join(app, 'server.js'))(module),
 		remove: () => rmSync(app, { recursive: true, force: true }),
 	};
-}
-
-/** The packages directly under node_modules, scoped ones as @scope/name. @param {string} modules */
-function installedPackages(modules) {
-	return readdirSync(modules)
-		.filter((entry) => !entry.startsWith('.'))
-		.flatMap((entry) =>
-			entry.startsWith('@')
-				? readdirSync(join(modules, entry)).map((name) => `${entry}/${name}`)
-				: [entry],
-		);
 }
 
 /**
@@ -69,10 +57,7 @@ function installedPackages(modules) {
  */
 function packAndInstall(packageDir) {
 	const folder = mkdtempSync(join(tmpdir(), 'affiliate-tracking-pack-'));
-	const [packed] = /** @type {{ filename: string }[]} */ (
-		JSON.parse(run('npm', ['pack', '--json', '--pack-destination', folder], packageDir))
-	);
-	const tarball = join(folder, packed.filename);
+	const tarball = packPackage(folder, packageDir);
 	const extracted = join(folder, 'extracted');
 	mkdirSync(extracted);
 	run('tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1'], folder);
