@@ -16,7 +16,7 @@ const {
 	signDelivery,
 } = require('../testing/n8nCore/paymentSignatures');
 const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../testing/n8nDemoData');
-const { sleep } = require('../testing/processes');
+const { sleep, waitUntil } = require('../testing/processes');
 const { purchaseWorkflow } = require('../testing/workflowBuilders');
 
 /** @typedef {import('../testing/n8nCore/paymentSignatures').Provider} Provider */
@@ -265,12 +265,17 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 						`valid delivery ${i} did not reach the sandbox once`,
 					);
 				}
-				const deadline = Date.now() + TIMEOUT_MS;
-				let executions = await executionCount(id);
-				while (executions - executionsBefore < VALID_DELIVERIES && Date.now() < deadline) {
-					await sleep(250);
-					executions = await executionCount(id);
-				}
+				let executions = 0;
+				await waitUntil(
+					async () =>
+						(executions = await executionCount(id)) - executionsBefore >= VALID_DELIVERIES,
+					{
+						timeoutMs: TIMEOUT_MS,
+						intervalMs: 250,
+						what: `${VALID_DELIVERIES} executions for ${VALID_DELIVERIES} valid deliveries`,
+						detail: () => `${executions - executionsBefore} executions`,
+					},
+				);
 				const accepted = executions - executionsBefore;
 				assert.equal(
 					accepted,
@@ -307,13 +312,20 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 				fields: { transactionId, userId: BUYER },
 				seen: seenOutput,
 			});
-			const deadline = Date.now() + TIMEOUT_MS;
-			let executions = await executionsOf(EMPTY_SECRET.workflowId);
-			while (executions.some((e) => e.status !== 'error') || executions.length === 0) {
-				assert.ok(Date.now() < deadline, `executions: ${JSON.stringify(executions)}`);
-				await sleep(250);
-				executions = await executionsOf(EMPTY_SECRET.workflowId);
-			}
+			/** @type {Awaited<ReturnType<typeof executionsOf>>} */
+			let seen = [];
+			const executions = await waitUntil(
+				async () => {
+					seen = await executionsOf(EMPTY_SECRET.workflowId);
+					return seen.length > 0 && seen.every((e) => e.status === 'error') ? seen : undefined;
+				},
+				{
+					timeoutMs: TIMEOUT_MS,
+					intervalMs: 250,
+					what: 'only failed executions of the workflow with the empty secret',
+					detail: () => `executions: ${JSON.stringify(seen)}`,
+				},
+			);
 			const detail = await fetch(`${base}/rest/executions/${executions[0].id}`, {
 				headers: { cookie },
 			});

@@ -14,7 +14,14 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { installRelease, installSourceHash, n8nRelease, nodeBinary } = require('./n8nInstall');
-const { fail, forEachOutputLine, runOrThrow, stopProcess, track } = require('./processes');
+const {
+	fail,
+	forEachOutputLine,
+	runOrThrow,
+	stopProcess,
+	track,
+	waitUntil,
+} = require('./processes');
 const {
 	CREDENTIAL_TYPE,
 	EXAMPLES,
@@ -274,23 +281,25 @@ async function startN8n(
 		{ group: true },
 	);
 	forEachOutputLine(child, onOutput);
-	/** @type {number | null | undefined} */
-	let exitCode;
-	child.once('exit', (code) => (exitCode = code));
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (exitCode !== undefined)
-			throw fail(`n8n ${args.join(' ')} exited with ${exitCode} before it was ready`);
-		try {
-			const answer = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
-			if (answer.ok) return child;
-		} catch {
-			// not listening yet
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
+	try {
+		await waitUntil(
+			() =>
+				fetch(`http://127.0.0.1:${port}/healthz/readiness`).then(
+					(answer) => answer.ok,
+					() => false, // not listening yet
+				),
+			{
+				timeoutMs,
+				intervalMs: 250,
+				child,
+				what: `n8n ${args.join(' ')} answering /healthz/readiness on port ${port}`,
+			},
+		);
+	} catch (error) {
+		await stopProcess(child); // at once when it has exited
+		throw error;
 	}
-	await stopProcess(child);
-	throw fail(`n8n did not answer /healthz/readiness on port ${port} within ${timeoutMs / 1000} s`);
+	return child;
 }
 
 /**
@@ -344,26 +353,33 @@ async function assertPackageLoaded(base, cookie) {
  * @param {number} port @param {{ method: string, path: string }[]} webhooks @param {number} [timeoutMs]
  */
 async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (const webhook of webhooks) {
-		for (;;) {
-			const answer = await fetch(`http://127.0.0.1:${port}/webhook/${webhook.path}`, {
-				method: 'OPTIONS',
-				headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': webhook.method },
-			});
-			await answer.arrayBuffer();
-			if (
-				answer.status === 204 &&
-				answer.headers.get('access-control-allow-methods')?.includes(webhook.method)
-			)
-				break;
-			if (Date.now() > deadline)
-				throw fail(
-					`n8n did not register the webhook ${webhook.method} /webhook/${webhook.path} within ${timeoutMs / 1000} s`,
-				);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
+	/** @param {{ method: string, path: string }} webhook */
+	const registered = async (webhook) => {
+		const answer = await fetch(`http://127.0.0.1:${port}/webhook/${webhook.path}`, {
+			method: 'OPTIONS',
+			headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': webhook.method },
+		});
+		await answer.arrayBuffer();
+		return (
+			answer.status === 204 &&
+			answer.headers.get('access-control-allow-methods')?.includes(webhook.method)
+		);
+	};
+	// One wait, one deadline for them all: each webhook in turn, until the last one answers.
+	let next = 0;
+	await waitUntil(
+		async () => {
+			while (next < webhooks.length && (await registered(webhooks[next]))) next++;
+			return next === webhooks.length;
+		},
+		{
+			timeoutMs,
+			intervalMs: 250,
+			what: `n8n registering ${webhooks.length} webhooks on port ${port}`,
+			detail: () =>
+				`not registered: ${webhooks[next].method} /webhook/${webhooks[next].path} (${next} of ${webhooks.length} were)`,
+		},
+	);
 }
 
 module.exports = {

@@ -11,6 +11,7 @@
 
 const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('./n8nCore/paymentSignatures');
 const { mulberry32 } = require('../sandbox/server');
+const { sleep } = require('./processes');
 
 /**
  * @typedef {'bad signature' | 'tampered' | 'stale' | 'unsigned'} Forgery how a forged delivery is made
@@ -260,7 +261,7 @@ async function deliverAll(url, events, options = {}) {
 					forgery: event.forgery,
 				};
 			const backoff = Math.min(maxRetryMs, firstRetryMs * 2 ** (attempt - 1));
-			await new Promise((resolve) => setTimeout(resolve, backoff * (0.5 + Math.random() / 2)));
+			await sleep(backoff * (0.5 + Math.random() / 2));
 		}
 	};
 

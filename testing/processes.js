@@ -4,7 +4,8 @@
  * Process helpers of the end-to-end runs, the version matrix and the benchmarks, apart from
  * anything n8n-specific (that is e2e/n8n.js and e2e/n8nInstall.js): commands run to their end,
  * long ones with progress, free loopback ports, stopping a process, and the registry of the
- * processes a script started, stopped when the script ends however it ends (`track`).
+ * processes a script started, stopped when the script ends however it ends (`track`), and
+ * waiting: `sleep`, and `waitUntil` for a condition polled until it holds.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
@@ -194,6 +195,50 @@ function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * Calls `probe` (sync or async) every `intervalMs` until it returns something other than
+ * `undefined`, `false` or `null`, and returns that. Throws at once when `child` has exited before
+ * a try, and after `timeoutMs` without success; both errors name `what` (what is awaited, such as
+ * "n8n answering /healthz/readiness on port 5678") and end with `detail()` when given. An error
+ * the probe throws is not caught: it ends the wait.
+ * @template T
+ * @param {() => T | Promise<T>} probe
+ * @param {{ timeoutMs: number, intervalMs: number, what: string,
+ *   child?: import('node:child_process').ChildProcess, detail?: () => string }} options
+ * @returns {Promise<Exclude<T, undefined | false | null>>}
+ */
+async function waitUntil(probe, { timeoutMs, intervalMs, what, child, detail }) {
+	const withDetail = (/** @type {string} */ message) => {
+		const more = detail?.();
+		return fail(more ? `${message}\n${more}` : message);
+	};
+	// The 'exit' event, not only exitCode: a process ended by a signal keeps exitCode null.
+	/** @type {{ code: number | null, signal: NodeJS.Signals | null } | undefined} */
+	let exit =
+		child && (child.exitCode !== null || child.signalCode !== null)
+			? { code: child.exitCode, signal: child.signalCode }
+			: undefined;
+	const onExit = (/** @type {number | null} */ code, /** @type {NodeJS.Signals | null} */ signal) =>
+		(exit = { code, signal });
+	child?.once('exit', onExit);
+	try {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			if (exit)
+				throw withDetail(
+					`${what}: the process ${exit.code === null ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`} first`,
+				);
+			const value = await probe();
+			if (value !== undefined && value !== false && value !== null)
+				return /** @type {Exclude<T, undefined | false | null>} */ (value);
+			if (Date.now() >= deadline) throw withDetail(`${what}: not within ${timeoutMs / 1000} s`);
+			await sleep(intervalMs);
+		}
+	} finally {
+		child?.off('exit', onExit);
+	}
+}
+
 module.exports = {
 	fail,
 	forEachOutputLine,
@@ -206,4 +251,5 @@ module.exports = {
 	stopAllAndExit,
 	stopProcess,
 	track,
+	waitUntil,
 };

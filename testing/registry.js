@@ -16,7 +16,7 @@ const path = require('node:path');
 const { defaultReleaseNode, installSourceHash } = require('./n8nInstance');
 const { TESTING_DIR, PACKAGE, ROOT_DIR } = require('./n8nDemoData');
 const { packedFiles } = require('./pack');
-const { freePort, runCaptured, stopProcess, track } = require('./processes');
+const { freePort, runCaptured, stopProcess, track, waitUntil } = require('./processes');
 
 const SOURCE_DIR = path.join(TESTING_DIR, 'registry');
 const INSTALL_DIR = path.join(TESTING_DIR, '.registry');
@@ -84,17 +84,17 @@ async function startRegistry(folder) {
 	);
 	let errors = '';
 	server.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		if (server.exitCode !== null)
-			throw new Error(`Verdaccio exited with ${server.exitCode}:\n${errors}`);
-		const answer = await fetch(`${url}-/ping`).catch(() => undefined);
-		if (answer?.ok) break;
-		if (Date.now() > deadline) {
-			await stopProcess(server);
-			throw new Error(`Verdaccio did not answer on ${url} within 60 s:\n${errors}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 200));
+	try {
+		await waitUntil(async () => (await fetch(`${url}-/ping`).catch(() => undefined))?.ok, {
+			timeoutMs: 60_000,
+			intervalMs: 200,
+			child: server,
+			what: `Verdaccio answering on ${url}`,
+			detail: () => errors,
+		});
+	} catch (error) {
+		await stopProcess(server); // at once when it has exited
+		throw error;
 	}
 	// A publisher account: Verdaccio creates it on npm's adduser call and answers with a token.
 	const user = `publisher-${port}`;

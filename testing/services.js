@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { freePort, runCaptured, sleep, stopProcess, track } = require('./processes');
+const { freePort, runCaptured, sleep, stopProcess, track, waitUntil } = require('./processes');
 
 const SETUP_SCRIPT = 'bash scripts/setup-system.sh';
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -64,18 +64,15 @@ function postgresIdentity() {
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port. @param {number} port @param {import('node:child_process').ChildProcess} child @param {string} name */
 async function waitForPort(port, child, name, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} at start`);
-		const open = await new Promise((resolve) => {
-			const socket = net.connect(port, '127.0.0.1');
-			socket.once('connect', () => (socket.destroy(), resolve(true)));
-			socket.once('error', () => resolve(false));
-		});
-		if (open) return;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error(`${name} did not listen on 127.0.0.1:${port} within ${timeoutMs / 1000} s`);
+	await waitUntil(
+		() =>
+			new Promise((resolve) => {
+				const socket = net.connect(port, '127.0.0.1');
+				socket.once('connect', () => (socket.destroy(), resolve(true)));
+				socket.once('error', () => resolve(false));
+			}),
+		{ timeoutMs, intervalMs: 100, child, what: `${name} listening on 127.0.0.1:${port}` },
+	);
 }
 
 /**
@@ -85,24 +82,29 @@ async function waitForPort(port, child, name, timeoutMs = 30_000) {
  */
 async function waitForPostgres(port, child, timeoutMs = 30_000) {
 	await waitForPort(port, child, 'postgres', timeoutMs);
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode} at start`);
-		// pg_isready: 0 accepting, 1 rejecting (starting up), 2 no answer, 3 bad arguments.
-		const check = spawnSync(
-			path.join(POSTGRES_BIN, 'pg_isready'),
-			['-q', '-h', '127.0.0.1', '-p', String(port), '-t', '2'],
-			{ stdio: 'ignore' },
-		);
-		if (check.status === 0) return;
-		if (check.status === 3 || check.error)
-			throw new Error(`pg_isready could not run: ${check.error ?? 'bad arguments'}`);
-		if (Date.now() > deadline)
-			throw new Error(
-				`postgres did not accept sessions within ${timeoutMs / 1000} s (pg_isready ${check.status})`,
+	/** @type {number | null} */
+	let status = null;
+	await waitUntil(
+		() => {
+			// pg_isready: 0 accepting, 1 rejecting (starting up), 2 no answer, 3 bad arguments.
+			const check = spawnSync(
+				path.join(POSTGRES_BIN, 'pg_isready'),
+				['-q', '-h', '127.0.0.1', '-p', String(port), '-t', '2'],
+				{ stdio: 'ignore' },
 			);
-		await sleep(100);
-	}
+			if (check.status === 3 || check.error)
+				throw new Error(`pg_isready could not run: ${check.error ?? 'bad arguments'}`);
+			status = check.status;
+			return status === 0;
+		},
+		{
+			timeoutMs,
+			intervalMs: 100,
+			child,
+			what: `postgres accepting sessions on 127.0.0.1:${port}`,
+			detail: () => `pg_isready ${status}`,
+		},
+	);
 }
 
 /**

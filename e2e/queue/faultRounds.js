@@ -19,7 +19,7 @@ const {
 	forgedSummary,
 	planStorm,
 } = require('../../testing/paymentProvider');
-const { sleep } = require('../../testing/processes');
+const { sleep, waitUntil } = require('../../testing/processes');
 const { TRIGGER_NODE } = require('../../testing/workflowBuilders');
 
 /** How long each fault keeps its component down. */
@@ -62,7 +62,6 @@ const FAULTS = [
  * @param {Deployment} queue @param {string} workflowId @param {number} sinceMs
  */
 async function failedExecutionsSince(queue, workflowId, sinceMs) {
-	const deadline = Date.now() + SETTLE_TIMEOUT_MS;
 	const where = `"workflowId" = '${workflowId}' AND "createdAt" >= to_timestamp(${sinceMs / 1000})`;
 	const count = (/** @type {string} */ condition) =>
 		Number(
@@ -70,13 +69,13 @@ async function failedExecutionsSince(queue, workflowId, sinceMs) {
 				`SELECT count(*) FROM execution_entity WHERE ${where} AND ${condition}`,
 			)[0],
 		);
-	while (count("status IN ('new', 'running')") > 0) {
-		assert.ok(
-			Date.now() < deadline,
-			`executions still new or running ${SETTLE_TIMEOUT_MS / 1000} s after the round`,
-		);
-		await sleep(2000);
-	}
+	const unfinished = () => count("status IN ('new', 'running')");
+	await waitUntil(() => unfinished() === 0, {
+		timeoutMs: SETTLE_TIMEOUT_MS,
+		intervalMs: 2000,
+		what: 'no execution new or running after the round',
+		detail: () => `${unfinished()} executions still new or running`,
+	});
 	return count("status <> 'success'");
 }
 
@@ -204,13 +203,13 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 			sandbox.state.readPromoter(product, userId, 'statistics', new Map())
 		).data.paying_customers;
 	/** @param {number} count @param {string} what */
-	const waitForPolls = async (count, what) => {
-		const deadline = Date.now() + 200_000;
-		while (polls() < count) {
-			assert.ok(Date.now() < deadline, `no poll ${what} within 200 s`);
-			await sleep(500);
-		}
-	};
+	const waitForPolls = (count, what) =>
+		waitUntil(() => polls() >= count, {
+			timeoutMs: 200_000,
+			intervalMs: 500,
+			what: `a poll ${what}`,
+			detail: () => `${polls()} polls, ${count} awaited`,
+		});
 	assert.ok(polls() > 0, 'the trigger never polled after activation');
 	// Polls that threw before these rounds: while the fault rounds held PostgreSQL or Redis down
 	// or the main was killed, n8n records such a poll as a failed execution. Listed, not counted.
@@ -248,11 +247,11 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 	});
 	// The sandbox keeps its own copy of the fault and counts its uses down on it.
 	const hold = sandbox.faults[sandbox.faults.length - 1];
-	const deadline = Date.now() + 200_000;
-	while (hold.times !== 0) {
-		assert.ok(Date.now() < deadline, 'no poll reached the sandbox within 200 s');
-		await sleep(200);
-	}
+	await waitUntil(() => hold.times === 0, {
+		timeoutMs: 200_000,
+		intervalMs: 200,
+		what: 'a poll reaching the sandbox',
+	});
 	queue.killMain();
 	await sleep(DOWN_MS);
 	const pollsBeforeSecondRestart = polls();

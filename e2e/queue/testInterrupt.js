@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { createChecks } = require('../checks');
-const { forEachOutputLine, sleep, stopProcess, track } = require('../../testing/processes');
+const { forEachOutputLine, stopProcess, track, waitUntil } = require('../../testing/processes');
 const { requireServers } = require('../../testing/services');
 
 const MARKER = 'N8N_NODES_INTERRUPT_TEST_RUN';
@@ -257,9 +257,12 @@ async function main() {
 			const listening = new Set(listeningSockets().map((socket) => socket.port));
 			return ports.filter((port) => listening.has(port));
 		};
-		const settleBy = Date.now() + SETTLE_MS;
-		while ((remaining().length > 0 || taken().length > 0) && Date.now() < settleBy)
-			await sleep(200);
+		// Up to SETTLE_MS for them to go; a timeout is no failure here, the checks below say what is left.
+		await waitUntil(() => remaining().length === 0 && taken().length === 0, {
+			timeoutMs: SETTLE_MS,
+			intervalMs: 200,
+			what: 'no process or port of the run left',
+		}).catch(() => undefined);
 
 		await check('no process of the run remains', () => {
 			const left = remaining();

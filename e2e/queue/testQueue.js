@@ -40,6 +40,7 @@ const {
 	forgedSummary,
 	planStorm,
 } = require('../../testing/paymentProvider');
+const { sleep, waitUntil } = require('../../testing/processes');
 const {
 	FAULTS,
 	TRIGGER_WORKFLOW_ID,
@@ -171,7 +172,7 @@ async function main() {
 						killedAt = Date.now();
 						queue.killWorker(queue.workers[0]);
 						console.log(`      worker-1 SIGKILLed after ${done} deliveries`);
-						replacement = new Promise((resolve) => setTimeout(resolve, REPLACEMENT_AFTER_MS))
+						replacement = sleep(REPLACEMENT_AFTER_MS)
 							.then(() => queue.startWorker())
 							.then((worker) => console.log(`      ${worker.name} started as the replacement`));
 					},
@@ -275,20 +276,18 @@ async function main() {
 		await check(
 			"n8n's executions: none left running or queued; every one that did not succeed ended with the killed worker",
 			async () => {
-				const deadline = Date.now() + SETTLE_TIMEOUT_MS;
 				const unfinished = () =>
 					Number(
 						queue.postgres.query(
 							"SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')",
 						)[0],
 					);
-				while (unfinished() > 0) {
-					assert.ok(
-						Date.now() < deadline,
-						`${unfinished()} executions still new or running ${SETTLE_TIMEOUT_MS / 1000} s after the storm`,
-					);
-					await new Promise((resolve) => setTimeout(resolve, 2000));
-				}
+				await waitUntil(() => unfinished() === 0, {
+					timeoutMs: SETTLE_TIMEOUT_MS,
+					intervalMs: 2000,
+					what: 'no execution new or running after the storm',
+					detail: () => `${unfinished()} executions still new or running`,
+				});
 				const statuses = Object.fromEntries(
 					queue.postgres
 						.query('SELECT status, count(*) FROM execution_entity GROUP BY status')
