@@ -9,8 +9,10 @@ import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
 import { printTable } from '../helpers/report';
 import {
 	allCredentials,
+	answerLostOnce,
+	fastRetries,
 	PAST_TIMEOUT_MS,
-	REQUEST_TIMEOUT_MS,
+	TIMED_OUT,
 	useSandbox,
 	waitUntil,
 } from '../helpers/sandbox';
@@ -18,8 +20,7 @@ import {
 type FaultKind = 'latency' | 'http5xx' | 'rateLimit' | 'malformedJson' | 'drop' | 'appError';
 type Outcome = 'recovered' | 'error';
 
-/** Fast retries for tests; the timeout sits below the latency fault. */
-const TEST_OPTIONS = { maxRetries: 2, retryDelay: 10, timeout: REQUEST_TIMEOUT_MS, concurrency: 1 };
+const TEST_OPTIONS = fastRetries(1);
 
 interface OperationClass {
 	name: string;
@@ -115,7 +116,7 @@ const SERVER_ERROR: Record<OperationClass['match'], string> = {
 // Track Purchase is the operation these faults fail: a write whose answer was lost says so.
 const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDataObject> = {
 	latency: () => ({
-		error: `The service did not answer within ${REQUEST_TIMEOUT_MS} ms`,
+		error: TIMED_OUT,
 		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
 		outcomeUnknown: true,
 	}),
@@ -216,19 +217,12 @@ describe('fault injection', () => {
 			inviteCode: 'ADA2026',
 			options: TEST_OPTIONS,
 		};
-		sandbox.addFault({
-			kind: 'latency',
-			match: 'conversion',
-			latencyMs: PAST_TIMEOUT_MS,
-			times: 1,
-		});
+		sandbox.addFault(answerLostOnce('conversion'));
 		const first = await runWorkflow(
 			singleNodeWorkflow(signup, { onError: 'continueRegularOutput' }),
 			{ credentials: allCredentials(sandbox) },
 		);
-		expect(first.output('Affiliate Tracking')[0].json.error).toBe(
-			`The service did not answer within ${REQUEST_TIMEOUT_MS} ms`,
-		);
+		expect(first.output('Affiliate Tracking')[0].json.error).toBe(TIMED_OUT);
 		await waitUntil(
 			() => sandbox.state.conversions.some((c) => c.invitedUserId === 'rerun_user'),
 			'the sandbox to record the delayed signup',

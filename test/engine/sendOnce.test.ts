@@ -13,13 +13,14 @@ import { runWorkflow } from '../../testing/n8nCore/runWorkflow';
 import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
 import {
 	allCredentials,
-	PAST_TIMEOUT_MS,
-	REQUEST_TIMEOUT_MS,
+	answerLostOnce,
+	fastRetries,
+	TIMED_OUT,
 	useSandbox,
 	waitUntil,
 } from '../helpers/sandbox';
 
-const TEST_OPTIONS = { maxRetries: 2, retryDelay: 10, timeout: REQUEST_TIMEOUT_MS, concurrency: 5 };
+const TEST_OPTIONS = fastRetries(5);
 
 function purchaseWorkflow(skip: boolean, id?: string): IWorkflowBase {
 	const parameters: INodeParameters = {
@@ -120,15 +121,10 @@ describe('Skip Transactions Already Tracked', () => {
 	});
 
 	it('a purchase whose answer was lost is kept as sent: the next run does not record it twice', async () => {
-		sandbox.addFault({
-			kind: 'latency',
-			match: 'conversion',
-			latencyMs: PAST_TIMEOUT_MS,
-			times: 1,
-		});
+		sandbox.addFault(answerLostOnce('conversion'));
 		const first = await track(purchaseWorkflow(true), orders('lost_answer'));
 		expect(first[0]).toMatchObject({
-			error: `The service did not answer within ${REQUEST_TIMEOUT_MS} ms`,
+			error: TIMED_OUT,
 			description: expect.stringContaining(
 				'Skip Transactions Already Tracked keeps transaction "lost_answer" as sent',
 			),

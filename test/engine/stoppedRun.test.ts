@@ -12,6 +12,7 @@ import {
 	allCredentials,
 	PAST_TIMEOUT_MS,
 	REQUEST_TIMEOUT_MS,
+	TIMED_OUT,
 	useSandbox,
 } from '../helpers/sandbox';
 
@@ -178,7 +179,7 @@ describe('a concurrent batch stopped by one item', () => {
 			requestContains: `"order_acct_${FAILING_ITEM}"`,
 		});
 		const error = await trackPurchases({ ...OPTIONS, timeout: REQUEST_TIMEOUT_MS });
-		expect(error?.message).toBe(`The service did not answer within ${REQUEST_TIMEOUT_MS} ms`);
+		expect(error?.message).toBe(TIMED_OUT);
 		const states = itemStatesOf(error);
 		expectEveryItemOnce(states);
 		expect(states.uncertain).toEqual([FAILING_ITEM]);

@@ -38,58 +38,50 @@ function refused(
 	]);
 }
 
+/** The node's messages for refused input, each written once. */
+const required = (label: string) => `Parameter "${label}" is required`;
+const atMost255 = (label: string) => `Parameter "${label}" must be at most 255`;
+const got256 = (label: string) => `${atMost255(label)} characters (got 256)`;
+const NOT_JSON_OBJECT = 'Parameter "Extra User Info" must be a JSON object';
+const NOT_EMAIL = 'Parameter "Email" must be an email address';
+const DOTS = 'Parameter "User ID" cannot be "." or ".."';
+const notDate = (label: string) => `Parameter "${label}" must be a real date written YYYY-MM-DD`;
+const notOneOf = (label: string, allowed: string, got: string) =>
+	`Parameter "${label}" must be one of ${allowed} (got "${got}")`;
+const notIncluded = (got: string) =>
+	`Parameter "Include" can only hold balances, links, statistics (got "${got}")`;
+
+/** The change to a relay operation's valid parameters that sets Extra User Info. */
+const extraUserInfo = (extra: string): INodeParameters => ({ additionalFields: { extra } });
+
 const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 	...refused('authorize', ['authorization', 'authorize'], relay, [
-		['empty product key', { productKey: EMPTY }, 'Parameter "Product Key" is required'],
-		[
-			'whitespace-only target',
-			{ targetProductKey: '   ' },
-			'Parameter "Target Product Key" is required',
-		],
-		[
-			'256-character user id',
-			{ userId: long },
-			'Parameter "User ID" must be at most 255 characters (got 256)',
-		],
-		[
-			'extra is a list',
-			{ additionalFields: { extra: '[1, 2]' } },
-			'Parameter "Extra User Info" must be a JSON object',
-		],
+		['empty product key', { productKey: EMPTY }, required('Product Key')],
+		['whitespace-only target', { targetProductKey: '   ' }, required('Target Product Key')],
+		['256-character user id', { userId: long }, got256('User ID')],
+		['extra is a list', extraUserInfo('[1, 2]'), NOT_JSON_OBJECT],
 		[
 			'extra is invalid JSON',
-			{ additionalFields: { extra: '{"name": ' } },
-			'Parameter "Extra User Info" must be a JSON object; the text is not valid JSON',
+			extraUserInfo('{"name": '),
+			`${NOT_JSON_OBJECT}; the text is not valid JSON`,
 		],
-		[
-			'extra is a JSON string',
-			{ additionalFields: { extra: '"Ada"' } },
-			'Parameter "Extra User Info" must be a JSON object',
-		],
+		['extra is a JSON string', extraUserInfo('"Ada"'), NOT_JSON_OBJECT],
 	]),
 	...refused('authorize and redirect', ['authorization', 'authorizeAndRedirect'], relay, [
-		['empty user id', { userId: EMPTY }, 'Parameter "User ID" is required'],
-		[
-			'extra is null',
-			{ additionalFields: { extra: 'null' } },
-			'Parameter "Extra User Info" must be a JSON object',
-		],
+		['empty user id', { userId: EMPTY }, required('User ID')],
+		['extra is null', extraUserInfo('null'), NOT_JSON_OBJECT],
 	]),
 	...refused('exchange code', ['authorization', 'exchangeCode'], {}, [
-		['empty', { code: EMPTY }, 'Parameter "Authorization Code" is required'],
-		['256 characters', { code: long }, 'Parameter "Authorization Code" must be at most 255'],
+		['empty', { code: EMPTY }, required('Authorization Code')],
+		['256 characters', { code: long }, atMost255('Authorization Code')],
 	]),
 	...refused(
 		'debug code',
 		['authorization', 'getDebugCode'],
 		{ ...relay, sourceProductKey: 'prd_photopal' },
 		[
-			['empty source', { sourceProductKey: EMPTY }, 'Parameter "Source Product Key" is required'],
-			[
-				'extra is a number',
-				{ additionalFields: { extra: '42' } },
-				'Parameter "Extra User Info" must be a JSON object',
-			],
+			['empty source', { sourceProductKey: EMPTY }, required('Source Product Key')],
+			['extra is a number', extraUserInfo('42'), NOT_JSON_OBJECT],
 		],
 	),
 	...refused(
@@ -97,29 +89,25 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		['conversion', 'trackSignup'],
 		{ invitedUserId: 'u', inviteCode: 'ADA2026' },
 		[
-			['empty invited user', { invitedUserId: EMPTY }, 'Parameter "Invited User ID" is required'],
-			['whitespace invite code', { inviteCode: '  ' }, 'Parameter "Invite Code" is required'],
+			['empty invited user', { invitedUserId: EMPTY }, required('Invited User ID')],
+			['whitespace invite code', { inviteCode: '  ' }, required('Invite Code')],
 			[
 				'256-character user name',
 				{ additionalFields: { invitedUserName: long } },
-				'Parameter "Invited User Name" must be at most 255',
+				atMost255('Invited User Name'),
 			],
 		],
 	),
 	...refused('purchase', ['conversion', 'trackPurchase'], purchase, [
-		['empty transaction id', { transactionId: EMPTY }, 'Parameter "Transaction ID" is required'],
-		[
-			'256-character transaction id',
-			{ transactionId: long },
-			'Parameter "Transaction ID" must be at most 255',
-		],
+		['empty transaction id', { transactionId: EMPTY }, required('Transaction ID')],
+		['256-character transaction id', { transactionId: long }, atMost255('Transaction ID')],
 		['value is text', { conversionValue: 'abc' }, 'Parameter "Conversion Value" must be a number'],
 		[
 			'negative value',
 			{ conversionValue: -5 },
 			'Parameter "Conversion Value" must not be negative',
 		],
-		['empty value', { conversionValue: '' }, 'Parameter "Conversion Value" is required'],
+		['empty value', { conversionValue: '' }, required('Conversion Value')],
 		[
 			'extra fields override event_name',
 			{ additionalFields: { extraBodyFields: '{"event_name": "x"}' } },
@@ -132,7 +120,7 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		],
 	]),
 	...refused('custom event', ['conversion', 'trackEvent'], { eventName: 'e', invitedUserId: 'u' }, [
-		['empty name', { eventName: EMPTY }, 'Parameter "Event Name" is required'],
+		['empty name', { eventName: EMPTY }, required('Event Name')],
 		['named signup', { eventName: 'signup' }, 'Parameter "Event Name" must not be "signup"'],
 		[
 			'value is text',
@@ -142,84 +130,42 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		[
 			'256-character transaction id',
 			{ additionalFields: { transactionId: long } },
-			'Parameter "Transaction ID" must be at most 255',
+			atMost255('Transaction ID'),
 		],
 	]),
 	...refused('refund', ['conversion', 'refund'], { transactionId: 'txn_1001' }, [
-		['empty transaction id', { transactionId: EMPTY }, 'Parameter "Transaction ID" is required'],
-		[
-			'whitespace-only transaction id',
-			{ transactionId: '   ' },
-			'Parameter "Transaction ID" is required',
-		],
-		[
-			'256-character transaction id',
-			{ transactionId: long },
-			'Parameter "Transaction ID" must be at most 255 characters (got 256)',
-		],
-		[
-			'256-character reason',
-			{ reason: 'r'.repeat(256) },
-			'Parameter "Reason" must be at most 255 characters (got 256)',
-		],
+		['empty transaction id', { transactionId: EMPTY }, required('Transaction ID')],
+		['whitespace-only transaction id', { transactionId: '   ' }, required('Transaction ID')],
+		['256-character transaction id', { transactionId: long }, got256('Transaction ID')],
+		['256-character reason', { reason: 'r'.repeat(256) }, got256('Reason')],
 	]),
 	...refused('login', ['promoter', 'login'], { userId: 'u' }, [
-		['empty user id', { userId: EMPTY }, 'Parameter "User ID" is required'],
-		[
-			'bad email',
-			{ additionalFields: { email: 'not-an-email' } },
-			'Parameter "Email" must be an email address',
-		],
-		[
-			'email without a domain dot',
-			{ additionalFields: { email: 'a@b' } },
-			'Parameter "Email" must be an email address',
-		],
+		['empty user id', { userId: EMPTY }, required('User ID')],
+		['bad email', { additionalFields: { email: 'not-an-email' } }, NOT_EMAIL],
+		['email without a domain dot', { additionalFields: { email: 'a@b' } }, NOT_EMAIL],
 		[
 			'unknown language',
 			{ additionalFields: { lang: 'fr' } },
-			'Parameter "Language" must be one of en, zh, zh-hk (got "fr")',
+			notOneOf('Language', 'en, zh, zh-hk', 'fr'),
 		],
 		[
 			'unknown theme',
 			{ additionalFields: { themeMode: 'blue' } },
-			'Parameter "Theme" must be one of light, dark (got "blue")',
+			notOneOf('Theme', 'light, dark', 'blue'),
 		],
 	]),
 	...refused('get', ['promoter', 'get'], { userId: 'user_1001' }, [
-		['empty user id', { userId: EMPTY }, 'Parameter "User ID" is required'],
-		['256-character user id', { userId: long }, 'Parameter "User ID" must be at most 255'],
-		['user id ".."', { userId: '..' }, 'Parameter "User ID" cannot be "." or ".."'],
-		[
-			'unknown include value',
-			{ expand: ['links', 'wallet'] },
-			'Parameter "Include" can only hold balances, links, statistics (got "wallet")',
-		],
-		[
-			'unknown include in a text list',
-			{ expand: 'links,foo' },
-			'Parameter "Include" can only hold balances, links, statistics (got "foo")',
-		],
+		['empty user id', { userId: EMPTY }, required('User ID')],
+		['256-character user id', { userId: long }, atMost255('User ID')],
+		['user id ".."', { userId: '..' }, DOTS],
+		['unknown include value', { expand: ['links', 'wallet'] }, notIncluded('wallet')],
+		['unknown include in a text list', { expand: 'links,foo' }, notIncluded('foo')],
 	]),
-	...refused('links', ['promoter', 'getLinks'], {}, [
-		['user id "."', { userId: '.' }, 'Parameter "User ID" cannot be "." or ".."'],
-	]),
+	...refused('links', ['promoter', 'getLinks'], {}, [['user id "."', { userId: '.' }, DOTS]]),
 	...refused('statistics', ['promoter', 'getStatistics'], { userId: 'user_1001' }, [
-		[
-			'month 13',
-			{ startDate: '2026-13-01' },
-			'Parameter "Start Date" must be a real date written YYYY-MM-DD',
-		],
-		[
-			'unpadded date',
-			{ startDate: '2026-2-1' },
-			'Parameter "Start Date" must be a real date written YYYY-MM-DD',
-		],
-		[
-			'30 February',
-			{ endDate: '2026-02-30' },
-			'Parameter "End Date" must be a real date written YYYY-MM-DD',
-		],
+		['month 13', { startDate: '2026-13-01' }, notDate('Start Date')],
+		['unpadded date', { startDate: '2026-2-1' }, notDate('Start Date')],
+		['30 February', { endDate: '2026-02-30' }, notDate('End Date')],
 		[
 			'reversed range',
 			{ startDate: '2026-03-02', endDate: '2026-03-01' },
@@ -227,10 +173,9 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		],
 	]),
 	...refused('balances', ['promoter', 'getBalances'], {}, [
-		['whitespace-only user id', { userId: ' ' }, 'Parameter "User ID" is required'],
+		['whitespace-only user id', { userId: ' ' }, required('User ID')],
 	]),
 ];
-
 describe('input refused before any request', () => {
 	const sandbox = useSandbox();
 

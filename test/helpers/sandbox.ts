@@ -59,6 +59,30 @@ export function useSandbox(options: ConstructorParameters<typeof Sandbox>[0] = {
 export const REQUEST_TIMEOUT_MS = 3000;
 export const PAST_TIMEOUT_MS = 2 * REQUEST_TIMEOUT_MS;
 
+/** The node's error for a request the service did not answer within REQUEST_TIMEOUT_MS. */
+export const TIMED_OUT = `The service did not answer within ${REQUEST_TIMEOUT_MS} ms`;
+
+/** The engine tests' request options: fast retries, and the timeout below the latency fault's. */
+export const fastRetries = (concurrency: number) => ({
+	maxRetries: 2,
+	retryDelay: 10,
+	timeout: REQUEST_TIMEOUT_MS,
+	concurrency,
+});
+
+/**
+ * A fault that holds the answer to the next `match` request past the timeout: the node reports
+ * TIMED_OUT, and the sandbox records the request once the latency is over (see waitUntil).
+ */
+export const answerLostOnce = (
+	match: Parameters<Sandbox['addFault']>[0]['match'],
+): Parameters<Sandbox['addFault']>[0] => ({
+	kind: 'latency',
+	match,
+	latencyMs: PAST_TIMEOUT_MS,
+	times: 1,
+});
+
 /**
  * Resolves once `probe()` holds (a delayed request recorded by the sandbox, say), polling instead
  * of sleeping for a guessed time; fails naming `what` after `timeoutMs`.

@@ -38,6 +38,17 @@ describe("the package root, required by name from an app's node_modules", () => 
 		};
 	}
 
+	/** A promoter center login for library_user, signed with `credential`, as the service answers it. */
+	const login = async (credential: ReturnType<typeof key>) =>
+		await send(
+			api.buildSignedRequest({
+				...credential,
+				method: 'POST',
+				path: '/promoter/login',
+				body: { user_id: 'library_user' },
+			}),
+		);
+
 	it('exports the signing API and the n8n classes', () => {
 		expect(typeof api.buildSignedRequest).toBe('function');
 		expect(typeof api.signV2).toBe('function');
@@ -86,28 +97,16 @@ describe("the package root, required by name from an app's node_modules", () => 
 	});
 
 	it('a v1 (legacy) key signs as v1', async () => {
-		const answer = await send(
-			api.buildSignedRequest({
-				...key('pk_test_videomax_v1'),
-				method: 'POST',
-				path: '/promoter/login',
-				body: { user_id: 'library_user' },
-			}),
-		);
+		const answer = await login(key('pk_test_videomax_v1'));
 		expect(answer.code).toBe(0);
 		expect(typeof answer.data.token).toBe('string');
 	});
 
 	it('a wrong secret is refused by the service, not by the library', async () => {
-		const answer = await send(
-			api.buildSignedRequest({
-				...key('pk_test_videomax_v2'),
-				apiSecret: 'sk_not_the_secret_of_this_key',
-				method: 'POST',
-				path: '/promoter/login',
-				body: { user_id: 'library_user' },
-			}),
-		);
+		const answer = await login({
+			...key('pk_test_videomax_v2'),
+			apiSecret: 'sk_not_the_secret_of_this_key',
+		});
 		expect([answer.code, answer.message]).toEqual([1000004, 'Signature verification failed']);
 	});
 

@@ -13,6 +13,8 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
+import { fakeNode } from './fakeNode';
+
 export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
 	baseUrl: 'https://api.example.com',
 	apiKey: 'pk_unit',
@@ -58,16 +60,15 @@ export function fakeContext(options: FakeContextOptions): FakeContext {
 		typeof options.parameters === 'function'
 			? options.parameters
 			: () => options.parameters as IDataObject;
-	const node: INode = {
-		id: 'unit-node',
-		name: 'Affiliate Tracking',
-		type: 'n8n-nodes-affiliate-tracking.affiliateTracking',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		onError: options.onError,
-		credentials: { affiliateTrackingApi: { id: 'unit', name: 'unit' } },
-	};
+	const node = fakeNode(
+		{
+			id: 'unit-node',
+			name: 'Affiliate Tracking',
+			type: 'n8n-nodes-affiliate-tracking.affiliateTracking',
+			onError: options.onError,
+		},
+		'affiliateTrackingApi',
+	);
 	const respond: Responder =
 		options.respond ??
 		(() => {

@@ -4,7 +4,9 @@
  * read on demand as n8n's `readRawBody` does), an Express-like response that records what was
  * sent, and a logger that records every line. It implements only what the node calls.
  */
-import type { IDataObject, INode, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { fakeNode } from './fakeNode';
 
 export interface FakeWebhookOptions {
 	parameters: IDataObject;
@@ -44,17 +46,15 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			request.rawBody = rawBody;
 		},
 	};
-	const node: INode = {
-		id: 'payment-trigger-node',
-		name: 'Payment Webhook Trigger',
-		type: 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		// The node reads its parameters through getNodeParameter below.
-		parameters: {},
-		webhookId: 'unit-webhook-id',
-		credentials: { paymentWebhookSigningApi: { id: 'unit', name: 'unit' } },
-	};
+	const node = fakeNode(
+		{
+			id: 'payment-trigger-node',
+			name: 'Payment Webhook Trigger',
+			type: 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger',
+			webhookId: 'unit-webhook-id',
+		},
+		'paymentWebhookSigningApi',
+	);
 	const log =
 		(level: LoggedLine['level']) =>
 		(message: string, meta?: unknown): void => {

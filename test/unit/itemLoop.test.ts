@@ -11,7 +11,7 @@ import {
 } from '../../nodes/shared/helpers/itemLoop';
 import { profile as PURCHASE } from '../../nodes/AffiliateTracking/actions/conversion/trackPurchase.operation';
 import { ERROR_CONTEXT } from '../../nodes/shared/transport/errors';
-import { fakeContext } from './fakeContext';
+import { fakeContext, type FakeContextOptions } from './fakeContext';
 
 /** Track Purchase doing `handler` for each item. */
 const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
@@ -20,6 +20,10 @@ const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Ope
 });
 
 const byItem = (itemIndex: number) => ({ transactionId: `order_${itemIndex}` });
+
+/** The context of a run over `items` items, each with its own transaction ID. */
+const contextOf = (items: number, onError?: FakeContextOptions['onError']) =>
+	fakeContext({ parameters: byItem, items, onError }).context;
 
 /** The error a run stopped with; a run that did not stop fails the test. */
 async function rejection<T extends Error>(run: Promise<unknown>): Promise<T> {
@@ -34,6 +38,20 @@ async function rejection<T extends Error>(run: Promise<unknown>): Promise<T> {
 /** Resolves after a few microtask turns, so that items overlap in a repeatable order. */
 async function later(turns: number): Promise<void> {
 	for (let turn = 0; turn < turns; turn++) await Promise.resolve();
+}
+
+/** Asserts the item states a stopped run's error reports: all four, those not given empty. */
+function expectItemStates(
+	error: Error & { context: IDataObject },
+	states: { succeeded?: string; failed?: string; uncertain?: string; notSent?: string },
+) {
+	expect(error.context.itemStates).toEqual({
+		succeeded: '',
+		failed: '',
+		uncertain: '',
+		notSent: '',
+		...states,
+	});
 }
 
 function apiError(
@@ -52,7 +70,7 @@ function apiError(
 
 describe('order and pairing', () => {
 	it('keeps input order and pairs every result under concurrency, lists becoming items', async () => {
-		const { context } = fakeContext({ parameters: byItem, items: 6 });
+		const context = contextOf(6);
 		let inFlight = 0;
 		let peak = 0;
 		const [out] = await runForEachItem(
@@ -84,7 +102,7 @@ describe('order and pairing', () => {
 	});
 
 	it('batches: never more than the batch in flight, and a pause between batches', async () => {
-		const { context } = fakeContext({ parameters: byItem, items: 5 });
+		const context = contextOf(5);
 		const started: number[] = [];
 		let inFlight = 0;
 		let peak = 0;
@@ -113,11 +131,7 @@ describe('Continue On Fail', () => {
 		};
 
 	it('regular output: an error item with message, code and remedy in place of each failure', async () => {
-		const { context } = fakeContext({
-			parameters: byItem,
-			items: 3,
-			onError: 'continueRegularOutput',
-		});
+		const context = contextOf(3, 'continueRegularOutput');
 		const [out] = await runForEachItem(context, purchase(failOdd(context)), {
 			concurrency: 2,
 			batchIntervalMs: 0,
@@ -138,11 +152,7 @@ describe('Continue On Fail', () => {
 	});
 
 	it('error output: message, code and remedy under the one key every n8n release routes', async () => {
-		const { context } = fakeContext({
-			parameters: byItem,
-			items: 2,
-			onError: 'continueErrorOutput',
-		});
+		const context = contextOf(2, 'continueErrorOutput');
 		const [out] = await runForEachItem(context, purchase(failOdd(context)));
 		expect(out[1]).toEqual({
 			json: {
@@ -161,11 +171,7 @@ describe('Continue On Fail', () => {
 	});
 
 	it('error output: a write that may have been recorded says outcomeUnknown, a refused one does not', async () => {
-		const { context } = fakeContext({
-			parameters: byItem,
-			items: 2,
-			onError: 'continueErrorOutput',
-		});
+		const context = contextOf(2, 'continueErrorOutput');
 		const [out] = await runForEachItem(
 			context,
 			purchase(async (itemIndex) => {
@@ -182,11 +188,7 @@ describe('Continue On Fail', () => {
 	});
 
 	it('an error that is not a node error still becomes a paired error item', async () => {
-		const { context } = fakeContext({
-			parameters: byItem,
-			items: 1,
-			onError: 'continueRegularOutput',
-		});
+		const context = contextOf(1, 'continueRegularOutput');
 		const [out] = await runForEachItem(
 			context,
 			purchase(async () => {
@@ -199,7 +201,7 @@ describe('Continue On Fail', () => {
 
 describe('a run stopped by an error', () => {
 	it('starts no further item, waits for those under way, and accounts for every item', async () => {
-		const { context } = fakeContext({ parameters: byItem, items: 12 });
+		const context = contextOf(12);
 		const started: number[] = [];
 		const finished: number[] = [];
 		const error = await rejection<NodeApiError>(
@@ -224,12 +226,7 @@ describe('a run stopped by an error', () => {
 		// Items 3 and 5 were under way when item 4 failed: they finished; nothing started after.
 		expect(started.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(finished.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 5]);
-		expect(error.context.itemStates).toEqual({
-			succeeded: '0-3, 5',
-			failed: '4',
-			uncertain: '',
-			notSent: '6-11',
-		});
+		expectItemStates(error, { succeeded: '0-3, 5', failed: '4', notSent: '6-11' });
 		expect(error.description).toBe(
 			[
 				'Code 6000000. Remedy.',
@@ -244,7 +241,7 @@ describe('a run stopped by an error', () => {
 	});
 
 	it('accounts for failures of items under way, the first failure being the error', async () => {
-		const { context } = fakeContext({ parameters: byItem, items: 4 });
+		const context = contextOf(4);
 		const error = await rejection<NodeOperationError>(
 			runForEachItem(
 				context,
@@ -264,12 +261,7 @@ describe('a run stopped by an error', () => {
 		);
 		expect(error.message).toBe('first failure');
 		expect(error.context.itemIndex).toBe(0);
-		expect(error.context.itemStates).toEqual({
-			succeeded: '',
-			failed: '0, 2',
-			uncertain: '1',
-			notSent: '3',
-		});
+		expectItemStates(error, { failed: '0, 2', uncertain: '1', notSent: '3' });
 		expect(error.description).toContain(
 			'- Failed, not recorded (2): 0, 2. 0: first failure; 2: second failure.',
 		);
@@ -279,7 +271,7 @@ describe('a run stopped by an error', () => {
 	});
 
 	it('a single item throws its own error unchanged', async () => {
-		const { context } = fakeContext({ parameters: byItem, items: 1 });
+		const context = contextOf(1);
 		const thrown = apiError(context, 'only item');
 		const error = await rejection<NodeApiError>(
 			runForEachItem(

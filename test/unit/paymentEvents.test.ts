@@ -181,69 +181,112 @@ describe('payment event items', () => {
 			data: { object },
 		});
 
-		it('checkout.session.completed: the PaymentIntent, client_reference_id before metadata', () => {
-			const body = event('checkout.session.completed', {
-				id: 'cs_1',
-				object: 'checkout.session',
-				payment_intent: 'pi_checkout',
-				payment_status: 'paid',
-				amount_total: 2599,
-				currency: 'eur',
-				client_reference_id: 'user_ref_7',
-				metadata: { user_id: 'user_meta_8', plan: 'pro' },
-			});
-			expect(itemOf('stripe', body)).toMatchObject({
-				kind: 'purchase',
-				transactionId: 'pi_checkout',
-				amount: '25.99',
-				currency: 'EUR',
-				userId: 'user_ref_7',
-				metadata: { user_id: 'user_meta_8', plan: 'pro' },
-				missing: [],
-			});
-		});
-
-		it('checkout.session.completed not yet paid (a delayed payment method) is no purchase', () => {
-			const body = event('checkout.session.completed', {
-				payment_intent: 'pi_later',
-				payment_status: 'unpaid',
-				amount_total: 100,
-				currency: 'usd',
-			});
-			expect(itemOf('stripe', body)).toMatchObject({ kind: 'other', transactionId: 'pi_later' });
-		});
-
-		it('invoice.paid since API version basil: the PaymentIntent through invoice.payments', () => {
-			const body = event('invoice.paid', {
-				id: 'in_1',
-				object: 'invoice',
-				amount_paid: 4900,
-				currency: 'usd',
-				metadata: {},
-				parent: { subscription_details: { metadata: { user_id: 'user_sub_3' } } },
-				payments: {
-					object: 'list',
-					data: [
-						{
-							object: 'invoice_payment',
-							status: 'canceled',
-							payment: { type: 'payment_intent', payment_intent: 'pi_failed_first' },
-						},
-						{
-							object: 'invoice_payment',
-							status: 'paid',
-							payment: { type: 'payment_intent', payment_intent: 'pi_basil' },
-						},
-					],
+		// Each case: the event's type and object, and what the item must hold.
+		it.each<[string, string, IDataObject, IDataObject]>([
+			[
+				'checkout.session.completed: the PaymentIntent, client_reference_id before metadata',
+				'checkout.session.completed',
+				{
+					id: 'cs_1',
+					object: 'checkout.session',
+					payment_intent: 'pi_checkout',
+					payment_status: 'paid',
+					amount_total: 2599,
+					currency: 'eur',
+					client_reference_id: 'user_ref_7',
+					metadata: { user_id: 'user_meta_8', plan: 'pro' },
 				},
-			});
-			expect(itemOf('stripe', body)).toMatchObject({
-				kind: 'purchase',
-				transactionId: 'pi_basil',
-				amount: '49.00',
-				userId: 'user_sub_3',
-				metadata: {},
-			});
+				{
+					kind: 'purchase',
+					transactionId: 'pi_checkout',
+					amount: '25.99',
+					currency: 'EUR',
+					userId: 'user_ref_7',
+					metadata: { user_id: 'user_meta_8', plan: 'pro' },
+					missing: [],
+				},
+			],
+			[
+				'checkout.session.completed not yet paid (a delayed payment method) is no purchase',
+				'checkout.session.completed',
+				{
+					payment_intent: 'pi_later',
+					payment_status: 'unpaid',
+					amount_total: 100,
+					currency: 'usd',
+				},
+				{ kind: 'other', transactionId: 'pi_later' },
+			],
+			[
+				'invoice.paid since API version basil: the PaymentIntent through invoice.payments',
+				'invoice.paid',
+				{
+					id: 'in_1',
+					object: 'invoice',
+					amount_paid: 4900,
+					currency: 'usd',
+					metadata: {},
+					parent: { subscription_details: { metadata: { user_id: 'user_sub_3' } } },
+					payments: {
+						object: 'list',
+						data: [
+							{
+								object: 'invoice_payment',
+								status: 'canceled',
+								payment: { type: 'payment_intent', payment_intent: 'pi_failed_first' },
+							},
+							{
+								object: 'invoice_payment',
+								status: 'paid',
+								payment: { type: 'payment_intent', payment_intent: 'pi_basil' },
+							},
+						],
+					},
+				},
+				{
+					kind: 'purchase',
+					transactionId: 'pi_basil',
+					amount: '49.00',
+					userId: 'user_sub_3',
+					metadata: {},
+				},
+			],
+			[
+				'invoice.paid of nothing (a trial): no transaction, said in missing',
+				'invoice.paid',
+				{ id: 'in_3', amount_paid: 0, currency: 'usd' },
+				{
+					kind: 'purchase',
+					transactionId: null,
+					amount: '0.00',
+					missing: ['transactionId', 'userId', 'metadata'],
+				},
+			],
+			[
+				'a failed refund.created is no refund',
+				'refund.created',
+				{
+					amount: 500,
+					currency: 'usd',
+					payment_intent: 'pi_x',
+					status: 'failed',
+				},
+				{ kind: 'other', refundType: null },
+			],
+			[
+				'an event without a currency or metadata says so in missing',
+				'payment_intent.succeeded',
+				{ id: 'pi_bare', amount: 700 },
+				{
+					transactionId: 'pi_bare',
+					amount: null,
+					amountMinor: 700,
+					currency: null,
+					missing: ['amount', 'currency', 'userId', 'metadata'],
+				},
+			],
+		])('%s', (_title, type, object, expected) => {
+			expect(itemOf('stripe', event(type, object))).toMatchObject(expected);
 		});
 
 		it('invoice.paid before basil: invoice.payment_intent, as a string or expanded', () => {
@@ -263,16 +306,6 @@ describe('payment event items', () => {
 				itemOf('stripe', legacy({ id: 'pi_expanded', object: 'payment_intent' })),
 			).toMatchObject({
 				transactionId: 'pi_expanded',
-			});
-		});
-
-		it('invoice.paid of nothing (a trial): no transaction, said in missing', () => {
-			const body = event('invoice.paid', { id: 'in_3', amount_paid: 0, currency: 'usd' });
-			expect(itemOf('stripe', body)).toMatchObject({
-				kind: 'purchase',
-				transactionId: null,
-				amount: '0.00',
-				missing: ['transactionId', 'userId', 'metadata'],
 			});
 		});
 
@@ -301,27 +334,6 @@ describe('payment event items', () => {
 			expect(
 				itemOf('stripe', refund({ id: 'ch_1', amount_captured: 900, amount_refunded: 500 })),
 			).toMatchObject({ refundType: 'partial' });
-		});
-
-		it('a failed refund.created is no refund', () => {
-			const body = event('refund.created', {
-				amount: 500,
-				currency: 'usd',
-				payment_intent: 'pi_x',
-				status: 'failed',
-			});
-			expect(itemOf('stripe', body)).toMatchObject({ kind: 'other', refundType: null });
-		});
-
-		it('an event without a currency or metadata says so in missing', () => {
-			const body = event('payment_intent.succeeded', { id: 'pi_bare', amount: 700 });
-			expect(itemOf('stripe', body)).toMatchObject({
-				transactionId: 'pi_bare',
-				amount: null,
-				amountMinor: 700,
-				currency: null,
-				missing: ['amount', 'currency', 'userId', 'metadata'],
-			});
 		});
 	});
 

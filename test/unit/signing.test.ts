@@ -432,27 +432,20 @@ describe("credential authenticate(): the HTTP Request node's request-library opt
 	});
 
 	it('replaces a declared form content type only with its own, and keeps a JSON charset', () => {
-		const json = signRequestOptions(
-			v2,
-			{
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: { transaction_id: 't' },
-				headers: { 'content-type': 'application/json; charset=utf-8' },
-			},
-			Number(TS),
-		);
+		const refund = (transactionId: string, headers: Record<string, string>) =>
+			signRequestOptions(
+				v2,
+				{
+					method: 'POST',
+					uri: `${PREFIX}/track/refund`,
+					body: { transaction_id: transactionId },
+					headers,
+				},
+				Number(TS),
+			);
+		const json = refund('t', { 'content-type': 'application/json; charset=utf-8' });
 		expect(headersOf(json)['content-type']).toBe('application/json; charset=utf-8');
-		const form = signRequestOptions(
-			v2,
-			{
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: { transaction_id: 't 5' },
-				headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-			},
-			Number(TS),
-		);
+		const form = refund('t 5', { 'Content-Type': 'application/x-www-form-urlencoded' });
 		expect(form.body).toBe('transaction_id=t+5');
 		expect(headersOf(form)['Content-Type']).toBe('application/x-www-form-urlencoded');
 	});
