@@ -21,13 +21,12 @@ const {
 	N8N_VERSION,
 	installDefaultRelease,
 	importDemo,
-	installAsCommunityPackage,
+	installPackedPackage,
 	n8nEnvironment,
 	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
 } = require('../testing/n8nInstance');
-const { packPackage } = require('../testing/pack');
 const { DEMO_CREDENTIAL } = require('../testing/n8nDemoData');
 const { freePort, stopProcess } = require('../testing/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
@@ -181,7 +180,7 @@ async function main() {
 	/** @type {import('node:child_process').ChildProcess | undefined} */
 	let n8n;
 	try {
-		installAsCommunityPackage(packPackage(work), userFolder);
+		installPackedPackage(userFolder);
 		await importDemo(env, sandbox.url, 'http://127.0.0.1:9/v1', false);
 		const workflows = benchWorkflows();
 		const folder = path.join(work, 'workflows');

@@ -16,7 +16,7 @@ const {
 	PROVIDERS,
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
-	signDelivery,
+	signWithTestSecret,
 } = require('../testing/n8nCore/paymentSignatures');
 const { medianAndRange } = require('./statistics');
 
@@ -39,7 +39,7 @@ function delivery(provider, padTo) {
 	const body = JSON.stringify(
 		padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event,
 	);
-	const headers = signDelivery(provider, body, TEST_SIGNING_SECRETS[provider]);
+	const headers = signWithTestSecret(provider, body);
 	return {
 		provider,
 		rawBody: Buffer.from(body),

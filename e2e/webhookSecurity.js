@@ -14,6 +14,7 @@ const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signDelivery,
+	signWithTestSecret,
 } = require('../testing/n8nCore/paymentSignatures');
 const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../testing/n8nDemoData');
 const { sleep, waitUntil } = require('../testing/processes');
@@ -113,7 +114,7 @@ async function postStripeEvent({ base, webhookPath, kind, fields, signed = true,
 		method: 'POST',
 		headers: {
 			'Content-Type': 'application/json',
-			...(signed ? signDelivery('stripe', body, TEST_SIGNING_SECRETS.stripe) : {}),
+			...(signed ? signWithTestSecret('stripe', body) : {}),
 		},
 		body,
 		signal: AbortSignal.timeout(30_000),
@@ -254,10 +255,7 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 					const body = JSON.stringify(
 						sampleEvent(provider, 'purchase', { transactionId, userId: BUYER }),
 					);
-					const answer = await post(
-						body,
-						signDelivery(provider, body, TEST_SIGNING_SECRETS[provider]),
-					);
+					const answer = await post(body, signWithTestSecret(provider, body));
 					assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
 					assert.equal(
 						callsFor(transactionId),

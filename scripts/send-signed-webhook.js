@@ -11,9 +11,8 @@ const { parseArgs } = require('node:util');
 
 const {
 	PROVIDERS,
-	TEST_SIGNING_SECRETS,
 	sampleEvent,
-	signDelivery,
+	signWithTestSecret,
 } = require('../testing/n8nCore/paymentSignatures');
 
 async function main() {
@@ -41,9 +40,7 @@ async function main() {
 	const body = JSON.stringify(
 		sampleEvent(provider, kind, { transactionId, userId, partial: values.partial }),
 	);
-	const headers = values.unsigned
-		? {}
-		: signDelivery(provider, body, TEST_SIGNING_SECRETS[provider]);
+	const headers = values.unsigned ? {} : signWithTestSecret(provider, body);
 	const answer = await fetch(url, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json', ...headers },

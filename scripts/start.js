@@ -10,19 +10,17 @@
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const {
 	N8N_VERSION,
 	installDefaultRelease,
 	importDemo,
-	installAsCommunityPackage,
+	installPackedPackage,
 	n8nEnvironment,
 	startN8n,
 	waitForWebhooks,
 } = require('../testing/n8nInstance');
-const { packPackage } = require('../testing/pack');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
@@ -78,12 +76,7 @@ async function main() {
 	}
 
 	progress(4, `Installing the packed package into ${path.join(USER_FOLDER, '.n8n', 'nodes')}`);
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
-	try {
-		installAsCommunityPackage(packPackage(packDir), USER_FOLDER);
-	} finally {
-		fs.rmSync(packDir, { recursive: true, force: true });
-	}
+	installPackedPackage(USER_FOLDER);
 
 	const firstRun = !fs.existsSync(EXAMPLES_MARKER);
 	const env = n8nEnvironment({

@@ -14,6 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { installRelease, installSourceHash, n8nRelease, nodeBinary } = require('./n8nInstall');
+const { packPackage } = require('./pack');
 const {
 	fail,
 	forEachOutputLine,
@@ -55,6 +56,20 @@ function defaultReleaseNode() {
  */
 async function installDefaultRelease(log) {
 	await installRelease(DEFAULT_N8N, log);
+}
+
+/**
+ * Packs the built package into a temporary folder and installs the tarball into `userFolder` as
+ * n8n installs a community package (installAsCommunityPackage), for `npm start` and bench:n8n.
+ * @param {string} userFolder
+ */
+function installPackedPackage(userFolder) {
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-pack-'));
+	try {
+		return installAsCommunityPackage(packPackage(packDir), userFolder);
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
+	}
 }
 
 /**
@@ -393,6 +408,7 @@ module.exports = {
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
+	installPackedPackage,
 	installSourceHash,
 	n8nEnvironment,
 	defaultReleaseNode,

@@ -44,6 +44,15 @@ function hmacHex(key, data) {
 }
 
 /**
+ * The headers a provider sends with `rawBody`, signed with its test secret (the demo signing
+ * credential's), now.
+ * @param {Provider} provider @param {string} rawBody
+ */
+function signWithTestSecret(provider, rawBody) {
+	return signDelivery(provider, rawBody, TEST_SIGNING_SECRETS[provider]);
+}
+
+/**
  * The headers a provider sends with `rawBody`, signed with `secret` at `timestamp` (Unix seconds;
  * now when absent). The body must be sent byte for byte as given.
  * @param {Provider} provider @param {string} rawBody @param {string} secret
@@ -240,4 +249,4 @@ function sampleEvent(provider, kind, fields) {
 	}
 }
 
-module.exports = { PROVIDERS, TEST_SIGNING_SECRETS, sampleEvent, signDelivery };
+module.exports = { PROVIDERS, TEST_SIGNING_SECRETS, sampleEvent, signDelivery, signWithTestSecret };
