@@ -75,21 +75,24 @@ function balanceNumbers(amounts: BalanceAmounts): number[] {
  * cents), and when the figures before were recorded, so that figures returning to earlier values
  * and changing the same way again make a new ID.
  */
-export function changeId(change: {
-	event: TriggerEvent;
-	userId: string;
-	currency: string | null;
-	recordedAt: number | undefined;
-	before: number[] | null;
-	after: number[];
-}): string {
+export function changeId<Figures>(
+	change: {
+		event: TriggerEvent;
+		userId: string;
+		currency: string | null;
+		recordedAt: number | undefined;
+	},
+	numbersOf: (figures: Figures) => number[],
+	before: Figures | null,
+	after: Figures,
+): string {
 	const canonical = JSON.stringify([
 		change.event,
 		change.userId,
 		change.currency,
 		change.recordedAt ?? null,
-		change.before,
-		change.after,
+		before === null ? null : numbersOf(before),
+		numbersOf(after),
 	]);
 	return createHash('sha256').update(canonical).digest('hex').slice(0, CHANGE_ID_LENGTH);
 }
@@ -119,14 +122,12 @@ export function resultsItem(
 		]),
 	);
 	const currency = typeof statistics.currency === 'string' ? statistics.currency : null;
-	const change_id = changeId({
-		event: 'promoterResultsChanged',
-		userId,
-		currency,
-		recordedAt,
-		before: previous === undefined ? null : resultNumbers(previous),
-		after: resultNumbers(current),
-	});
+	const change_id = changeId(
+		{ event: 'promoterResultsChanged', userId, currency, recordedAt },
+		resultNumbers,
+		previous ?? null,
+		current,
+	);
 	return { change_id, user_id: userId, ...current, currency, increase };
 }
 
@@ -185,14 +186,12 @@ export function balanceItems(
 		)
 		.map(([currency, amounts]) => {
 			const old = previous?.[currency] ?? null;
-			const change_id = changeId({
-				event: 'promoterBalanceChanged',
-				userId,
-				currency,
-				recordedAt,
-				before: old === null ? null : balanceNumbers(old),
-				after: balanceNumbers(amounts),
-			});
+			const change_id = changeId(
+				{ event: 'promoterBalanceChanged', userId, currency, recordedAt },
+				balanceNumbers,
+				old,
+				amounts,
+			);
 			return { change_id, user_id: userId, currency, old, new: amounts };
 		});
 }

@@ -7,25 +7,9 @@ import * as conversion from './conversion';
 import * as promoter from './promoter';
 
 const OPERATIONS: Record<string, Record<string, Operation>> = {
-	authorization: {
-		authorize: authorization.authorize,
-		authorizeAndRedirect: authorization.authorizeAndRedirect,
-		exchangeCode: authorization.exchangeCode,
-		getDebugCode: authorization.getDebugCode,
-	},
-	conversion: {
-		refund: conversion.refund,
-		trackEvent: conversion.trackEvent,
-		trackPurchase: conversion.trackPurchase,
-		trackSignup: conversion.trackSignup,
-	},
-	promoter: {
-		get: promoter.get,
-		getBalances: promoter.getBalances,
-		getLinks: promoter.getLinks,
-		getStatistics: promoter.getStatistics,
-		login: promoter.login,
-	},
+	authorization: authorization.operations,
+	conversion: conversion.operations,
+	promoter: promoter.operations,
 };
 
 export async function router(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,19 +1,11 @@
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import type { OperationProfile } from '../../../shared/transport/operationProfile';
-import { readRelayBody, relayProperties } from './relayFields';
+import { readRelayBody, relayProfile, relayProperties } from './relayFields';
 
-export const profile: OperationProfile = {
-	action: 'Authorize and Get Redirect',
-	kind: 'idempotentWrite',
-	key: { label: 'User ID', parameter: 'userId' },
-};
+export const profile = relayProfile('Authorize and Get Redirect');
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['authorization'], operation: ['authorizeAndRedirect'] } },
-	relayProperties('productKey'),
-);
+export const properties: INodeProperties[] = relayProperties('productKey');
 
 /** The 302 is not followed: its Location, and the two parameters it carries, are the output. */
 export async function execute({ params, redirect }: ItemRun): Promise<OperationResult> {

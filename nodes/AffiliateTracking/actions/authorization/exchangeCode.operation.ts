@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -10,21 +10,18 @@ export const profile: OperationProfile = {
 	key: { label: 'Authorization Code', parameter: 'code' },
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['authorization'], operation: ['exchangeCode'] } },
-	[
-		{
-			displayName: 'Authorization Code',
-			name: 'code',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '={{ $json.query.x_auth_code }}',
-			description:
-				'The x_auth_code query parameter of the landing URL. It can be exchanged once, by the promoted product, before it expires.',
-		},
-	],
-);
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Authorization Code',
+		name: 'code',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '={{ $json.query.x_auth_code }}',
+		description:
+			'The x_auth_code query parameter of the landing URL. It can be exchanged once, by the promoted product, before it expires.',
+	},
+];
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const code = params.requiredString('code', 'Authorization Code');

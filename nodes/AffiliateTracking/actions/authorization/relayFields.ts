@@ -1,7 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ParameterReader } from '../../../shared/helpers/validation';
+import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { additionalFields } from '../additionalFields';
+
+/** A relay of the user named by User ID: a repeat only issues a fresh code. */
+export function relayProfile(action: string): OperationProfile {
+	return { action, kind: 'idempotentWrite', key: { label: 'User ID', parameter: 'userId' } };
+}
 
 /**
  * The fields shared by Authorize, Authorize and Get Redirect and Get Debug Code: who relays

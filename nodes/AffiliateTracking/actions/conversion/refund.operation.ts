@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -9,34 +9,31 @@ export const profile: OperationProfile = {
 	key: { label: 'Transaction ID', parameter: 'transactionId' },
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['conversion'], operation: ['refund'] } },
-	[
-		{
-			displayName:
-				'Full refunds only: cancels the unpaid rewards of the purchase (paid ones are kept and counted). Repeating a refund is safe: it answers ALREADY_PROCESSED and changes nothing.',
-			name: 'refundNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Transaction ID',
-			name: 'transactionId',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The transaction ID sent when the purchase was tracked (at most 255 characters)',
-		},
-		{
-			displayName: 'Reason',
-			name: 'reason',
-			type: 'string',
-			default: '',
-			description:
-				'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
-		},
-	],
-);
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Full refunds only: cancels the unpaid rewards of the purchase (paid ones are kept and counted). Repeating a refund is safe: it answers ALREADY_PROCESSED and changes nothing.',
+		name: 'refundNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Transaction ID',
+		name: 'transactionId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The transaction ID sent when the purchase was tracked (at most 255 characters)',
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		default: '',
+		description:
+			'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
+	},
+];
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = {

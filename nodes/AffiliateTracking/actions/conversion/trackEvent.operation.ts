@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -15,41 +15,38 @@ export const profile: OperationProfile = {
 	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['conversion'], operation: ['trackEvent'] } },
-	[
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Event Name',
+		name: 'eventName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'trial_started',
+		description:
+			'Your event name. Use Track Signup and Track Purchase for signup and purchase events.',
+	},
+	invitedUserIdProperty,
+	additionalFields([
 		{
-			displayName: 'Event Name',
-			name: 'eventName',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'trial_started',
-			description:
-				'Your event name. Use Track Signup and Track Purchase for signup and purchase events.',
+			displayName: 'Conversion Value',
+			name: 'conversionValue',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			description: 'A positive value makes the event a paid conversion (refundable)',
 		},
-		invitedUserIdProperty,
-		additionalFields([
-			{
-				displayName: 'Conversion Value',
-				name: 'conversionValue',
-				type: 'number',
-				default: 0,
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				description: 'A positive value makes the event a paid conversion (refundable)',
-			},
-			extraBodyFieldsOption,
-			{
-				displayName: 'Transaction ID',
-				name: 'transactionId',
-				type: 'string',
-				default: '',
-				description:
-					'Your order or payment ID, at most 255 characters; needed to refund a paid event',
-			},
-		]),
-	],
-);
+		extraBodyFieldsOption,
+		{
+			displayName: 'Transaction ID',
+			name: 'transactionId',
+			type: 'string',
+			default: '',
+			description:
+				'Your order or payment ID, at most 255 characters; needed to refund a paid event',
+		},
+	]),
+];
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const eventName = params.requiredString('eventName', 'Event Name');

@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import { MAX_TRACKED_ENTRIES, sendOnce } from '../../../shared/helpers/sendOnce';
@@ -33,44 +33,41 @@ export const profile: OperationProfile = {
 	key: { label: 'Transaction ID', parameter: 'transactionId' },
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['conversion'], operation: ['trackPurchase'] } },
-	[
+export const properties: INodeProperties[] = [
+	{
+		...invitedUserIdProperty,
+		description:
+			'Stable ID of the paying user in your product; their signup must have been tracked first',
+	},
+	{
+		displayName: 'Transaction ID',
+		name: 'transactionId',
+		type: 'string',
+		required: true,
+		default: '',
+		description:
+			'Your order or payment ID, at most 255 characters. Refund finds the purchase by it, so keep it unique.',
+	},
+	{
+		displayName: 'Conversion Value',
+		name: 'conversionValue',
+		type: 'number',
+		required: true,
+		default: 0,
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		description: 'Amount paid, in the product currency',
+	},
+	additionalFields([
+		extraBodyFieldsOption,
 		{
-			...invitedUserIdProperty,
-			description:
-				'Stable ID of the paying user in your product; their signup must have been tracked first',
+			displayName: SKIP_TRACKED_OPTION,
+			name: 'skipTrackedTransactions',
+			type: 'boolean',
+			default: false,
+			description: `Whether to send each Transaction ID at most once per workflow, for webhooks that are delivered again and executions that are retried. A repeat gives an item with status ${ALREADY_TRACKED} and sends nothing. Uses n8n's deduplication store (the Remove Duplicates node's, kept in n8n's database, the last ${MAX_TRACKED_ENTRIES.toLocaleString('en-US')} transactions).`,
 		},
-		{
-			displayName: 'Transaction ID',
-			name: 'transactionId',
-			type: 'string',
-			required: true,
-			default: '',
-			description:
-				'Your order or payment ID, at most 255 characters. Refund finds the purchase by it, so keep it unique.',
-		},
-		{
-			displayName: 'Conversion Value',
-			name: 'conversionValue',
-			type: 'number',
-			required: true,
-			default: 0,
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			description: 'Amount paid, in the product currency',
-		},
-		additionalFields([
-			extraBodyFieldsOption,
-			{
-				displayName: SKIP_TRACKED_OPTION,
-				name: 'skipTrackedTransactions',
-				type: 'boolean',
-				default: false,
-				description: `Whether to send each Transaction ID at most once per workflow, for webhooks that are delivered again and executions that are retried. A repeat gives an item with status ${ALREADY_TRACKED} and sends nothing. Uses n8n's deduplication store (the Remove Duplicates node's, kept in n8n's database, the last ${MAX_TRACKED_ENTRIES.toLocaleString('en-US')} transactions).`,
-			},
-		]),
-	],
-);
+	]),
+];
 
 export async function execute({
 	context,

@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -12,47 +12,44 @@ export const profile: OperationProfile = {
 	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['conversion'], operation: ['trackSignup'] } },
-	[
-		invitedUserIdProperty,
+export const properties: INodeProperties[] = [
+	invitedUserIdProperty,
+	{
+		displayName: 'Invite Code',
+		name: 'inviteCode',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '={{ $json.query.ps_ref }}',
+		description:
+			'The ps_ref query parameter of the landing URL, kept until the signup completes. A signup counts once per invited user.',
+	},
+	additionalFields([
 		{
-			displayName: 'Invite Code',
-			name: 'inviteCode',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '={{ $json.query.ps_ref }}',
+			displayName: 'Treat "Already Exists" as Success',
+			name: 'alreadyExistsIsSuccess',
+			type: 'boolean',
+			default: false,
 			description:
-				'The ps_ref query parameter of the landing URL, kept until the signup completes. A signup counts once per invited user.',
+				'Whether a signup reported before (for example by a run that timed out) gives an item with status ALREADY_EXISTS instead of an error',
 		},
-		additionalFields([
-			{
-				displayName: 'Treat "Already Exists" as Success',
-				name: 'alreadyExistsIsSuccess',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a signup reported before (for example by a run that timed out) gives an item with status ALREADY_EXISTS instead of an error',
-			},
-			{
-				displayName: 'Click ID',
-				name: 'clickId',
-				type: 'string',
-				default: '',
-				description:
-					'Click ID; may carry the same ps_ref value as Invite Code when the attribution type is uncertain',
-			},
-			{
-				displayName: 'Invited User Name',
-				name: 'invitedUserName',
-				type: 'string',
-				default: '',
-				description: 'Display name of the user in your product',
-			},
-		]),
-	],
-);
+		{
+			displayName: 'Click ID',
+			name: 'clickId',
+			type: 'string',
+			default: '',
+			description:
+				'Click ID; may carry the same ps_ref value as Invite Code when the attribution type is uncertain',
+		},
+		{
+			displayName: 'Invited User Name',
+			name: 'invitedUserName',
+			type: 'string',
+			default: '',
+			description: 'Display name of the user in your product',
+		},
+	]),
+];
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = {

@@ -1,40 +1,33 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { ParameterReader } from '../../../shared/helpers/validation';
-import type { OperationProfile } from '../../../shared/transport/operationProfile';
+import { promoterReadProfile } from '../../../shared/helpers/promoterReads';
 import { promoterPath, userIdProperty } from './promoterFields';
 
 const EXPANDABLE = ['balances', 'links', 'statistics'] as const;
 
-export const profile: OperationProfile = {
-	action: 'Get Promoter',
-	kind: 'read',
-	key: { label: 'User ID', parameter: 'userId' },
-};
+export const profile = promoterReadProfile('Get Promoter');
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['promoter'], operation: ['get'] } },
-	[
-		userIdProperty,
-		{
-			displayName: 'Include',
-			name: 'expand',
-			type: 'multiOptions',
-			options: [
-				{ name: 'Balances', value: 'balances' },
-				{ name: 'Links', value: 'links' },
-				{
-					name: 'Statistics',
-					value: 'statistics',
-					description: 'All-time statistics (no date range)',
-				},
-			],
-			default: [],
-			description: 'Related data to include in the promoter object',
-		},
-	],
-);
+export const properties: INodeProperties[] = [
+	userIdProperty,
+	{
+		displayName: 'Include',
+		name: 'expand',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Balances', value: 'balances' },
+			{ name: 'Links', value: 'links' },
+			{
+				name: 'Statistics',
+				value: 'statistics',
+				description: 'All-time statistics (no date range)',
+			},
+		],
+		default: [],
+		description: 'Related data to include in the promoter object',
+	},
+];
 
 function readExpand(params: ParameterReader): string[] {
 	const raw = params.raw('expand', []);

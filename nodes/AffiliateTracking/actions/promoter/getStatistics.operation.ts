@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import { promoterStatisticsProfile } from '../../../shared/helpers/promoterReads';
@@ -7,30 +7,27 @@ import { promoterPath, userIdProperty } from './promoterFields';
 /** Shared with the trigger, which polls the same read. */
 export const profile = promoterStatisticsProfile;
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['promoter'], operation: ['getStatistics'] } },
-	[
-		userIdProperty,
-		{
-			displayName: 'Start Date',
-			name: 'startDate',
-			type: 'string',
-			default: '',
-			placeholder: '2026-03-01',
-			description:
-				'Optional. First day counted, written YYYY-MM-DD, from 00:00:00. Dates are read in UTC+8 (China Standard Time).',
-		},
-		{
-			displayName: 'End Date',
-			name: 'endDate',
-			type: 'string',
-			default: '',
-			placeholder: '2026-03-31',
-			description:
-				'Optional. Last day counted, written YYYY-MM-DD, to 23:59:59; not before Start Date. Dates are read in UTC+8 (China Standard Time).',
-		},
-	],
-);
+export const properties: INodeProperties[] = [
+	userIdProperty,
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'string',
+		default: '',
+		placeholder: '2026-03-01',
+		description:
+			'Optional. First day counted, written YYYY-MM-DD, from 00:00:00. Dates are read in UTC+8 (China Standard Time).',
+	},
+	{
+		displayName: 'End Date',
+		name: 'endDate',
+		type: 'string',
+		default: '',
+		placeholder: '2026-03-31',
+		description:
+			'Optional. Last day counted, written YYYY-MM-DD, to 23:59:59; not before Start Date. Dates are read in UTC+8 (China Standard Time).',
+	},
+];
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const path = promoterPath(params, '/statistics');

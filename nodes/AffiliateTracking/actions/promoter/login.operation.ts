@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -15,60 +15,57 @@ export const profile: OperationProfile = {
 	key: { label: 'User ID', parameter: 'userId' },
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['promoter'], operation: ['login'] } },
-	[
+export const properties: INodeProperties[] = [
+	{
+		...userIdProperty,
+		description:
+			"Your user's stable, unique ID; always send the same value for the same user. Creates the promoter on first use.",
+	},
+	additionalFields([
 		{
-			...userIdProperty,
-			description:
-				"Your user's stable, unique ID; always send the same value for the same user. Creates the promoter on first use.",
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
 		},
-		additionalFields([
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-			},
-			{
-				displayName: 'Language',
-				name: 'lang',
-				type: 'options',
-				options: [
-					{ name: 'Chinese (Hong Kong)', value: 'zh-hk' },
-					{ name: 'Chinese (Simplified)', value: 'zh' },
-					{ name: 'English', value: 'en' },
-				],
-				default: 'en',
-				description: 'Language of the promoter center',
-			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-			},
-			{
-				displayName: 'Theme',
-				name: 'themeMode',
-				type: 'options',
-				options: [
-					{ name: 'Dark', value: 'dark' },
-					{ name: 'Light', value: 'light' },
-				],
-				default: 'light',
-			},
-			{
-				displayName: 'Username',
-				name: 'username',
-				type: 'string',
-				default: '',
-				description: 'Display name; when empty the email is used, or a name made from the user ID',
-			},
-		]),
-	],
-);
+		{
+			displayName: 'Language',
+			name: 'lang',
+			type: 'options',
+			options: [
+				{ name: 'Chinese (Hong Kong)', value: 'zh-hk' },
+				{ name: 'Chinese (Simplified)', value: 'zh' },
+				{ name: 'English', value: 'en' },
+			],
+			default: 'en',
+			description: 'Language of the promoter center',
+		},
+		{
+			displayName: 'Phone',
+			name: 'phone',
+			type: 'string',
+			default: '',
+		},
+		{
+			displayName: 'Theme',
+			name: 'themeMode',
+			type: 'options',
+			options: [
+				{ name: 'Dark', value: 'dark' },
+				{ name: 'Light', value: 'light' },
+			],
+			default: 'light',
+		},
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			description: 'Display name; when empty the email is used, or a name made from the user ID',
+		},
+	]),
+];
 
 /**
  * Also returns the promoter-center addresses when the credential has one. The token is
