@@ -1,15 +1,13 @@
 // @ts-check
 'use strict';
 /**
- * The version matrix's (e2e/compat/testCompat.js) checks on a started n8n that wait on it: the trigger's
- * polls, and examples (a) and (h) through their Payment Webhook Triggers. Each returns its check's
- * line.
+ * The version matrix's (e2e/compat/testCompat.js) checks on a started n8n that wait on it:
+ * examples (a) and (h) through their Payment Webhook Triggers (the trigger's polls and the agent:
+ * e2e/startedN8nChecks.js, shared with test:e2e). Each returns its check's line.
  */
 const assert = require('node:assert/strict');
-const path = require('node:path');
 
 const { sleep } = require('../../testing/processes');
-const { TRIGGER_NODE } = require('../../testing/workflowBuilders');
 const { PRODUCTS } = require('../../sandbox/seed');
 
 /** @typedef {import('../../sandbox/server').Sandbox} Sandbox */
@@ -30,110 +28,12 @@ const WATCHED = 'user_1002';
  * @property {string} base the n8n's address
  * @property {string} cookie the owner's session
  * @property {Sandbox} sandbox
- * @property {import('../../testing/n8nInstall').N8nRelease} release
- * @property {string[]} seen every text n8n gave back, scanned for the API secrets at the end
  * @property {DeliverStripe} deliverStripe
  */
 /**
  * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
  * @typedef {(webhookPath: string, kind: 'purchase' | 'refund', fields: import('../../testing/n8nCore/paymentSignatures').SampleFields, signed?: boolean) => ReturnType<typeof import('../webhookSecurity').postStripeEvent>} DeliverStripe
  */
-
-/**
- * The trigger, active and polling every minute: the first poll is silent, a change in the
- * sandbox is emitted.
- * @param {Pick<StartedN8n, 'base' | 'cookie' | 'sandbox' | 'release' | 'seen'>} n8n
- */
-async function triggerEmitsAChange({ base, cookie, sandbox, release, seen }) {
-	const { parse } = require(path.join(release.modules, 'flatted'));
-	/** @param {string} route */
-	const rest = async (route) => {
-		const answer = await fetch(`${base}/rest/${route}`, { headers: { cookie } });
-		assert.equal(answer.status, 200, `/rest/${route}: ${answer.status}`);
-		return /** @type {any} */ (await answer.json()).data;
-	};
-	const executions = async () =>
-		/** @type {{ id: string, status: string, finished?: boolean }[]} */ (
-			(
-				await rest(
-					`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: IDS.trigger }))}`,
-				)
-			).results
-		);
-	const polls = () =>
-		sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${WATCHED}/statistics`)).length;
-	const deadline = Date.now() + 200_000;
-	// The first poll (on activation) only records the figures.
-	while (polls() === 0) {
-		assert.ok(Date.now() < deadline, 'the trigger never polled the sandbox');
-		await sleep(500);
-	}
-	await sleep(2000);
-	assert.equal((await executions()).length, 0, 'the first poll emitted an execution');
-	const firstPolls = polls();
-	// Then one change per poll, through the sandbox's activity route, until one is emitted.
-	let seenPolls = firstPolls;
-	let added = 0;
-	/** @type {string[]} */
-	const changes = [];
-	const payingCustomers = () =>
-		/** @type {{ data: Record<string, number> }} */ (
-			sandbox.state.readPromoter(PRODUCTS.videomax, WATCHED, 'statistics', new Map())
-		).data.paying_customers;
-	// The totals a poll could have read: an emitting poll may show in the executions list
-	// only after the next change was made.
-	/** @type {number[]} */
-	const totalsSeen = [];
-	const change = async () => {
-		const answer = await fetch(`${sandbox.url}/__sandbox/activity`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({
-				product: PRODUCTS.videomax,
-				userId: WATCHED,
-				payingCustomers: 1,
-				clicks: 3,
-			}),
-		});
-		assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
-		await answer.arrayBuffer();
-		added++;
-		totalsSeen.push(payingCustomers());
-		changes.push(`after poll ${seenPolls}`);
-	};
-	await change();
-	while ((await executions()).length === 0) {
-		assert.ok(Date.now() < deadline, `no execution after ${added} changes (${polls()} polls)`);
-		if (polls() > seenPolls) {
-			seenPolls = polls();
-			await sleep(2000);
-			if ((await executions()).length > 0) break;
-			await change();
-		}
-		await sleep(1000);
-	}
-	let [execution] = await executions();
-	while (execution.status === 'running' || execution.status === 'new') {
-		await sleep(500);
-		[execution] = await executions();
-	}
-	assert.equal(execution.status, 'success');
-	const data = parse((await rest(`executions/${execution.id}`)).data);
-	const emitted = data.resultData.runData[TRIGGER_NODE][0].data.main[0];
-	seen.push(JSON.stringify(data));
-	assert.equal(emitted.length, 1);
-	const item = emitted[0].json;
-	assert.equal(item.user_id, WATCHED);
-	assert.ok(
-		totalsSeen.includes(item.paying_customers),
-		`the trigger reported ${item.paying_customers} paying customers; after each change the sandbox had ${totalsSeen.join(', ')}`,
-	);
-	assert.ok(
-		item.increase.paying_customers >= 1 && item.increase.paying_customers <= added,
-		`increase ${JSON.stringify(item.increase)} after ${added} change(s)`,
-	);
-	return `polls: ${firstPolls} silent, ${polls()} in all; ${added} change(s) (+1 paying customer, +3 clicks each) → execution ${execution.id} emitted ${JSON.stringify(item)}`;
-}
 
 /**
  * Example (a) through its Payment Webhook Trigger at `refundPath`: a signed Stripe refund, repeat,
@@ -226,4 +126,4 @@ async function purchaseOnce({ sandbox, deliverStripe }, purchasePath) {
 	return `compat_order_1 → conversion ${first.json.conversion_id}; delivered again → ${repeat.json.status}; the sandbox holds 1 purchase of 19.90`;
 }
 
-module.exports = { IDS, WATCHED, purchaseOnce, refundThroughWebhook, triggerEmitsAChange };
+module.exports = { IDS, WATCHED, purchaseOnce, refundThroughWebhook };

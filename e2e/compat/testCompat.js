@@ -54,16 +54,12 @@ const {
 const { freePort, stopProcess } = require('../../testing/processes');
 const { installRelease, listReleases, n8nRelease } = require('../../testing/n8nInstall');
 const { createChecks } = require('../checks');
-const { triggerWorkflow } = require('../../testing/workflowBuilders');
+const { TRIGGER_NODE, triggerWorkflow } = require('../../testing/workflowBuilders');
 const { TEST_SIGNING_SECRETS } = require('../../testing/n8nCore/paymentSignatures');
 const { postStripeEvent } = require('../webhookSecurity');
-const {
-	ScriptedModel,
-	askAgentAboutNewPromoter,
-	assertReplyFromSandbox,
-} = require('../../testing/scriptedModel');
+const { ScriptedModel } = require('../../testing/scriptedModel');
 const { Sandbox } = require('../../sandbox/server');
-const { KEYS, PRODUCTS, WRONG_SECRET } = require('../../sandbox/seed');
+const { KEYS, WRONG_SECRET } = require('../../sandbox/seed');
 const {
 	activateArgs,
 	fitTypeVersions,
@@ -77,13 +73,8 @@ const {
 	operationChecks,
 	operationsWorkflow,
 } = require('./operations');
-const {
-	IDS,
-	WATCHED,
-	purchaseOnce,
-	refundThroughWebhook,
-	triggerEmitsAChange,
-} = require('./startedChecks');
+const { IDS, WATCHED, purchaseOnce, refundThroughWebhook } = require('./startedChecks');
+const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('../startedN8nChecks');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
@@ -340,29 +331,32 @@ async function runRelease(version, tarball, install) {
 			async () => {
 				const chat = exampleE.nodes.find((node) => node.type.endsWith('.chatTrigger'));
 				assert.ok(chat, 'example (e) has no chat trigger');
-				const { promoter, text, reply } = await askAgentAboutNewPromoter(
+				return agentRepliesWithSandboxFigures({
 					sandbox,
-					PRODUCTS.videomax,
-					`${base}/webhook/${chat.webhookId}/chat`,
-					'compat-session',
-				);
-				seen.push(text);
-				const call = model.requests[1]?.messages.find((message) => message.tool_calls)
-					?.tool_calls?.[0];
-				assert.equal(
-					call?.function.name,
-					'Get_Promoter_Statistics',
-					`model requests: ${model.requests.length}, reply "${reply}"`,
-				);
-				// The node ran with the model's arguments, and the reply carries the sandbox's figures.
-				const read = assertReplyFromSandbox(sandbox, PRODUCTS.videomax, promoter, reply);
-				return `model called ${call?.function.name}(${call?.function.arguments}); node read ${read}; reply "${reply}"`;
+					model,
+					chatUrl: `${base}/webhook/${chat.webhookId}/chat`,
+					session: 'compat-session',
+					seen,
+				});
 			},
 		);
 
 		await check(
 			'the trigger, active and polling every minute: the first poll is silent, a change in the sandbox is emitted',
-			() => triggerEmitsAChange({ base, cookie, sandbox, release, seen }),
+			async () =>
+				(
+					await triggerEmitsAChange({
+						base,
+						cookie,
+						sandbox,
+						modules: release.modules,
+						workflowId: IDS.trigger,
+						triggerNode: TRIGGER_NODE,
+						promoter: WATCHED,
+						activity: { payingCustomers: 1, clicks: 3 },
+						seen,
+					})
+				).summary,
 		);
 
 		await check(

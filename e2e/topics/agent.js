@@ -7,8 +7,8 @@
 const assert = require('node:assert/strict');
 
 const { MCP_DEMO_TOKEN, readExample } = require('../../testing/n8nDemoData');
-const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../../testing/scriptedModel');
 const { PRODUCTS } = require('../../sandbox/seed');
+const { agentRepliesWithSandboxFigures } = require('../startedN8nChecks');
 const { example, monthToDateUtc8 } = require('./context');
 
 /** @param {import('./context').Started} context */
@@ -21,27 +21,14 @@ async function agentChecks(context) {
 				node.type.endsWith('.chatTrigger'),
 			);
 			assert.ok(chat, 'example (e) has no chat trigger');
-			const { promoter, text, reply } = await askAgentAboutNewPromoter(
+			const line = await agentRepliesWithSandboxFigures({
 				sandbox,
-				PRODUCTS.videomax,
-				`${base}/webhook/${chat.webhookId}/chat`,
-				'e2e-session',
-			);
-			seenOutput.push(text);
-			// The model was offered both tools, and called the statistics one for the promoter asked about.
-			const [first, second] = model.requests;
-			const offered = (first?.tools ?? []).map((tool) => tool.function.name).sort();
-			assert.deepEqual(offered, ['Get_Promoter', 'Get_Promoter_Statistics']);
-			const call = second?.messages.find((message) => message.tool_calls)?.tool_calls?.[0];
-			assert.equal(call?.function.name, 'Get_Promoter_Statistics');
-			assert.deepEqual(JSON.parse(String(call?.function.arguments)), {
-				userId: promoter,
-				startDate: '2020-01-01',
-				endDate: '2030-12-31',
+				model,
+				chatUrl: `${base}/webhook/${chat.webhookId}/chat`,
+				session: 'e2e-session',
+				seen: seenOutput,
 			});
-			// The node ran with the model's arguments, and the reply carries the sandbox's figures.
-			const read = assertReplyFromSandbox(sandbox, PRODUCTS.videomax, promoter, reply);
-			return `e2e e: tools offered ${offered.join(', ')}; model called ${call?.function.name}(${call?.function.arguments}); node read ${read}; reply "${reply}"`;
+			return `e2e e: ${line}`;
 		},
 	);
 
