@@ -21,9 +21,9 @@ const {
 	N8N_VERSION,
 	installDefaultRelease,
 	importDemo,
+	importWorkflows,
 	installPackedPackage,
 	n8nEnvironment,
-	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
 } = require('../testing/n8nInstance');
@@ -183,15 +183,10 @@ async function main() {
 		installPackedPackage(userFolder);
 		await importDemo(env, sandbox.url, 'http://127.0.0.1:9/v1', false);
 		const workflows = benchWorkflows();
-		const folder = path.join(work, 'workflows');
-		fs.mkdirSync(folder);
-		for (const workflow of workflows) {
-			fs.writeFileSync(path.join(folder, `${workflow.id}.json`), JSON.stringify(workflow));
-		}
-		await runN8nOrThrow(['import:workflow', '--separate', `--input=${folder}`], env);
-		for (const workflow of workflows) {
-			await runN8nOrThrow(['publish:workflow', `--id=${workflow.id}`], env);
-		}
+		await importWorkflows(
+			env,
+			workflows.map((workflow) => ({ workflow, id: workflow.id, publish: true })),
+		);
 		n8n = await startN8n(env, { port, onOutput: () => {} });
 		const routes = workflows.map((workflow) => workflow.nodes[0].parameters.path);
 		await waitForWebhooks(

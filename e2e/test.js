@@ -32,6 +32,7 @@ const {
 	signInToRest,
 } = require('../testing/n8nInstance');
 const {
+	DEMO_OWNER,
 	PACKAGE,
 	exampleWebhooks,
 	NODE_TYPE,
@@ -43,7 +44,7 @@ const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('../testing/scriptedModel');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
-const { CHROMIUM, OWNER } = require('./topics/context');
+const { CHROMIUM } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
 const { httpRequestChecks } = require('./topics/httpRequest');
@@ -113,7 +114,7 @@ async function main() {
 						port,
 						brokerPort: await freePort(),
 						logLevel: 'info',
-						owner: OWNER,
+						owner: DEMO_OWNER,
 					}),
 					{
 						port,
@@ -131,8 +132,8 @@ async function main() {
 		let cookie = '';
 		await check('the owner account signs in', async () => {
 			cookie = await signInToRest(base, {
-				emailOrLdapLoginId: OWNER.email,
-				password: OWNER.password,
+				emailOrLdapLoginId: DEMO_OWNER.email,
+				password: DEMO_OWNER.password,
 			});
 		});
 

@@ -24,6 +24,7 @@ const {
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
+	DEMO_OWNER,
 	TESTING_DIR,
 	EXAMPLES,
 	MCP_DEMO_TOKEN,
@@ -43,7 +44,6 @@ const USER_FOLDER = path.resolve(
 /** Written once the examples are imported, so that a restart keeps the user's edits. */
 const EXAMPLES_MARKER = path.join(USER_FOLDER, '.examples-imported');
 const N8N_LOG = path.join(USER_FOLDER, 'n8n.log');
-const OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
 const STEPS = 6;
 
 const started = Date.now();
@@ -84,7 +84,7 @@ async function main() {
 		port: N8N_PORT,
 		brokerPort: await freePort(),
 		logLevel: 'info',
-		owner: OWNER,
+		owner: DEMO_OWNER,
 	});
 	progress(
 		5,
@@ -113,7 +113,7 @@ async function main() {
 ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) / 1000).toFixed(1)} s
 
   Open      ${base}
-  Sign in   ${OWNER.email} / ${OWNER.password}
+  Sign in   ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
   Credential "${DEMO_CREDENTIAL.name}": ${DEMO_KEY} (v2) on the sandbox ${sandbox.url}
   Examples  ${EXAMPLES.map((example) => example.file.replace(/\.json$/, '')).join(', ')}
 

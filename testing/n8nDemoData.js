@@ -34,6 +34,8 @@ const DEMO_KEY = 'pk_test_videomax_v2';
  */
 const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
 const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
+/** The owner account of every local n8n here (npm start, test:e2e, the matrix): loopback only. */
+const DEMO_OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
 /**
  * The demo endpoint signing secrets, one credential per payment provider (test secrets from
  * testing/n8nCore/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
@@ -182,6 +184,7 @@ module.exports = {
 	CREDENTIAL_TYPE,
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
+	DEMO_OWNER,
 	TESTING_DIR,
 	EXAMPLES,
 	MCP_DEMO_TOKEN,

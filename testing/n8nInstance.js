@@ -15,6 +15,7 @@ const path = require('node:path');
 
 const { installRelease, installSourceHash, n8nRelease, nodeBinary } = require('./n8nInstall');
 const { packPackage } = require('./pack');
+const { activateArgs, forImport } = require('./n8nReleaseDifferences');
 const {
 	fail,
 	forEachOutputLine,
@@ -242,33 +243,38 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
 }
 
 /**
- * Imports credentials given in `n8n import:credentials` form ({ id, name, type, data }); the file
- * holding them in clear is readable by its owner only and deleted at once.
+ * Imports credentials given in `n8n import:credentials` form ({ id, name, type, data }) with the
+ * CLI of `release`; the file holding them in clear is readable by its owner only and deleted at once.
  * @param {NodeJS.ProcessEnv} env @param {{ id: string, name: string, type: string, data: Record<string, unknown> }[]} credentials
+ * @param {import('./n8nInstall').N8nRelease} [release]
  */
-async function importCredentials(env, credentials) {
+async function importCredentials(env, credentials, release = DEFAULT_N8N) {
 	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
 	try {
 		const credentialsFile = path.join(staging, 'credentials.json');
 		fs.writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
-		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env);
+		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env, release);
 	} finally {
 		fs.rmSync(staging, { recursive: true, force: true });
 	}
 }
 /**
- * Imports workflows under the given ids with `n8n import:workflow`, and publishes (activates)
- * those marked so.
+ * Imports workflows under the given ids with `n8n import:workflow` of `release`, and activates
+ * those marked `publish` (`publish:workflow`, or what the release has instead).
  * @param {NodeJS.ProcessEnv} env @param {{ workflow: object, id: string, publish: boolean }[]} workflows
+ * @param {import('./n8nInstall').N8nRelease} [release]
  */
-async function importWorkflows(env, workflows) {
+async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
 	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
 	try {
 		for (const { workflow, id } of workflows)
-			fs.writeFileSync(path.join(staging, `${id}.json`), JSON.stringify({ ...workflow, id }));
-		await runN8nOrThrow(['import:workflow', '--separate', `--input=${staging}`], env);
+			fs.writeFileSync(
+				path.join(staging, `${id}.json`),
+				JSON.stringify(forImport(release, { ...workflow, id })),
+			);
+		await runN8nOrThrow(['import:workflow', '--separate', `--input=${staging}`], env, release);
 		for (const { id } of workflows.filter((w) => w.publish))
-			await runN8nOrThrow(['publish:workflow', `--id=${id}`], env);
+			await runN8nOrThrow(activateArgs(release, id), env, release);
 	} finally {
 		fs.rmSync(staging, { recursive: true, force: true });
 	}

@@ -17,7 +17,7 @@
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
- * What differs between releases is handled in e2e/compat/releaseDifferences.js, one function per
+ * What differs between releases is handled in testing/n8nReleaseDifferences.js, one function per
  * difference, each saying which releases need it; the operations workflow and its checks are in
  * e2e/compat/operations.js, the checks that wait on the started n8n in e2e/compat/startedChecks.js.
  */
@@ -31,6 +31,8 @@ const {
 	installAsCommunityPackage,
 	n8nEnvironment,
 	executeWorkflow,
+	importCredentials,
+	importWorkflows,
 	runN8nOrThrow,
 	startN8n,
 	waitForWebhooks,
@@ -63,10 +65,9 @@ const { KEYS, WRONG_SECRET } = require('../../sandbox/seed');
 const {
 	activateArgs,
 	fitTypeVersions,
-	forImport,
 	loginBody,
 	setUpOwner,
-} = require('./releaseDifferences');
+} = require('../../testing/n8nReleaseDifferences');
 const {
 	PHOTOPAL_CREDENTIAL,
 	PHOTOPAL_KEY,
@@ -138,8 +139,6 @@ async function runRelease(version, tarball, install) {
 		await check(
 			'credentials and workflows imported (n8n import:*), examples (a), (e) and (h) and the trigger activated',
 			async () => {
-				const staging = path.join(work, 'import');
-				fs.mkdirSync(staging);
 				/** @param {string} apiKey @param {{ id: string, name: string }} credential */
 				const credentialData = (apiKey, credential) => ({
 					...credential,
@@ -152,10 +151,9 @@ async function runRelease(version, tarball, install) {
 						promoterCenterUrl: `${sandbox.url}/promoter-center`,
 					},
 				});
-				const credentialsFile = path.join(staging, 'credentials.json');
-				fs.writeFileSync(
-					credentialsFile,
-					JSON.stringify([
+				await importCredentials(
+					env,
+					[
 						credentialData(DEMO_KEY, DEMO_CREDENTIAL),
 						credentialData(PHOTOPAL_KEY, PHOTOPAL_CREDENTIAL),
 						{
@@ -169,11 +167,9 @@ async function runRelease(version, tarball, install) {
 							type: SIGNING_CREDENTIAL_TYPE,
 							data: { signingSecret: TEST_SIGNING_SECRETS.stripe },
 						},
-					]),
-					{ mode: 0o600 },
+					],
+					release,
 				);
-				await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env, release);
-				fs.rmSync(credentialsFile);
 				const changed = [
 					...fitTypeVersions(release, exampleA),
 					...fitTypeVersions(release, exampleE),
@@ -186,20 +182,16 @@ async function runRelease(version, tarball, install) {
 					{ ...exampleE, id: IDS.agent },
 					{ ...exampleH, id: IDS.purchase },
 				];
-				const workflowsDir = path.join(staging, 'workflows');
-				fs.mkdirSync(workflowsDir);
-				for (const workflow of workflows)
-					fs.writeFileSync(
-						path.join(workflowsDir, `${workflow.id}.json`),
-						JSON.stringify(forImport(release, workflow)),
-					);
-				await runN8nOrThrow(
-					['import:workflow', '--separate', `--input=${workflowsDir}`],
+				const activated = [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase];
+				await importWorkflows(
 					env,
+					workflows.map((workflow) => ({
+						workflow,
+						id: workflow.id,
+						publish: activated.includes(workflow.id),
+					})),
 					release,
 				);
-				for (const id of [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase])
-					await runN8nOrThrow(activateArgs(release, id), env, release);
 				return `activated with \`n8n ${activateArgs(release, '…')[0]}\`${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}`;
 			},
 		);

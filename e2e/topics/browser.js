@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEMO_CREDENTIAL, DEMO_KEY } = require('../../testing/n8nDemoData');
+const { DEMO_CREDENTIAL, DEMO_KEY, DEMO_OWNER } = require('../../testing/n8nDemoData');
 const {
 	closeDialogs,
 	credentialTest,
@@ -21,7 +21,7 @@ const {
 } = require('../../testing/editor');
 const { NODES: HTTP_NODES } = require('../../testing/httpRequestWorkflow');
 const { WRONG_SECRET } = require('../../sandbox/seed');
-const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, OWNER, example } = require('./context');
+const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, example } = require('./context');
 
 /** `npm run screenshots` (--screenshots) keeps the editor's pictures in docs/images for the README. */
 const SCREENSHOTS_DIR = process.argv.includes('--screenshots')
@@ -97,7 +97,7 @@ async function browserChecks(context) {
 			await check(
 				'the editor (Chromium): signed in, "Affiliate" in the nodes panel lists the trigger\'s events and the 13 actions',
 				async () => {
-					await signIn(page, base, OWNER);
+					await signIn(page, base, DEMO_OWNER);
 					const panel = await nodesPanel(page, base, screenshot);
 					assert.deepEqual(panel.searchResults, ['Affiliate Tracking']);
 					assert.deepEqual(panel.headers, { triggers: 'Triggers (2)', actions: 'Actions (13)' });

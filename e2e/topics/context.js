@@ -11,7 +11,6 @@ const { DEMO_KEY, EXAMPLES } = require('../../testing/n8nDemoData');
 const { KEYS } = require('../../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 const API_SECRET = KEYS[DEMO_KEY].secret;
 /** The HTTP Request node's v1 case signs with this key, through a second credential. */
 const V1_KEY = 'pk_test_videomax_v1';
@@ -80,7 +79,6 @@ module.exports = {
 	API_SECRET,
 	CHROMIUM,
 	HTTP_WORKFLOW_ID,
-	OWNER,
 	V1_KEY,
 	example,
 	execute,

@@ -1,19 +1,20 @@
 // @ts-check
 'use strict';
 /**
- * What n8n's CLI and REST API do differently from one release to another, for the version matrix
- * (e2e/compat/testCompat.js): one function per difference, each saying which releases need it.
+ * What n8n's CLI and REST API do differently from one release to another, for the imports of
+ * testing/n8nInstance.js and the version matrix (e2e/compat/testCompat.js): one function per
+ * difference, each saying which releases need it.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const OWNER = { email: 'compat-owner@example.com', password: 'Compat-owner-password-1' };
+const { DEMO_OWNER } = require('./n8nDemoData');
 
 /**
  * Activating a workflow from the CLI. n8n 2.x has `publish:workflow`; 1.x has only
  * `update:workflow --active=true` (2.x keeps it, deprecated). Detected by the command's file.
- * @param {import('../../testing/n8nInstall').N8nRelease} release @param {string} id
+ * @param {import('./n8nInstall').N8nRelease} release @param {string} id
  */
 function activateArgs(release, id) {
 	const publish = path.join(release.modules, 'n8n', 'dist', 'commands', 'publish', 'workflow.js');
@@ -25,7 +26,7 @@ function activateArgs(release, id) {
 /**
  * The login body. n8n 2.x (and late 1.x) take `emailOrLdapLoginId`; older 1.x releases take
  * `email`. Detected in the release's controller or request DTO.
- * @param {import('../../testing/n8nInstall').N8nRelease} release
+ * @param {import('./n8nInstall').N8nRelease} release
  */
 function loginBody(release) {
 	const candidates = [
@@ -36,8 +37,8 @@ function loginBody(release) {
 		(file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('emailOrLdapLoginId'),
 	);
 	return usesLoginId
-		? { emailOrLdapLoginId: OWNER.email, password: OWNER.password }
-		: { email: OWNER.email, password: OWNER.password };
+		? { emailOrLdapLoginId: DEMO_OWNER.email, password: DEMO_OWNER.password }
+		: { email: DEMO_OWNER.email, password: DEMO_OWNER.password };
 }
 
 /**
@@ -50,7 +51,7 @@ async function setUpOwner(base) {
 	const answer = await fetch(`${base}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ ...OWNER, firstName: 'Compat', lastName: 'Owner' }),
+		body: JSON.stringify({ ...DEMO_OWNER, firstName: 'Compat', lastName: 'Owner' }),
 	});
 	assert.equal(answer.status, 200, `owner setup: ${answer.status} ${await answer.text()}`);
 }
@@ -60,7 +61,7 @@ async function setUpOwner(base) {
  * Webhook 1.5…). An older release that lacks a version gets the newest one it has (read from its
  * n8n-nodes-base `dist/types/nodes.json`); the returned list names each change. Needed by 1.x
  * releases that predate those versions.
- * @param {import('../../testing/n8nInstall').N8nRelease} release
+ * @param {import('./n8nInstall').N8nRelease} release
  * @param {{ nodes: Record<string, any>[] }} workflow
  */
 function fitTypeVersions(release, workflow) {
@@ -104,7 +105,7 @@ function addVersions(known, prefix, file) {
  * A workflow as `n8n import:workflow` takes it. n8n 1.x stores `active` in a NOT NULL column and
  * fails the import without it ("NOT NULL constraint failed: workflow_entity.active"); 2.x
  * activates by publishing, and the examples carry no `active`.
- * @param {import('../../testing/n8nInstall').N8nRelease} release @param {Record<string, unknown>} workflow
+ * @param {import('./n8nInstall').N8nRelease} release @param {Record<string, unknown>} workflow
  */
 function forImport(release, workflow) {
 	return release.n8nVersion.startsWith('1.') ? { active: false, ...workflow } : workflow;
