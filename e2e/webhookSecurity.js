@@ -8,6 +8,7 @@
  * published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
+const path = require('node:path');
 
 const {
 	PROVIDERS,
@@ -57,7 +58,10 @@ function webhookId(provider) {
  * @param {Provider} provider @returns {string[]}
  */
 function purchaseEvents(provider) {
-	const { PROVIDER_EVENTS } = require('../dist/nodes/PaymentWebhookTrigger/events.js');
+	const { PROVIDER_EVENTS } =
+		/** @type {typeof import('../nodes/PaymentWebhookTrigger/events')} */ (
+			require(path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'events.js'))
+		);
 	return PROVIDER_EVENTS[provider]
 		.filter((event) => event.kind === 'purchase')
 		.map((event) => event.value);

@@ -185,18 +185,15 @@ function seedData() {
 				clicks: [],
 			},
 		],
+		// Every seeded conversion is VideoMax's, referred by user_1001.
 		conversions: [
 			// Signup of the buyer, then a purchase with every reward state.
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'signup',
 				invitedUserId: 'buyer_1',
 				createdAt: SEED_TIME - 10 * DAY,
 			},
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'purchase',
 				invitedUserId: 'buyer_1',
 				transactionId: 'txn_1001',
@@ -216,15 +213,11 @@ function seedData() {
 				],
 			},
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'signup',
 				invitedUserId: 'buyer_2',
 				createdAt: SEED_TIME + 1 * DAY,
 			},
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'purchase',
 				invitedUserId: 'buyer_2',
 				transactionId: 'txn_1002',
@@ -233,8 +226,6 @@ function seedData() {
 				rewards: [{ status: 'paid', cents: 490, subRewards: [] }],
 			},
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'purchase',
 				invitedUserId: 'buyer_2',
 				transactionId: 'txn_voided',
@@ -245,8 +236,6 @@ function seedData() {
 			},
 			// Two conversions share one transaction id: refund must refuse.
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'purchase',
 				invitedUserId: 'buyer_1',
 				transactionId: 'txn_duplicate',
@@ -255,8 +244,6 @@ function seedData() {
 				rewards: [],
 			},
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'purchase',
 				invitedUserId: 'buyer_2',
 				transactionId: 'txn_duplicate',
@@ -266,8 +253,6 @@ function seedData() {
 			},
 			// A custom event without value: not paid-type.
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'trial_started',
 				invitedUserId: 'buyer_1',
 				transactionId: 'txn_trial',
@@ -277,8 +262,6 @@ function seedData() {
 			},
 			// A numeric transaction id, refundable as the integer 20260301.
 			{
-				product: PRODUCTS.videomax,
-				promoter: 'user_1001',
 				event: 'upgrade',
 				invitedUserId: 'buyer_1',
 				transactionId: '20260301',
@@ -286,7 +269,7 @@ function seedData() {
 				createdAt: SEED_TIME,
 				rewards: [{ status: 'pending', cents: 300, subRewards: [] }],
 			},
-		],
+		].map((conversion) => ({ product: PRODUCTS.videomax, promoter: 'user_1001', ...conversion })),
 	};
 }
 

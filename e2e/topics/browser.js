@@ -27,12 +27,18 @@ const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, example } = require('./context')
 const SCREENSHOTS_DIR = process.argv.includes('--screenshots')
 	? path.join(__dirname, '..', '..', 'docs', 'images')
 	: undefined;
-/** What the editor must show, read from the built package (test:e2e builds it first). */
-const { AffiliateTracking } = require('../../dist/index.js');
-const {
-	authenticationHint,
-	SERVER_MESSAGES,
-} = require('../../dist/nodes/shared/transport/errors.js');
+/**
+ * What the editor must show, read from the built package (test:e2e builds it first), typed from
+ * its source so that the typecheck needs no build.
+ */
+const DIST = path.join(__dirname, '..', '..', 'dist');
+const { AffiliateTracking } = /** @type {typeof import('../../index')} */ (
+	require(path.join(DIST, 'index.js'))
+);
+const { authenticationHint, SERVER_MESSAGES } =
+	/** @type {typeof import('../../nodes/shared/transport/errors')} */ (
+		require(path.join(DIST, 'nodes', 'shared', 'transport', 'errors.js'))
+	);
 /** @type {string[]} */
 const ACTION_LABELS = new AffiliateTracking().description.properties
 	.filter((property) => property.name === 'operation')
