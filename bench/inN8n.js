@@ -24,8 +24,7 @@ const {
 	importWorkflows,
 	installPackedPackage,
 	n8nEnvironment,
-	startN8n,
-	waitForWebhooks,
+	startN8nServing,
 } = require('../testing/n8nInstance');
 const { DEMO_CREDENTIAL } = require('../testing/n8nDemoData');
 const { freePort, stopProcess } = require('../testing/processes');
@@ -187,12 +186,14 @@ async function main() {
 			env,
 			workflows.map((workflow) => ({ workflow, id: workflow.id, publish: true })),
 		);
-		n8n = await startN8n(env, { port, onOutput: () => {} });
 		const routes = workflows.map((workflow) => workflow.nodes[0].parameters.path);
-		await waitForWebhooks(
-			port,
-			routes.map((route) => ({ method: 'POST', path: route })),
-		);
+		n8n = (
+			await startN8nServing(env, {
+				port,
+				logFile: path.join(work, 'n8n.log'),
+				webhooks: routes.map((route) => ({ method: 'POST', path: route })),
+			})
+		).child;
 		const pid = /** @type {number} */ (n8n.pid);
 
 		/** @param {string} route @param {number} items */

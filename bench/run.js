@@ -381,7 +381,7 @@ async function measureInChild() {
  * the benchmark), so that a build started elsewhere during the run (`npm test`, another `npm run
  * bench`) can neither break a round (n8n-node build empties dist/ first) nor change the code
  * between rounds. The runner loads the package from two folders up, so testing/ is copied (its
- * git-ignored dot folders aside); node_modules and sandbox are only read and are linked.
+ * git-ignored dot folders aside); node_modules, sandbox and scripts are only read and are linked.
  * BENCH_SNAPSHOT=0 runs from the working tree.
  * @returns {{ script: string, remove: () => void }}
  */
@@ -395,7 +395,7 @@ function snapshot() {
 			recursive: true,
 			filter: notDotFolder,
 		});
-	for (const entry of ['node_modules', 'sandbox'])
+	for (const entry of ['node_modules', 'sandbox', 'scripts'])
 		symlinkSync(path.join(root, entry), path.join(dir, entry));
 	return {
 		script: path.join(dir, 'bench', path.basename(__filename)),

@@ -26,8 +26,7 @@ const path = require('node:path');
 const {
 	installDefaultRelease,
 	n8nEnvironment,
-	startN8n,
-	waitForWebhooks,
+	startN8nServing,
 	assertPackageLoaded,
 	signInToRest,
 } = require('../testing/n8nInstance');
@@ -106,9 +105,8 @@ async function main() {
 		await check(
 			'n8n start answers /healthz/readiness and serves the published webhooks',
 			async () => {
-				const log = fs.createWriteStream(serverLog);
-				const started = Date.now();
-				n8n = await startN8n(
+				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks()];
+				const started = await startN8nServing(
 					n8nEnvironment({
 						userFolder,
 						port,
@@ -116,15 +114,10 @@ async function main() {
 						logLevel: 'info',
 						owner: DEMO_OWNER,
 					}),
-					{
-						port,
-						onOutput: (line) => log.write(`${line}\n`),
-					},
+					{ port, logFile: serverLog, webhooks },
 				);
-				const ready = Date.now();
-				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks()];
-				await waitForWebhooks(port, webhooks);
-				return `ready after ${((ready - started) / 1000).toFixed(1)} s, ${webhooks.length} webhooks after ${((Date.now() - started) / 1000).toFixed(1)} s`;
+				n8n = started.child;
+				return `ready after ${started.readySeconds.toFixed(1)} s, ${webhooks.length} webhooks after ${started.webhooksSeconds.toFixed(1)} s`;
 			},
 		);
 		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);

@@ -18,8 +18,7 @@ const {
 	importDemo,
 	installPackedPackage,
 	n8nEnvironment,
-	startN8n,
-	waitForWebhooks,
+	startN8nServing,
 } = require('../testing/n8nInstance');
 const {
 	DEMO_CREDENTIAL,
@@ -99,9 +98,11 @@ async function main() {
 	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
 
 	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${N8N_LOG})`);
-	const log = fs.createWriteStream(N8N_LOG, { flags: 'a' });
-	const n8n = await startN8n(env, { port: N8N_PORT, onOutput: (line) => log.write(`${line}\n`) });
-	await waitForWebhooks(N8N_PORT, exampleWebhooks());
+	const { child: n8n } = await startN8nServing(env, {
+		port: N8N_PORT,
+		logFile: N8N_LOG,
+		webhooks: exampleWebhooks(),
+	});
 	n8n.once('exit', (code) => {
 		if (isStoppingAll()) return;
 		console.error(`n8n exited with ${code}; see ${N8N_LOG}`);

@@ -403,6 +403,27 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 	);
 }
 
+/**
+ * `n8n start` of `release` with its output appended to `logFile`, until it is ready and serves
+ * each of `webhooks` (stopped again when it does not). Returns the process and the seconds from
+ * the start to ready and to the webhooks served.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ port: number, logFile: string, webhooks: { method: string, path: string }[], release?: import('./n8nInstall').N8nRelease }} options
+ */
+async function startN8nServing(env, { port, logFile, webhooks, release }) {
+	const log = fs.createWriteStream(logFile, { flags: 'a' });
+	const started = Date.now();
+	const child = await startN8n(env, { port, release, onOutput: (line) => log.write(`${line}\n`) });
+	const readySeconds = (Date.now() - started) / 1000;
+	try {
+		await waitForWebhooks(port, webhooks);
+	} catch (error) {
+		await stopProcess(child);
+		throw error;
+	}
+	return { child, readySeconds, webhooksSeconds: (Date.now() - started) / 1000 };
+}
+
 module.exports = {
 	DEFAULT_N8N,
 	DEFAULT_N8N_MODULES,
@@ -422,5 +443,6 @@ module.exports = {
 	runN8nOrThrow,
 	signInToRest,
 	startN8n,
+	startN8nServing,
 	waitForWebhooks,
 };

@@ -34,8 +34,7 @@ const {
 	importCredentials,
 	importWorkflows,
 	runN8nOrThrow,
-	startN8n,
-	waitForWebhooks,
+	startN8nServing,
 	assertPackageLoaded,
 	signInToRest,
 } = require('../../testing/n8nInstance');
@@ -246,18 +245,20 @@ async function runRelease(version, tarball, install) {
 		await check(
 			'n8n start answers /healthz/readiness and registers the examples (a) and (h) webhooks',
 			async () => {
-				const log = fs.createWriteStream(serverLog);
-				const startedAt = Date.now();
-				n8n = await startN8n(
+				const started = await startN8nServing(
 					{ ...env, N8N_LOG_LEVEL: 'info' },
-					{ port, release, onOutput: (line) => log.write(`${line}\n`) },
+					{
+						port,
+						release,
+						logFile: serverLog,
+						webhooks: [
+							{ method: 'POST', path: refundPath },
+							{ method: 'POST', path: purchasePath },
+						],
+					},
 				);
-				const ready = Date.now();
-				await waitForWebhooks(port, [
-					{ method: 'POST', path: refundPath },
-					{ method: 'POST', path: purchasePath },
-				]);
-				return `ready after ${((ready - startedAt) / 1000).toFixed(1)} s, webhook after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+				n8n = started.child;
+				return `ready after ${started.readySeconds.toFixed(1)} s, webhook after ${started.webhooksSeconds.toFixed(1)} s`;
 			},
 		);
 		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);

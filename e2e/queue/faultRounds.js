@@ -221,19 +221,26 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 	);
 	const earlierIds = new Set(earlier.map((e) => e.id));
 
+	/**
+	 * The main SIGKILLed and restarted DOWN_MS later, then two polls: the first one (at activation
+	 * or on schedule) and one more, in which a repeat would show.
+	 * @param {string} when
+	 */
+	const killMainAndWaitForTwoPolls = async (when) => {
+		queue.killMain();
+		await sleep(DOWN_MS);
+		const pollsBeforeRestart = polls();
+		await queue.restartMain();
+		await waitForPolls(pollsBeforeRestart + 2, when);
+		await sleep(5000);
+	};
+
 	// Between polls: the change lands after a poll, the main dies before the next one.
 	await waitForPolls(polls() + 1, 'before the first case');
 	await sleep(3000);
 	sandbox.state.addActivity(product, userId, { payingCustomers: 1 });
 	const betweenTotal = payingCustomers();
-	queue.killMain();
-	await sleep(DOWN_MS);
-	const pollsBeforeRestart = polls();
-	await queue.restartMain();
-	// Two polls after the restart: the first one (at activation or on schedule) and one more, in
-	// which a repeat would show.
-	await waitForPolls(pollsBeforeRestart + 2, 'after the restart between polls');
-	await sleep(5000);
+	await killMainAndWaitForTwoPolls('after the restart between polls');
 
 	// During a poll: the sandbox holds the next poll's request; the main dies while it waits.
 	sandbox.state.addActivity(product, userId, { payingCustomers: 1 });
@@ -252,12 +259,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 		intervalMs: 200,
 		what: 'a poll reaching the sandbox',
 	});
-	queue.killMain();
-	await sleep(DOWN_MS);
-	const pollsBeforeSecondRestart = polls();
-	await queue.restartMain();
-	await waitForPolls(pollsBeforeSecondRestart + 2, 'after the restart during a poll');
-	await sleep(5000);
+	await killMainAndWaitForTwoPolls('after the restart during a poll');
 	sandbox.clearFaults();
 
 	const since = triggerExecutions(queue).filter((e) => !earlierIds.has(e.id));
