@@ -2,8 +2,8 @@
 'use strict';
 /**
  * `npm run bench:n8n`: the node against the hand-built alternative inside a running n8n 2.41.1
- * (installed by testing/n8nInstall.js), started as users start workflows: a webhook call. Both workflows make the
- * same items in a Code node (n8n's real Code node, run by its task runner), then
+ * (installed by testing/n8nInstall.js), started as users start workflows: a webhook call. Both
+ * workflows make the same items in a Code node (n8n's real Code node, run by its task runner), then
  *   a. Affiliate Tracking, Get Promoter Statistics, at Concurrency 20 and 50;
  *   b. the Code node also signs each item (v2, node:crypto), then n8n's HTTP Request node sends
  *      them all at once.

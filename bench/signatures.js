@@ -30,7 +30,8 @@ const { verifyDelivery } = require(
 );
 
 /**
- * A signed delivery of a sample purchase; `padTo` pads the event's metadata to about that many bytes.
+ * A signed delivery of a sample purchase; `padTo` pads the event's metadata to about that many
+ * bytes.
  * @param {import('../testing/n8nCore/paymentSignatures').Provider} provider @param {number} [padTo]
  */
 function delivery(provider, padTo) {

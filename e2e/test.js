@@ -16,8 +16,9 @@
  * n8n itself, the check runner, the outputs for the secret scan) and runs the topics of
  * e2e/topics/ in order, each with that context.
  *
- * Needs e2e/ set up (done here when missing) and Chromium (from scripts/setup-system.sh, or
- * CHROMIUM_PATH); without it the run stops at once and says so. Prints one line per check and `E2E: N passed, N failed`.
+ * Needs the default n8n release installed (done here when missing) and Chromium (from
+ * scripts/setup-system.sh, or CHROMIUM_PATH); without it the run stops at once and says so. Prints
+ * one line per check and `E2E: N passed, N failed`.
  */
 const fs = require('node:fs');
 const os = require('node:os');

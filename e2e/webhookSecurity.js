@@ -4,8 +4,9 @@
  * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
  * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
  * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
- * workflow per provider (testing/workflowBuilders.js: the trigger → Track Purchase), imported beside the examples and
- * published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
+ * workflow per provider (testing/workflowBuilders.js: the trigger → Track Purchase), imported
+ * beside the examples and published; `checkWebhookSecurity` runs on the started n8n and prints one
+ * `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');

@@ -244,7 +244,8 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
 
 /**
  * Imports credentials given in `n8n import:credentials` form ({ id, name, type, data }) with the
- * CLI of `release`; the file holding them in clear is readable by its owner only and deleted at once.
+ * CLI of `release`; the file holding them in clear is readable by its owner only and deleted at
+ * once.
  * @param {NodeJS.ProcessEnv} env @param {{ id: string, name: string, type: string, data: Record<string, unknown> }[]} credentials
  * @param {import('./n8nInstall').N8nRelease} [release]
  */

@@ -95,10 +95,10 @@ function processTreeCpuSeconds(rootPid) {
 
 /**
  * Starts the whole deployment with example (a) published, and beside it `extraWorkflows`, each
- * published under its own webhook (the benchmark's variants of example (a), bench/queueWorkflows.js).
- * `extraEnvironment` is added to the main's and the workers' environment (bench:queue's Code node
- * needs NODE_FUNCTION_ALLOW_BUILTIN=crypto). `copyOfN8nWorkflowOnWorker` (a worker's number) installs a
- * copy of n8n-workflow beside the package on that worker.
+ * published under its own webhook (the benchmark's variants of example (a),
+ * bench/queueWorkflows.js). `extraEnvironment` is added to the main's and the workers' environment
+ * (bench:queue's Code node needs NODE_FUNCTION_ALLOW_BUILTIN=crypto). `copyOfN8nWorkflowOnWorker`
+ * (a worker's number) installs a copy of n8n-workflow beside the package on that worker.
  * `extraCredentials` gives credentials to import beside the demo ones, in `n8n import:credentials`
  * form, from the deployment's PostgreSQL (for workflows that use it too).
  * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, extraWorkflows?: { workflow: object, id: string, webhook?: { method: string, path: string } }[], extraCredentials?: (postgres: Awaited<ReturnType<typeof startPostgres>>) => { id: string, name: string, type: string, data: Record<string, unknown> }[], extraEnvironment?: Record<string, string>, copyOfN8nWorkflowOnWorker?: number }} options

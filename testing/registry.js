@@ -1,11 +1,11 @@
 // @ts-check
 'use strict';
 /**
- * A real npm registry on 127.0.0.1 (Verdaccio) for the queue-mode test: the package is published
- * to it the way the release workflow publishes it, and installed from it the way n8n's docs tell
+ * A real npm registry on 127.0.0.1 (Verdaccio) for the queue-mode test: the package is published to
+ * it the way the release workflow publishes it, and installed from it the way n8n's docs tell
  * queue-mode and Docker users to install community packages: `npm install <package>` in each
- * instance's ~/.n8n/nodes. Verdaccio is installed from testing/registry/ into testing/.registry (a dot
- * folder: `n8n-node build` copies every *.png, *.svg and __schema__ file outside the top-level
+ * instance's ~/.n8n/nodes. Verdaccio is installed from testing/registry/ into testing/.registry (a
+ * dot folder: `n8n-node build` copies every *.png, *.svg and __schema__ file outside the top-level
  * node_modules into dist/, and skips only dot folders).
  */
 const { spawn } = require('node:child_process');

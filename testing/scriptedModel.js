@@ -4,9 +4,9 @@
  * A stand-in for a language model: an OpenAI-compatible chat completions server on 127.0.0.1
  * whose answers are scripted, so that n8n's real AI Agent can be exercised without a model.
  *
- * Turn 1 (no tool result yet): it calls the tool whose name mentions "statistics", with the
- * user ID that follows the word "promoter" in the user's message. Turn 2: it reads the tool's result and writes
- * the figures into its reply. Every request is kept for the test to inspect.
+ * Turn 1 (no tool result yet): it calls the tool whose name mentions "statistics", with the user ID
+ * that follows the word "promoter" in the user's message. Turn 2: it reads the tool's result and
+ * writes the figures into its reply. Every request is kept for the test to inspect.
  */
 const http = require('node:http');
 

@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * The version matrix's (e2e/compat/testCompat.js) workflow that runs all 13 operations against the sandbox
- * in one `n8n execute`, and what each operation's output must be.
+ * The version matrix's (e2e/compat/testCompat.js) workflow that runs all 13 operations against the
+ * sandbox in one `n8n execute`, and what each operation's output must be.
  */
 const assert = require('node:assert/strict');
 

@@ -1,7 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * The platform-fault rounds of `npm run test:queue`, on its running deployment (testing/queueDeployment.js):
+ * The platform-fault rounds of `npm run test:queue`, on its running deployment
+ * (testing/queueDeployment.js):
  * - refund storms with one fault landing mid-round: the main SIGKILLed and restarted 10 s later,
  *   Redis stopped for 10 s, PostgreSQL stopped for 10 s;
  * - the trigger, active in queue mode, across a main killed between polls and during a poll.

@@ -1,11 +1,12 @@
 // @ts-check
 'use strict';
 /**
- * The purchase rounds of `npm run test:queue`, on its running deployment (testing/queueDeployment.js): purchase
- * webhooks each delivered twice, to three workflows side by side: example (i)'s PostgreSQL claim,
- * *Skip Transactions Already Tracked* alone, and no guard; in rounds with the main killed
- * mid-round (e2e/queue/faultRounds.js), and in one where both deliveries of a purchase arrive at once.
- * Checks the sandbox's own records and prints `DUPLICATE PURCHASES …`.
+ * The purchase rounds of `npm run test:queue`, on its running deployment
+ * (testing/queueDeployment.js): purchase webhooks each delivered twice, to three workflows side by
+ * side: example (i)'s PostgreSQL claim, *Skip Transactions Already Tracked* alone, and no guard; in
+ * rounds with the main killed mid-round (e2e/queue/faultRounds.js), and in one where both
+ * deliveries of a purchase arrive at once. Checks the sandbox's own records and prints
+ * `DUPLICATE PURCHASES …`.
  */
 const assert = require('node:assert/strict');
 

@@ -2,9 +2,9 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:interrupt`: Ctrl-C leaves nothing running. Starts `node e2e/queue/testQueue.js` with a
- * marker in its environment, waits until its deployment (PostgreSQL, Redis, Verdaccio, n8n main
- * + 2 workers) is ready, notes the run's processes (its process tree, and whatever carries the
+ * `npm run test:interrupt`: Ctrl-C leaves nothing running. Starts `node e2e/queue/testQueue.js`
+ * with a marker in its environment, waits until its deployment (PostgreSQL, Redis, Verdaccio, n8n
+ * main + 2 workers) is ready, notes the run's processes (its process tree, and whatever carries the
  * marker) and the ports they listen on, sends it SIGINT, and checks that it exits with 130, that
  * none of those processes remains and that every one of those ports is free.
  *

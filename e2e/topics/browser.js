@@ -2,8 +2,8 @@
 'use strict';
 /**
  * test:e2e in headless Chromium: example (d)'s page with the promoter center in its iframe, then
- * the editor (testing/editor.js): the nodes panel, the credential dialog's test, example (a)'s canvas
- * and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
+ * the editor (testing/editor.js): the nodes panel, the credential dialog's test, example (a)'s
+ * canvas and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * test:e2e, n8n's HTTP Request node with Predefined Credential Type → Affiliate Tracking API
- * (the workflow: testing/httpRequestWorkflow.js): run once with `n8n execute`, then one check per case
+ * test:e2e, n8n's HTTP Request node with Predefined Credential Type → Affiliate Tracking API (the
+ * workflow: testing/httpRequestWorkflow.js): run once with `n8n execute`, then one check per case
  * on its node's output and on what the sandbox received.
  */
 const assert = require('node:assert/strict');

@@ -1,9 +1,10 @@
 /**
- * The Payment Webhook Trigger's webhook() on a fake webhook context (test/unit/fakeWebhookContext.ts):
- * a refused delivery is answered 401 through the response object, starts nothing, logs one
- * warning without the secret or the body, and never throws; an event not selected is answered
- * (n8n sends the webhookResponse with 200) and starts nothing; an accepted delivery gives exactly
- * one item. Also the node's description, its webhook lifecycle and its credential test.
+ * The Payment Webhook Trigger's webhook() on a fake webhook context
+ * (test/unit/fakeWebhookContext.ts): a refused delivery is answered 401 through the response
+ * object, starts nothing, logs one warning without the secret or the body, and never throws; an
+ * event not selected is answered (n8n sends the webhookResponse with 200) and starts nothing; an
+ * accepted delivery gives exactly one item. Also the node's description, its webhook lifecycle and
+ * its credential test.
  */
 import {
 	NodeOperationError,

@@ -13,7 +13,8 @@ const { createHmac } = require('node:crypto');
 /** @typedef {'stripe' | 'paddle' | 'lemonSqueezy' | 'standardWebhooks'} Provider */
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
- * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in `client_reference_id`) instead of `payment_intent.succeeded`
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in
+ * `client_reference_id`) instead of `payment_intent.succeeded`
  */
 
 /** The providers, in the order the node lists them. @type {Provider[]} */
@@ -89,10 +90,10 @@ function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 }
 
 /**
- * A documented purchase or refund event of `provider`, as the provider sends it.
- * Stripe: `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded`; Paddle: `transaction.completed` /
- * `adjustment.updated` (an approved refund); Lemon Squeezy: `order_created` / `order_refunded`;
- * Standard Webhooks: Polar's `order.paid` / `order.refunded`.
+ * A documented purchase or refund event of `provider`, as the provider sends it. Stripe:
+ * `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded`; Paddle:
+ * `transaction.completed` / `adjustment.updated` (an approved refund); Lemon Squeezy:
+ * `order_created` / `order_refunded`; Standard Webhooks: Polar's `order.paid` / `order.refunded`.
  * @param {Provider} provider @param {'purchase' | 'refund'} kind @param {SampleFields} fields
  * @returns {Record<string, unknown>}
  */
