@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { sleep } = require('../testing/processes');
+const { sleep, waitUntil } = require('../testing/processes');
 const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../testing/scriptedModel');
 const { PRODUCTS } = require('../sandbox/seed');
 
@@ -53,10 +53,11 @@ async function triggerEmitsAChange(trigger) {
 		sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${promoter}/statistics`)).length;
 	const deadline = Date.now() + TRIGGER_DEADLINE_MS;
 	// The first poll (on activation) only records the figures.
-	while (polls() === 0) {
-		assert.ok(Date.now() < deadline, 'the trigger never polled the sandbox');
-		await sleep(500);
-	}
+	await waitUntil(() => polls() > 0, {
+		timeoutMs: TRIGGER_DEADLINE_MS,
+		intervalMs: 500,
+		what: 'the trigger polling the sandbox',
+	});
 	await sleep(2000);
 	assert.equal((await executions()).length, 0, 'the first poll emitted an execution');
 	const firstPolls = polls();
@@ -97,12 +98,17 @@ async function triggerEmitsAChange(trigger) {
 		}
 		await sleep(1000);
 	}
-	let [execution] = await executions();
-	while (execution.status === 'running' || execution.status === 'new') {
-		assert.ok(Date.now() < deadline, `execution ${execution.id} still ${execution.status}`);
-		await sleep(500);
-		[execution] = await executions();
-	}
+	const execution = await waitUntil(
+		async () => {
+			const [latest] = await executions();
+			return latest.status === 'running' || latest.status === 'new' ? undefined : latest;
+		},
+		{
+			timeoutMs: Math.max(0, deadline - Date.now()),
+			intervalMs: 500,
+			what: 'the emitted execution finishing',
+		},
+	);
 	assert.equal(execution.status, 'success');
 	const run = parse((await rest(`executions/${execution.id}`)).data);
 	seen.push(JSON.stringify(run));

@@ -25,6 +25,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
+	DEFAULT_N8N,
 	installDefaultRelease,
 	n8nEnvironment,
 	startN8nServing,
@@ -39,6 +40,7 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	TRIGGER_TYPE,
 } = require('../testing/n8nDemoData');
+const { loginBody } = require('../testing/n8nReleaseDifferences');
 const { freePort, stopProcess } = require('../testing/processes');
 const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('../testing/scriptedModel');
@@ -125,10 +127,7 @@ async function main() {
 
 		let cookie = '';
 		await check('the owner account signs in', async () => {
-			cookie = await signInToRest(base, {
-				emailOrLdapLoginId: DEMO_OWNER.email,
-				password: DEMO_OWNER.password,
-			});
+			cookie = await signInToRest(base, loginBody(DEFAULT_N8N));
 		});
 
 		await check(

@@ -111,40 +111,61 @@ const EXAMPLES = [
 ];
 
 /**
- * The demo credentials, in `n8n import:credentials` form (n8n encrypts `data` on import): the
- * sandbox at `sandboxUrl`, an OpenAI credential for the scripted model at `modelUrl`, and the
+ * An Affiliate Tracking API credential for the sandbox at `sandboxUrl` with one of its keys, in
+ * `n8n import:credentials` form (n8n encrypts `data` on import).
+ * @param {string} sandboxUrl @param {string} apiKey @param {{ id: string, name: string }} credential
+ */
+function sandboxCredential(sandboxUrl, apiKey, credential) {
+	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
+	return {
+		...credential,
+		type: CREDENTIAL_TYPE,
+		data: {
+			baseUrl: sandboxUrl,
+			apiKey,
+			apiSecret: KEYS[apiKey].secret,
+			signatureVersion: 'v2',
+			promoterCenterUrl: `${sandboxUrl}/promoter-center`,
+		},
+	};
+}
+
+/** The OpenAI credential of example (e), pointed at the scripted model's base URL. @param {string} modelUrl */
+function modelCredential(modelUrl) {
+	return {
+		...MODEL_CREDENTIAL,
+		type: 'openAiApi',
+		// The scripted model checks no key; OpenAI's client insists on one.
+		data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
+	};
+}
+
+/**
+ * A provider's demo signing credential with its test secret.
+ * @param {keyof typeof SIGNING_CREDENTIALS} provider
+ */
+function signingCredential(provider) {
+	return {
+		...SIGNING_CREDENTIALS[provider],
+		type: SIGNING_CREDENTIAL_TYPE,
+		data: { signingSecret: TEST_SIGNING_SECRETS[provider] },
+	};
+}
+
+/**
+ * The demo credentials, in `n8n import:credentials` form: the sandbox at `sandboxUrl`, an OpenAI
+ * credential for the scripted model at `modelUrl`, every provider's signing secret, and the
  * bearer token example (g)'s MCP clients send.
  * @param {string} sandboxUrl @param {string} modelUrl
  */
 function demoCredentials(sandboxUrl, modelUrl) {
-	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
 	return [
-		{
-			...MODEL_CREDENTIAL,
-			type: 'openAiApi',
-			// The scripted model checks no key; OpenAI's client insists on one.
-			data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
-		},
+		modelCredential(modelUrl),
 		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
-		...Object.entries(SIGNING_CREDENTIALS).map(([provider, credential]) => ({
-			...credential,
-			type: SIGNING_CREDENTIAL_TYPE,
-			data: {
-				signingSecret:
-					TEST_SIGNING_SECRETS[/** @type {keyof typeof TEST_SIGNING_SECRETS} */ (provider)],
-			},
-		})),
-		{
-			...DEMO_CREDENTIAL,
-			type: 'affiliateTrackingApi',
-			data: {
-				baseUrl: sandboxUrl,
-				apiKey: DEMO_KEY,
-				apiSecret: KEYS[DEMO_KEY].secret,
-				signatureVersion: 'v2',
-				promoterCenterUrl: `${sandboxUrl}/promoter-center`,
-			},
-		},
+		...Object.keys(SIGNING_CREDENTIALS).map((provider) =>
+			signingCredential(/** @type {keyof typeof SIGNING_CREDENTIALS} */ (provider)),
+		),
+		sandboxCredential(sandboxUrl, DEMO_KEY, DEMO_CREDENTIAL),
 	];
 }
 
@@ -197,6 +218,9 @@ module.exports = {
 	TRIGGER_TYPE,
 	demoCredentials,
 	exampleWebhooks,
+	modelCredential,
 	paymentTriggerPath,
 	readExample,
+	sandboxCredential,
+	signingCredential,
 };

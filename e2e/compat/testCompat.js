@@ -48,9 +48,11 @@ const {
 	NODE_TYPE,
 	PAYMENT_TRIGGER_TYPE,
 	SIGNING_CREDENTIAL_TYPE,
-	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
+	modelCredential,
 	paymentTriggerPath,
+	sandboxCredential,
+	signingCredential,
 } = require('../../testing/n8nDemoData');
 const { freePort, stopProcess } = require('../../testing/processes');
 const { installRelease, listReleases, n8nRelease } = require('../../testing/n8nInstall');
@@ -133,39 +135,16 @@ async function runRelease(version, tarball, install) {
 		const exampleA = readExample('a-refund-on-payment-webhook.json');
 		const exampleE = readExample('e-ask-about-promoters-agent.json');
 		const exampleH = readExample('h-purchase-on-payment-webhook.json');
-		const modelCredential = exampleE.nodes.find((node) => node.credentials?.openAiApi)?.credentials
-			?.openAiApi;
 		await check(
 			'credentials and workflows imported (n8n import:*), examples (a), (e) and (h) and the trigger activated',
 			async () => {
-				/** @param {string} apiKey @param {{ id: string, name: string }} credential */
-				const credentialData = (apiKey, credential) => ({
-					...credential,
-					type: CREDENTIAL_TYPE,
-					data: {
-						baseUrl: sandbox.url,
-						apiKey,
-						apiSecret: KEYS[apiKey].secret,
-						signatureVersion: 'v2',
-						promoterCenterUrl: `${sandbox.url}/promoter-center`,
-					},
-				});
 				await importCredentials(
 					env,
 					[
-						credentialData(DEMO_KEY, DEMO_CREDENTIAL),
-						credentialData(PHOTOPAL_KEY, PHOTOPAL_CREDENTIAL),
-						{
-							...modelCredential,
-							type: 'openAiApi',
-							// The scripted model checks no key; OpenAI's client insists on one.
-							data: { apiKey: 'scripted-model-needs-no-key', url: model.url },
-						},
-						{
-							...SIGNING_CREDENTIALS.stripe,
-							type: SIGNING_CREDENTIAL_TYPE,
-							data: { signingSecret: TEST_SIGNING_SECRETS.stripe },
-						},
+						sandboxCredential(sandbox.url, DEMO_KEY, DEMO_CREDENTIAL),
+						sandboxCredential(sandbox.url, PHOTOPAL_KEY, PHOTOPAL_CREDENTIAL),
+						modelCredential(model.url),
+						signingCredential('stripe'),
 					],
 					release,
 				);
