@@ -30,11 +30,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { N8N_VERSION } = require('../testing/n8nInstance');
-const { DEMO_KEY } = require('../testing/n8nDemoData');
-const { deliverAll, planStorm } = require('../testing/paymentProvider');
-const { sleep } = require('../testing/processes');
-const { WORKER_CONCURRENCY, startQueueDeployment } = require('../testing/queueDeployment');
+const { N8N_VERSION } = require('../harness/n8nInstance');
+const { DEMO_KEY } = require('../harness/n8nDemoData');
+const { deliverAll, planStorm } = require('../harness/paymentProvider');
+const { sleep } = require('../harness/processes');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('../harness/queueDeployment');
 const { Sandbox, percentile } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');

@@ -18,7 +18,7 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	paymentTriggerPath,
 	readExample,
-} = require('../testing/n8nDemoData');
+} = require('../harness/n8nDemoData');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 
 const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (

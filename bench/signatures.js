@@ -17,7 +17,7 @@ const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signWithTestSecret,
-} = require('../testing/n8nCore/paymentSignatures');
+} = require('../harness/n8nCore/paymentSignatures');
 const { medianAndRange } = require('./statistics');
 
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 20_000);
@@ -32,7 +32,7 @@ const { verifyDelivery } = require(
 /**
  * A signed delivery of a sample purchase; `padTo` pads the event's metadata to about that many
  * bytes.
- * @param {import('../testing/n8nCore/paymentSignatures').Provider} provider @param {number} [padTo]
+ * @param {import('../harness/n8nCore/paymentSignatures').Provider} provider @param {number} [padTo]
  */
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });

@@ -4,7 +4,7 @@
  * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
  * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
  * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
- * workflow per provider (testing/workflowBuilders.js: the trigger → Track Purchase), imported
+ * workflow per provider (harness/workflowBuilders.js: the trigger → Track Purchase), imported
  * beside the examples and published; `checkWebhookSecurity` runs on the started n8n and prints one
  * `WEBHOOK` line each.
  */
@@ -17,12 +17,12 @@ const {
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
-} = require('../testing/n8nCore/paymentSignatures');
-const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../testing/n8nDemoData');
-const { sleep, waitUntil } = require('../testing/processes');
-const { purchaseWorkflow } = require('../testing/workflowBuilders');
+} = require('../harness/n8nCore/paymentSignatures');
+const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../harness/n8nDemoData');
+const { sleep, waitUntil } = require('../harness/processes');
+const { purchaseWorkflow } = require('../harness/workflowBuilders');
 
-/** @typedef {import('../testing/n8nCore/paymentSignatures').Provider} Provider */
+/** @typedef {import('../harness/n8nCore/paymentSignatures').Provider} Provider */
 
 /** Valid deliveries sent to each provider's workflow. */
 const VALID_DELIVERIES = 3;
@@ -111,7 +111,7 @@ function webhookSecurityWebhooks() {
 /**
  * A Stripe event posted to a Payment Webhook Trigger's production path, signed with the demo
  * secret unless `signed` is false; the answer's text goes into `seen` (for the secret checks).
- * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../testing/n8nCore/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
+ * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../harness/n8nCore/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
  */
 async function postStripeEvent({ base, webhookPath, kind, fields, signed = true, seen }) {
 	const body = JSON.stringify(sampleEvent('stripe', kind, fields));

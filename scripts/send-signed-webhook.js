@@ -4,7 +4,7 @@
 /**
  * `npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider stripe]`:
  * posts a payment provider's event to a Payment Webhook Trigger, signed with the demo signing
- * secret that `npm start` imports (testing/n8nCore/paymentSignatures.js), and prints the answer. Add
+ * secret that `npm start` imports (harness/n8nCore/paymentSignatures.js), and prints the answer. Add
  * `--unsigned` to see the 401 a forged delivery gets.
  */
 const { parseArgs } = require('node:util');
@@ -13,7 +13,7 @@ const {
 	PROVIDERS,
 	sampleEvent,
 	signWithTestSecret,
-} = require('../testing/n8nCore/paymentSignatures');
+} = require('../harness/n8nCore/paymentSignatures');
 
 async function main() {
 	const { values, positionals } = parseArgs({
@@ -25,7 +25,7 @@ async function main() {
 		},
 	});
 	const [url, kind, transactionId, userId = 'buyer_1'] = positionals;
-	const provider = /** @type {import('../testing/n8nCore/paymentSignatures').Provider} */ (
+	const provider = /** @type {import('../harness/n8nCore/paymentSignatures').Provider} */ (
 		values.provider
 	);
 	if (

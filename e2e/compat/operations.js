@@ -1,12 +1,12 @@
 // @ts-check
 'use strict';
 /**
- * The version matrix's (e2e/compat/testCompat.js) workflow that runs all 13 operations against the
+ * The version matrix's (e2e/test-compat.js) workflow that runs all 13 operations against the
  * sandbox in one `n8n execute`, and what each operation's output must be.
  */
 const assert = require('node:assert/strict');
 
-const { CREDENTIAL_TYPE, DEMO_CREDENTIAL, NODE_TYPE } = require('../../testing/n8nDemoData');
+const { CREDENTIAL_TYPE, DEMO_CREDENTIAL, NODE_TYPE } = require('../../harness/n8nDemoData');
 const { PRODUCTS } = require('../../sandbox/seed');
 
 /** @typedef {import('../../sandbox/server').Sandbox} Sandbox */

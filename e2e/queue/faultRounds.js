@@ -2,7 +2,7 @@
 'use strict';
 /**
  * The platform-fault rounds of `npm run test:queue`, on its running deployment
- * (testing/queueDeployment.js):
+ * (harness/queueDeployment.js):
  * - refund storms with one fault landing mid-round: the main SIGKILLed and restarted 10 s later,
  *   Redis stopped for 10 s, PostgreSQL stopped for 10 s;
  * - the trigger, active in queue mode, across a main killed between polls and during a poll.
@@ -12,16 +12,16 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { DEFAULT_N8N_MODULES } = require('../../testing/n8nInstance');
-const { EXAMPLES } = require('../../testing/n8nDemoData');
+const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
+const { EXAMPLES } = require('../../harness/n8nDemoData');
 const {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
 	planStorm,
-} = require('../../testing/paymentProvider');
-const { sleep, waitUntil } = require('../../testing/processes');
-const { TRIGGER_NODE } = require('../../testing/workflowBuilders');
+} = require('../../harness/paymentProvider');
+const { sleep, waitUntil } = require('../../harness/processes');
+const { TRIGGER_NODE } = require('../../harness/workflowBuilders');
 
 /** How long each fault keeps its component down. */
 const DOWN_MS = 10_000;
@@ -38,7 +38,7 @@ const REFUND_WORKFLOW_ID = /** @type {(typeof EXAMPLES)[number]} */ (
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 
 /**
- * @typedef {Awaited<ReturnType<typeof import('../../testing/queueDeployment').startQueueDeployment>>} Deployment
+ * @typedef {Awaited<ReturnType<typeof import('../../harness/queueDeployment').startQueueDeployment>>} Deployment
  * @typedef {import('../../sandbox/server').Sandbox} Sandbox
  * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart', inject: (queue: Deployment) => Promise<void> }} Fault
  */

@@ -6,9 +6,9 @@
  */
 const assert = require('node:assert/strict');
 
-const { MCP_DEMO_TOKEN, readExample } = require('../../testing/n8nDemoData');
+const { MCP_DEMO_TOKEN, readExample } = require('../../harness/n8nDemoData');
 const { PRODUCTS } = require('../../sandbox/seed');
-const { agentRepliesWithSandboxFigures } = require('../startedN8nChecks');
+const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');
 const { example, monthToDateUtc8 } = require('./context');
 
 /** @param {import('./context').Started} context */

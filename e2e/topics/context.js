@@ -1,13 +1,13 @@
 // @ts-check
 'use strict';
 /**
- * What test:e2e's topics share: the run's context (set up by e2e/test.js and handed to each
+ * What test:e2e's topics share: the run's context (set up by e2e/test-e2e.js and handed to each
  * topic), the account and keys the run uses, and the helpers that run an example and read it.
  */
 const assert = require('node:assert/strict');
 
-const { executeWorkflow } = require('../../testing/n8nInstance');
-const { DEMO_KEY, EXAMPLES } = require('../../testing/n8nDemoData');
+const { executeWorkflow } = require('../../harness/n8nInstance');
+const { DEMO_KEY, EXAMPLES } = require('../../harness/n8nDemoData');
 const { KEYS } = require('../../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,7 +21,7 @@ const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
  * @typedef {object} Context
  * @property {ReturnType<typeof import('../checks').createChecks>['check']} check runs one check and prints its line
  * @property {import('../../sandbox/server').Sandbox} sandbox the API emulation the credentials point at
- * @property {import('../../testing/scriptedModel').ScriptedModel} model the scripted model of example (e)
+ * @property {import('../../harness/scriptedModel').ScriptedModel} model the scripted model of example (e)
  * @property {string} work the run's temporary folder (kept when a check failed)
  * @property {string} userFolder n8n's user folder, inside `work`
  * @property {NodeJS.ProcessEnv} env the environment of the n8n CLI runs

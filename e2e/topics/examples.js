@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEFAULT_N8N_MODULES } = require('../../testing/n8nInstance');
+const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { example, execute, monthToDateUtc8, outputOf } = require('./context');
 

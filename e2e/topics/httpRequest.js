@@ -2,14 +2,14 @@
 'use strict';
 /**
  * test:e2e, n8n's HTTP Request node with Predefined Credential Type → Affiliate Tracking API (the
- * workflow: testing/httpRequestWorkflow.js): run once with `n8n execute`, then one check per case
+ * workflow: harness/httpRequestWorkflow.js): run once with `n8n execute`, then one check per case
  * on its node's output and on what the sandbox received.
  */
 const assert = require('node:assert/strict');
 
-const { importCredentials, importWorkflows } = require('../../testing/n8nInstance');
-const { DEMO_CREDENTIAL } = require('../../testing/n8nDemoData');
-const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../testing/httpRequestWorkflow');
+const { importCredentials, importWorkflows } = require('../../harness/n8nInstance');
+const { DEMO_CREDENTIAL } = require('../../harness/n8nDemoData');
+const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../harness/httpRequestWorkflow');
 const { KEYS, PRODUCTS } = require('../../sandbox/seed');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');
 

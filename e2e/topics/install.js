@@ -14,9 +14,9 @@ const {
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
-} = require('../../testing/n8nInstance');
-const { installedPackages, packPackage } = require('../../testing/pack');
-const { EXAMPLES } = require('../../testing/n8nDemoData');
+} = require('../../harness/n8nInstance');
+const { installedPackages, packPackage } = require('../../harness/pack');
+const { EXAMPLES } = require('../../harness/n8nDemoData');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
 
 /**

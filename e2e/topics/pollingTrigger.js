@@ -6,8 +6,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { DEFAULT_N8N_MODULES } = require('../../testing/n8nInstance');
-const { triggerEmitsAChange } = require('../startedN8nChecks');
+const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
+const { triggerEmitsAChange } = require('../triggerAndAgentChecks');
 const { example } = require('./context');
 
 /** @param {import('./context').Started} context */

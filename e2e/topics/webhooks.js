@@ -7,7 +7,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { paymentTriggerPath } = require('../../testing/n8nDemoData');
+const { paymentTriggerPath } = require('../../harness/n8nDemoData');
 const { checkWebhookSecurity, postStripeEvent } = require('../webhookSecurity');
 const { PRODUCTS } = require('../../sandbox/seed');
 
@@ -18,7 +18,7 @@ async function webhookChecks(context) {
 	 * A Stripe event delivered to an example's Payment Webhook Trigger, signed with the demo
 	 * secret unless `signed` is false.
 	 * @param {string} webhookId @param {'purchase' | 'refund'} kind
-	 * @param {import('../../testing/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
+	 * @param {import('../../harness/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
 	 */
 	const deliverStripe = (webhookId, kind, fields, signed = true) =>
 		postStripeEvent({

@@ -10,9 +10,9 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 
-import { assertNoSecrets } from '../../testing/n8nCore/assertNoSecrets';
-import { runWorkflow } from '../../testing/n8nCore/runWorkflow';
-import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
+import { assertNoSecrets } from '../../harness/n8nCore/assertNoSecrets';
+import { runWorkflow } from '../../harness/n8nCore/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/n8nCore/workflows';
 import { allCredentials, credentialFor, KEYS, useSandbox, WRONG_SECRET } from '../helpers/sandbox';
 import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 

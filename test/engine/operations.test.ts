@@ -4,8 +4,8 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { runWorkflow, type WorkflowRun } from '../../testing/n8nCore/runWorkflow';
-import { withCredential } from '../../testing/n8nCore/workflows';
+import { runWorkflow, type WorkflowRun } from '../../harness/n8nCore/runWorkflow';
+import { withCredential } from '../../harness/n8nCore/workflows';
 import { readWorkflowFixture, type WorkflowFixtureName } from '../fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../helpers/sandbox';
 

@@ -18,12 +18,12 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { loadPackage } from '../../testing/n8nCore/packageLoader';
+import { loadPackage } from '../../harness/n8nCore/packageLoader';
 import {
 	sampleEvent,
 	signDelivery,
 	TEST_SIGNING_SECRETS,
-} from '../../testing/n8nCore/paymentSignatures';
+} from '../../harness/n8nCore/paymentSignatures';
 
 const TYPE = 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger';
 const WEBHOOK_ID = '3f0c8a52-engine-payment-webhook';

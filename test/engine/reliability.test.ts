@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runWorkflow } from '../../testing/n8nCore/runWorkflow';
-import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
+import { runWorkflow } from '../../harness/n8nCore/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/n8nCore/workflows';
 import { printTable } from '../helpers/report';
 import {
 	allCredentials,

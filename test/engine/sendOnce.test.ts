@@ -3,14 +3,14 @@
  * sandbox: repeated executions of a workflow track each transaction once, a purchase the service
  * refused is sent by the next run, one whose outcome is unknown is not. n8n-core reaches the
  * deduplication store through `DataDeduplicationService`; here that is THE HARNESS'S in-memory
- * store (testing/n8nCore/deduplicationStore.js, n8n's read-modify-write semantics); n8n's own, in
+ * store (harness/n8nCore/deduplicationStore.js, n8n's read-modify-write semantics); n8n's own, in
  * PostgreSQL, is exercised by the queue-mode test.
  */
 import type { INodeParameters, IWorkflowBase } from 'n8n-workflow';
 
-import { deduplicationStore } from '../../testing/n8nCore/deduplicationStore';
-import { runWorkflow } from '../../testing/n8nCore/runWorkflow';
-import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
+import { deduplicationStore } from '../../harness/n8nCore/deduplicationStore';
+import { runWorkflow } from '../../harness/n8nCore/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/n8nCore/workflows';
 import {
 	allCredentials,
 	answerLostOnce,

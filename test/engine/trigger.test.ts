@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { pollTrigger, type PollResult } from '../../testing/n8nCore/pollTrigger';
+import { pollTrigger, type PollResult } from '../../harness/n8nCore/pollTrigger';
 import { allCredentials, useSandbox } from '../helpers/sandbox';
 
 const PRODUCT = 'prd_videomax';

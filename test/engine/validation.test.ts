@@ -4,9 +4,9 @@
  */
 import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { loadPackage } from '../../testing/n8nCore/packageLoader';
-import { runWorkflow } from '../../testing/n8nCore/runWorkflow';
-import { singleNodeWorkflow } from '../../testing/n8nCore/workflows';
+import { loadPackage } from '../../harness/n8nCore/packageLoader';
+import { runWorkflow } from '../../harness/n8nCore/runWorkflow';
+import { singleNodeWorkflow } from '../../harness/n8nCore/workflows';
 import { allCredentials, credentialFor, useSandbox } from '../helpers/sandbox';
 
 const long = 'x'.repeat(256);

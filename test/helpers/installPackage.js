@@ -18,7 +18,7 @@ const { createRequire } = require('node:module');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
-const { installedPackages, packPackage } = require('../../testing/pack');
+const { installedPackages, packPackage } = require('../../harness/pack');
 
 /** @param {string} command @param {string[]} args @param {string} cwd */
 function run(command, args, cwd) {

@@ -7,7 +7,7 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 import { DEFAULT_CONCURRENCY } from '../../nodes/shared/helpers/runOptions';
 import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
-import { loadPackage } from '../../testing/n8nCore/packageLoader';
+import { loadPackage } from '../../harness/n8nCore/packageLoader';
 
 const OPERATIONS: Record<string, Record<string, string>> = {
 	authorization: {

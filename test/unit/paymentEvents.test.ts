@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PROVIDERS, sampleEvent } from '../../testing/n8nCore/paymentSignatures';
+import { PROVIDERS, sampleEvent } from '../../harness/n8nCore/paymentSignatures';
 import {
 	currencyDecimals,
 	DEFAULT_USER_ID_METADATA_KEY,

@@ -1,7 +1,7 @@
 /**
  * The Payment Webhook Trigger's signature checks (nodes/PaymentWebhookTrigger/signatures.ts) on
  * deliveries signed by the providers' own libraries through the test signer
- * (testing/n8nCore/paymentSignatures.js: stripe's generateTestHeaderString, standardwebhooks'
+ * (harness/n8nCore/paymentSignatures.js: stripe's generateTestHeaderString, standardwebhooks'
  * Webhook.sign, Paddle's and Lemon Squeezy's documented HMACs, the Paddle one checked against
  * @paddle/paddle-node-sdk's verifier): valid deliveries, several signatures in one header, wrong
  * secrets, tampered and re-serialized bodies, missing and malformed headers, timestamps out of
@@ -16,7 +16,7 @@ import {
 	sampleEvent,
 	signDelivery,
 	TEST_SIGNING_SECRETS,
-} from '../../testing/n8nCore/paymentSignatures';
+} from '../../harness/n8nCore/paymentSignatures';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	safeEqual,

@@ -20,7 +20,7 @@ import {
 	sampleEvent,
 	signDelivery,
 	TEST_SIGNING_SECRETS,
-} from '../../testing/n8nCore/paymentSignatures';
+} from '../../harness/n8nCore/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { PROVIDER_EVENTS } from '../../nodes/PaymentWebhookTrigger/events';

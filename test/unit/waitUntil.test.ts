@@ -1,9 +1,9 @@
 /**
- * testing/processes.js's waitUntil, the one poll-until-ready loop of the end-to-end runs, the
+ * harness/processes.js's waitUntil, the one poll-until-ready loop of the end-to-end runs, the
  * services and the benchmarks: what it returns, when it gives up, and that it stops at once when
  * the process it waits for has exited.
  */
-import { waitUntil } from '../../testing/processes';
+import { waitUntil } from '../../harness/processes';
 import { nodeChild } from '../helpers/nodeChild';
 
 describe('waitUntil', () => {

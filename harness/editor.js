@@ -27,7 +27,7 @@ const TEST_ID = 'data-test-id';
 async function launchChromium(executablePath) {
 	const { chromium, selectors } = require(path.join(DEFAULT_N8N_MODULES, 'playwright-core'));
 	selectors.setTestIdAttribute(TEST_ID);
-	// Interrupts are testing/processes.js's to handle; Playwright's own exit handler still kills the
+	// Interrupts are harness/processes.js's to handle; Playwright's own exit handler still kills the
 	// browser when the script exits.
 	return await chromium.launch({
 		executablePath,

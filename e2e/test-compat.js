@@ -2,10 +2,10 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:compat`: the packed package in every n8n release of testing/n8n-releases/, each on
- * the Node its manifest names (`node e2e/compat/testCompat.js 2.41.1 1.123.81` runs only those).
+ * `npm run test:compat`: the packed package in every n8n release of harness/n8n-releases/, each on
+ * the Node its manifest names (`node e2e/test-compat.js 2.41.1 1.123.81` runs only those).
  *
- * For each release: n8n installed with its Node (testing/n8nInstall.js, cached between runs), the
+ * For each release: n8n installed with its Node (harness/n8nInstall.js, cached between runs), the
  * tarball installed into a fresh user folder the way n8n installs community packages, then
  *   1. n8n loads both node types and the credential type, and derives the AI tool (usableAsTool);
  *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
@@ -17,9 +17,9 @@
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
- * What differs between releases is handled in testing/n8nReleaseDifferences.js, one function per
+ * What differs between releases is handled in harness/n8nReleaseDifferences.js, one function per
  * difference, each saying which releases need it; the operations workflow and its checks are in
- * e2e/compat/operations.js, the checks that wait on the started n8n in e2e/compat/startedChecks.js.
+ * e2e/compat/operations.js, the checks that wait on the started n8n in e2e/compat/webhookExampleChecks.js.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -37,8 +37,8 @@ const {
 	startN8nServing,
 	assertPackageLoaded,
 	signInToRest,
-} = require('../../testing/n8nInstance');
-const { packPackage } = require('../../testing/pack');
+} = require('../harness/n8nInstance');
+const { packPackage } = require('../harness/pack');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
@@ -53,30 +53,30 @@ const {
 	paymentTriggerPath,
 	sandboxCredential,
 	signingCredential,
-} = require('../../testing/n8nDemoData');
-const { freePort, stopProcess } = require('../../testing/processes');
-const { installRelease, listReleases, n8nRelease } = require('../../testing/n8nInstall');
-const { createChecks } = require('../checks');
-const { TRIGGER_NODE, triggerWorkflow } = require('../../testing/workflowBuilders');
-const { TEST_SIGNING_SECRETS } = require('../../testing/n8nCore/paymentSignatures');
-const { postStripeEvent } = require('../webhookSecurity');
-const { ScriptedModel } = require('../../testing/scriptedModel');
-const { Sandbox } = require('../../sandbox/server');
-const { KEYS, WRONG_SECRET } = require('../../sandbox/seed');
+} = require('../harness/n8nDemoData');
+const { freePort, stopProcess } = require('../harness/processes');
+const { installRelease, listReleases, n8nRelease } = require('../harness/n8nInstall');
+const { createChecks } = require('./checks');
+const { TRIGGER_NODE, triggerWorkflow } = require('../harness/workflowBuilders');
+const { TEST_SIGNING_SECRETS } = require('../harness/n8nCore/paymentSignatures');
+const { postStripeEvent } = require('./webhookSecurity');
+const { ScriptedModel } = require('../harness/scriptedModel');
+const { Sandbox } = require('../sandbox/server');
+const { KEYS, WRONG_SECRET } = require('../sandbox/seed');
 const {
 	activateArgs,
 	fitTypeVersions,
 	loginBody,
 	setUpOwner,
-} = require('../../testing/n8nReleaseDifferences');
+} = require('../harness/n8nReleaseDifferences');
 const {
 	PHOTOPAL_CREDENTIAL,
 	PHOTOPAL_KEY,
 	operationChecks,
 	operationsWorkflow,
-} = require('./operations');
-const { IDS, WATCHED, purchaseOnce, refundThroughWebhook } = require('./startedChecks');
-const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('../startedN8nChecks');
+} = require('./compat/operations');
+const { IDS, WATCHED, purchaseOnce, refundThroughWebhook } = require('./compat/webhookExampleChecks');
+const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
@@ -217,7 +217,7 @@ async function runRelease(version, tarball, install) {
 		/**
 		 * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
 		 * @param {string} webhookPath @param {'purchase' | 'refund'} kind
-		 * @param {import('../../testing/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
+		 * @param {import('../harness/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
 		 */
 		const deliverStripe = (webhookPath, kind, fields, signed = true) =>
 			postStripeEvent({ base, webhookPath, kind, fields, signed, seen });
@@ -367,7 +367,7 @@ function parseArguments() {
 		return parseArgs({ options: { tarball: { type: 'string' } }, allowPositionals: true });
 	} catch (error) {
 		console.error(
-			`${error instanceof Error ? error.message : error}\nusage: node e2e/compat/testCompat.js [--tarball <file>] [n8n version…]`,
+			`${error instanceof Error ? error.message : error}\nusage: node e2e/test-compat.js [--tarball <file>] [n8n version…]`,
 		);
 		process.exit(2);
 	}

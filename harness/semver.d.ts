@@ -1,5 +1,5 @@
 /**
- * The part of semver (a devDependency, which ships no types) that testing/n8nInstall.js uses.
+ * The part of semver (a devDependency, which ships no types) that harness/n8nInstall.js uses.
  */
 declare module 'semver' {
 	/** -1, 0 or 1 as `a` is lower than, equal to or higher than `b`; throws on an invalid version. */

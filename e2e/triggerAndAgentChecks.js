@@ -8,8 +8,8 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { sleep, waitUntil } = require('../testing/processes');
-const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../testing/scriptedModel');
+const { sleep, waitUntil } = require('../harness/processes');
+const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../harness/scriptedModel');
 const { PRODUCTS } = require('../sandbox/seed');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
@@ -136,7 +136,7 @@ async function triggerEmitsAChange(trigger) {
  * scripted model is offered the node's two tools and calls Get Promoter Statistics with the
  * promoter and the prompt's dates, the node runs with those arguments, and the reply carries the
  * sandbox's figures. Returns the check's line.
- * @param {{ sandbox: import('../sandbox/server').Sandbox, model: import('../testing/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
+ * @param {{ sandbox: import('../sandbox/server').Sandbox, model: import('../harness/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
  */
 async function agentRepliesWithSandboxFigures({ sandbox, model, chatUrl, session, seen }) {
 	const { promoter, text, reply } = await askAgentAboutNewPromoter(

@@ -2,9 +2,9 @@
 'use strict';
 /**
  * The real n8n beside the package, shared by `npm start` (scripts/start.js), `npm run test:e2e`
- * (e2e/test.js) and `npm run setup:n8n` (scripts/setup-n8n.js): installing it, installing the packed
+ * (e2e/test-e2e.js) and `npm run setup:n8n` (scripts/setup-n8n.js): installing it, installing the packed
  * package into a user folder the way n8n's community-package installer does, running its CLI
- * (the demo credentials and examples of testing/n8nDemoData.js imported with it), and starting and
+ * (the demo credentials and examples of harness/n8nDemoData.js imported with it), and starting and
  * stopping its server.
  */
 const assert = require('node:assert/strict');
@@ -37,7 +37,7 @@ const {
 } = require('./n8nDemoData');
 
 /**
- * The n8n release these runs use, installed by testing/n8nInstall.js (the one place that installs an
+ * The n8n release these runs use, installed by harness/n8nInstall.js (the one place that installs an
  * n8n release with its Node) into a cache folder outside the clone.
  */
 const DEFAULT_N8N = n8nRelease();
@@ -52,7 +52,7 @@ function defaultReleaseNode() {
 }
 
 /**
- * Installs the default release when it is missing or its manifest changed (testing/n8nInstall.js).
+ * Installs the default release when it is missing or its manifest changed (harness/n8nInstall.js).
  * @param {(line: string) => void} log
  */
 async function installDefaultRelease(log) {

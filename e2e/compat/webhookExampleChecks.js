@@ -1,13 +1,13 @@
 // @ts-check
 'use strict';
 /**
- * The version matrix's (e2e/compat/testCompat.js) checks on a started n8n that wait on it:
+ * The version matrix's (e2e/test-compat.js) checks on a started n8n that wait on it:
  * examples (a) and (h) through their Payment Webhook Triggers (the trigger's polls and the agent:
- * e2e/startedN8nChecks.js, shared with test:e2e). Each returns its check's line.
+ * e2e/triggerAndAgentChecks.js, shared with test:e2e). Each returns its check's line.
  */
 const assert = require('node:assert/strict');
 
-const { sleep } = require('../../testing/processes');
+const { sleep } = require('../../harness/processes');
 const { PRODUCTS } = require('../../sandbox/seed');
 
 /** @typedef {import('../../sandbox/server').Sandbox} Sandbox */
@@ -32,7 +32,7 @@ const WATCHED = 'user_1002';
  */
 /**
  * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
- * @typedef {(webhookPath: string, kind: 'purchase' | 'refund', fields: import('../../testing/n8nCore/paymentSignatures').SampleFields, signed?: boolean) => ReturnType<typeof import('../webhookSecurity').postStripeEvent>} DeliverStripe
+ * @typedef {(webhookPath: string, kind: 'purchase' | 'refund', fields: import('../../harness/n8nCore/paymentSignatures').SampleFields, signed?: boolean) => ReturnType<typeof import('../webhookSecurity').postStripeEvent>} DeliverStripe
  */
 
 /**

@@ -2,7 +2,7 @@
 'use strict';
 /**
  * Process helpers of the end-to-end runs, the version matrix and the benchmarks, apart from
- * anything n8n-specific (testing/n8nInstance.js and testing/n8nInstall.js): commands run to their
+ * anything n8n-specific (harness/n8nInstance.js and harness/n8nInstall.js): commands run to their
  * end, long ones with progress, free loopback ports, stopping a process, and the registry of the
  * processes a script started, stopped when the script ends however it ends (`track`), and waiting:
  * `sleep`, and `waitUntil` for a condition polled until it holds.

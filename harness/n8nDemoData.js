@@ -3,7 +3,7 @@
 /**
  * What the end-to-end runs give n8n, with no n8n process: the clone's folders, the package's name
  * and its installed type names, the demo credentials, and the examples with their webhooks. The
- * n8n instance and its CLI that use them are in testing/n8nInstance.js.
+ * n8n instance and its CLI that use them are in harness/n8nInstance.js.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -38,7 +38,7 @@ const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
 /**
  * The demo endpoint signing secrets, one credential per payment provider (test secrets from
- * testing/n8nCore/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
+ * harness/n8nCore/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
  */
 const SIGNING_CREDENTIALS = {
 	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },

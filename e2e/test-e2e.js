@@ -31,7 +31,7 @@ const {
 	startN8nServing,
 	assertPackageLoaded,
 	signInToRest,
-} = require('../testing/n8nInstance');
+} = require('../harness/n8nInstance');
 const {
 	DEMO_OWNER,
 	PACKAGE,
@@ -39,11 +39,11 @@ const {
 	NODE_TYPE,
 	PAYMENT_TRIGGER_TYPE,
 	TRIGGER_TYPE,
-} = require('../testing/n8nDemoData');
-const { loginBody } = require('../testing/n8nReleaseDifferences');
-const { freePort, stopProcess } = require('../testing/processes');
+} = require('../harness/n8nDemoData');
+const { loginBody } = require('../harness/n8nReleaseDifferences');
+const { freePort, stopProcess } = require('../harness/processes');
 const { Sandbox } = require('../sandbox/server');
-const { ScriptedModel } = require('../testing/scriptedModel');
+const { ScriptedModel } = require('../harness/scriptedModel');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
 const { CHROMIUM } = require('./topics/context');

@@ -4,7 +4,7 @@
  * A real npm registry on 127.0.0.1 (Verdaccio) for the queue-mode test: the package is published to
  * it the way the release workflow publishes it, and installed from it the way n8n's docs tell
  * queue-mode and Docker users to install community packages: `npm install <package>` in each
- * instance's ~/.n8n/nodes. Verdaccio is installed from testing/registry/ into testing/.registry (a
+ * instance's ~/.n8n/nodes. Verdaccio is installed from harness/registry/ into harness/.registry (a
  * dot folder: `n8n-node build` copies every *.png, *.svg and __schema__ file outside the top-level
  * node_modules into dist/, and skips only dot folders).
  */
@@ -32,7 +32,7 @@ function ensureRegistry(log) {
 		fs.readFileSync(INSTALL_MARKER, 'utf8').trim() === hash
 	)
 		return;
-	log('Installing Verdaccio into testing/.registry…');
+	log('Installing Verdaccio into harness/.registry…');
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
 		fs.copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));

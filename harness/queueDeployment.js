@@ -4,7 +4,7 @@
  * n8n in queue mode, as production runs it: PostgreSQL holds workflows and executions, Redis the
  * queue, the main process takes webhooks and queues executions, workers run them. The package is
  * published to a local registry and installed on every instance with `npm install` in its own
- * ~/.n8n/nodes. Shared by `npm run test:queue` (e2e/queue/testQueue.js) and `npm run bench:queue`.
+ * ~/.n8n/nodes. Shared by `npm run test:queue` (e2e/test-queue.js) and `npm run bench:queue`.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');

@@ -2,7 +2,7 @@
 'use strict';
 /**
  * What n8n's CLI and REST API do differently from one release to another, for the imports of
- * testing/n8nInstance.js and the version matrix (e2e/compat/testCompat.js): one function per
+ * harness/n8nInstance.js and the version matrix (e2e/test-compat.js): one function per
  * difference, each saying which releases need it.
  */
 const assert = require('node:assert/strict');

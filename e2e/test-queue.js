@@ -32,31 +32,31 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../../testing/n8nDemoData');
-const { createChecks } = require('../checks');
+const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../harness/n8nDemoData');
+const { createChecks } = require('./checks');
 const {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
 	planStorm,
-} = require('../../testing/paymentProvider');
-const { sleep, waitUntil } = require('../../testing/processes');
+} = require('../harness/paymentProvider');
+const { sleep, waitUntil } = require('../harness/processes');
 const {
 	FAULTS,
 	TRIGGER_WORKFLOW_ID,
 	assertForgeriesRefused,
 	runFaultRound,
 	runTriggerRestartRounds,
-} = require('./faultRounds');
+} = require('./queue/faultRounds');
 const {
 	PURCHASE_WORKFLOWS,
 	claimCredentials,
 	runDuplicatePurchaseRounds,
-} = require('./purchaseRounds');
-const { triggerWorkflow } = require('../../testing/workflowBuilders');
-const { WORKER_CONCURRENCY, startQueueDeployment } = require('../../testing/queueDeployment');
-const { Sandbox, percentile } = require('../../sandbox/server');
-const { KEYS } = require('../../sandbox/seed');
+} = require('./queue/purchaseRounds');
+const { triggerWorkflow } = require('../harness/workflowBuilders');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('../harness/queueDeployment');
+const { Sandbox, percentile } = require('../sandbox/server');
+const { KEYS } = require('../sandbox/seed');
 
 const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };
 /** The provider's deliveries; the forged ones come on top. */

@@ -2,7 +2,7 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:interrupt`: Ctrl-C leaves nothing running. Starts `node e2e/queue/testQueue.js`
+ * `npm run test:interrupt`: Ctrl-C leaves nothing running. Starts `node e2e/test-queue.js`
  * with a marker in its environment, waits until its deployment (PostgreSQL, Redis, Verdaccio, n8n
  * main + 2 workers) is ready, notes the run's processes (its process tree, and whatever carries the
  * marker) and the ports they listen on, sends it SIGINT, and checks that it exits with 130, that
@@ -19,9 +19,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { createChecks } = require('../checks');
-const { forEachOutputLine, stopProcess, track, waitUntil } = require('../../testing/processes');
-const { requireServers } = require('../../testing/services');
+const { createChecks } = require('./checks');
+const { forEachOutputLine, stopProcess, track, waitUntil } = require('../harness/processes');
+const { requireServers } = require('../harness/services');
 
 const MARKER = 'N8N_NODES_INTERRUPT_TEST_RUN';
 /** test:queue's first check: the whole deployment is up. */
@@ -163,7 +163,7 @@ async function main() {
 	const marker = `${MARKER}=${crypto.randomBytes(8).toString('hex')}`;
 	const [name, value] = marker.split('=');
 	const child = track(
-		spawn(process.execPath, [path.join(__dirname, 'testQueue.js')], {
+		spawn(process.execPath, [path.join(__dirname, 'test-queue.js')], {
 			env: { ...process.env, [name]: value },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		}),

@@ -3,7 +3,7 @@
 /**
  * A payment provider delivering refund and purchase webhooks, as Stripe does: Stripe-shaped events
  * (`charge.refunded`, `payment_intent.succeeded`), each attempt signed anew with Stripe's scheme
- * (testing/n8nCore/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
+ * (harness/n8nCore/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
  * flight, each retried with exponential backoff after any answer but a 2xx or after a timeout, up
  * to a number of attempts. Forged deliveries, as an attacker sends them, are sent once each. Used
  * by the queue-mode test and benchmark.
