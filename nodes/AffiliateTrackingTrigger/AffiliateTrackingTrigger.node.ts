@@ -19,7 +19,12 @@ import {
 	promoterStatisticsProfile,
 } from '../shared/helpers/promoterReads';
 import { readRunOptions } from '../shared/helpers/runOptions';
-import { requestOptionFields } from '../shared/helpers/sharedOptions';
+import {
+	concurrencyOption,
+	maxRetriesOption,
+	retryDelayOption,
+	timeoutOption,
+} from '../shared/helpers/sharedOptions';
 import { MAX_FIELD_LENGTH } from '../shared/helpers/validation';
 import { apiRequest, CREDENTIAL_NAME } from '../shared/transport';
 import { ERROR_CONTEXT } from '../shared/transport/errors';
@@ -233,9 +238,14 @@ export class AffiliateTrackingTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [...requestOptionFields, figuresOption, maxPromotersOption].sort((a, b) =>
-					a.displayName.localeCompare(b.displayName),
-				),
+				options: [
+					concurrencyOption,
+					figuresOption,
+					maxPromotersOption,
+					maxRetriesOption,
+					retryDelayOption,
+					timeoutOption,
+				],
 			},
 		],
 	};

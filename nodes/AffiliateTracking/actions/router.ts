@@ -6,7 +6,8 @@ import * as authorization from './authorization';
 import * as conversion from './conversion';
 import * as promoter from './promoter';
 
-const OPERATIONS: Record<string, Record<string, Operation>> = {
+/** The operations by resource and operation value, the values the node's selectors offer. */
+export const OPERATIONS: Record<string, Record<string, Operation>> = {
 	authorization: authorization.operations,
 	conversion: conversion.operations,
 	promoter: promoter.operations,

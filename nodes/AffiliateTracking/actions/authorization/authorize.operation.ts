@@ -1,11 +1,15 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import { readRelayBody, relayProfile, relayProperties } from './relayFields';
+import { productKeyProperty, readRelayBody, relayProfile, relayProperties } from './relayFields';
 
 export const profile = relayProfile('Authorize');
 
-export const properties: INodeProperties[] = relayProperties('productKey');
+const properties: INodeProperties[] = [productKeyProperty, ...relayProperties];
+
+const displayOptions = { show: { resource: ['authorization'], operation: ['authorize'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body = readRelayBody(params, 'productKey') as IDataObject;

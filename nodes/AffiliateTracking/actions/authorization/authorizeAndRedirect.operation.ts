@@ -1,11 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import { readRelayBody, relayProfile, relayProperties } from './relayFields';
+import { productKeyProperty, readRelayBody, relayProfile, relayProperties } from './relayFields';
 
 export const profile = relayProfile('Authorize and Get Redirect');
 
-export const properties: INodeProperties[] = relayProperties('productKey');
+const properties: INodeProperties[] = [productKeyProperty, ...relayProperties];
+
+const displayOptions = {
+	show: { resource: ['authorization'], operation: ['authorizeAndRedirect'] },
+};
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 /** The 302 is not followed: its Location, and the two parameters it carries, are the output. */
 export async function execute({ params, redirect }: ItemRun): Promise<OperationResult> {

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -10,7 +10,7 @@ export const profile: OperationProfile = {
 	key: { label: 'Authorization Code', parameter: 'code' },
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Authorization Code',
 		name: 'code',
@@ -22,6 +22,10 @@ export const properties: INodeProperties[] = [
 			'The x_auth_code query parameter of the landing URL. It can be exchanged once, by the promoted product, before it expires.',
 	},
 ];
+
+const displayOptions = { show: { resource: ['authorization'], operation: ['exchangeCode'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const code = params.requiredString('code', 'Authorization Code');

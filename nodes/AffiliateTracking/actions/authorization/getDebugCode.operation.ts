@@ -1,11 +1,16 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import { readRelayBody, relayProfile, relayProperties } from './relayFields';
+import {
+	readRelayBody,
+	relayProfile,
+	relayProperties,
+	sourceProductKeyProperty,
+} from './relayFields';
 
 export const profile = relayProfile('Get Debug Code');
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'For testing the landing, code exchange and signup flow only; do not use in production flows',
@@ -13,8 +18,13 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...relayProperties('sourceProductKey'),
+	sourceProductKeyProperty,
+	...relayProperties,
 ];
+
+const displayOptions = { show: { resource: ['authorization'], operation: ['getDebugCode'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body = readRelayBody(params, 'sourceProductKey') as IDataObject;

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
@@ -9,7 +9,7 @@ export const profile: OperationProfile = {
 	key: { label: 'Transaction ID', parameter: 'transactionId' },
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Full refunds only: cancels the unpaid rewards of the purchase (paid ones are kept and counted). Repeating a refund is safe: it answers ALREADY_PROCESSED and changes nothing.',
@@ -34,6 +34,10 @@ export const properties: INodeProperties[] = [
 			'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
 	},
 ];
+
+const displayOptions = { show: { resource: ['conversion'], operation: ['refund'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = {

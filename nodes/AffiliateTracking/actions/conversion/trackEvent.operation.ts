@@ -1,8 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
-import { additionalFields } from '../additionalFields';
 import {
 	extraBodyFieldsOption,
 	invitedUserIdProperty,
@@ -15,7 +14,7 @@ export const profile: OperationProfile = {
 	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Event Name',
 		name: 'eventName',
@@ -27,26 +26,37 @@ export const properties: INodeProperties[] = [
 			'Your event name. Use Track Signup and Track Purchase for signup and purchase events.',
 	},
 	invitedUserIdProperty,
-	additionalFields([
-		{
-			displayName: 'Conversion Value',
-			name: 'conversionValue',
-			type: 'number',
-			default: 0,
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			description: 'A positive value makes the event a paid conversion (refundable)',
-		},
-		extraBodyFieldsOption,
-		{
-			displayName: 'Transaction ID',
-			name: 'transactionId',
-			type: 'string',
-			default: '',
-			description:
-				'Your order or payment ID, at most 255 characters; needed to refund a paid event',
-		},
-	]),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Conversion Value',
+				name: 'conversionValue',
+				type: 'number',
+				default: 0,
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				description: 'A positive value makes the event a paid conversion (refundable)',
+			},
+			extraBodyFieldsOption,
+			{
+				displayName: 'Transaction ID',
+				name: 'transactionId',
+				type: 'string',
+				default: '',
+				description:
+					'Your order or payment ID, at most 255 characters; needed to refund a paid event',
+			},
+		],
+	},
 ];
+
+const displayOptions = { show: { resource: ['conversion'], operation: ['trackEvent'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const eventName = params.requiredString('eventName', 'Event Name');

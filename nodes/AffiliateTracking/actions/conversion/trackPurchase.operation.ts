@@ -1,14 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import { MAX_TRACKED_ENTRIES, sendOnce } from '../../../shared/helpers/sendOnce';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
-import { additionalFields } from '../additionalFields';
-import {
-	extraBodyFieldsOption,
-	invitedUserIdProperty,
-	withExtraBodyFields,
-} from './conversionFields';
+import { extraBodyFieldsOption, withExtraBodyFields } from './conversionFields';
 
 /** The option's label, named in its messages. */
 export const SKIP_TRACKED_OPTION = 'Skip Transactions Already Tracked';
@@ -33,9 +28,13 @@ export const profile: OperationProfile = {
 	key: { label: 'Transaction ID', parameter: 'transactionId' },
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
-		...invitedUserIdProperty,
+		displayName: 'Invited User ID',
+		name: 'invitedUserId',
+		type: 'string',
+		required: true,
+		default: '',
 		description:
 			'Stable ID of the paying user in your product; their signup must have been tracked first',
 	},
@@ -57,17 +56,28 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description: 'Amount paid, in the product currency',
 	},
-	additionalFields([
-		extraBodyFieldsOption,
-		{
-			displayName: SKIP_TRACKED_OPTION,
-			name: 'skipTrackedTransactions',
-			type: 'boolean',
-			default: false,
-			description: `Whether to send each Transaction ID at most once per workflow, for webhooks that are delivered again and executions that are retried. A repeat gives an item with status ${ALREADY_TRACKED} and sends nothing. Uses n8n's deduplication store (the Remove Duplicates node's, kept in n8n's database, the last ${MAX_TRACKED_ENTRIES.toLocaleString('en-US')} transactions).`,
-		},
-	]),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			extraBodyFieldsOption,
+			{
+				displayName: SKIP_TRACKED_OPTION,
+				name: 'skipTrackedTransactions',
+				type: 'boolean',
+				default: false,
+				description: `Whether to send each Transaction ID at most once per workflow, for webhooks that are delivered again and executions that are retried. A repeat gives an item with status ${ALREADY_TRACKED} and sends nothing. Uses n8n's deduplication store (the Remove Duplicates node's, kept in n8n's database, the last ${MAX_TRACKED_ENTRIES.toLocaleString('en-US')} transactions).`,
+			},
+		],
+	},
 ];
+
+const displayOptions = { show: { resource: ['conversion'], operation: ['trackPurchase'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({
 	context,

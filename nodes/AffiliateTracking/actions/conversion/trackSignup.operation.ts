@@ -1,9 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { SERVER_MESSAGES } from '../../../shared/transport/errors';
-import { additionalFields } from '../additionalFields';
 import { invitedUserIdProperty } from './conversionFields';
 
 export const profile: OperationProfile = {
@@ -12,7 +11,7 @@ export const profile: OperationProfile = {
 	key: { label: 'Invited User ID', parameter: 'invitedUserId' },
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	invitedUserIdProperty,
 	{
 		displayName: 'Invite Code',
@@ -24,32 +23,43 @@ export const properties: INodeProperties[] = [
 		description:
 			'The ps_ref query parameter of the landing URL, kept until the signup completes. A signup counts once per invited user.',
 	},
-	additionalFields([
-		{
-			displayName: 'Treat "Already Exists" as Success',
-			name: 'alreadyExistsIsSuccess',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether a signup reported before (for example by a run that timed out) gives an item with status ALREADY_EXISTS instead of an error',
-		},
-		{
-			displayName: 'Click ID',
-			name: 'clickId',
-			type: 'string',
-			default: '',
-			description:
-				'Click ID; may carry the same ps_ref value as Invite Code when the attribution type is uncertain',
-		},
-		{
-			displayName: 'Invited User Name',
-			name: 'invitedUserName',
-			type: 'string',
-			default: '',
-			description: 'Display name of the user in your product',
-		},
-	]),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Treat "Already Exists" as Success',
+				name: 'alreadyExistsIsSuccess',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a signup reported before (for example by a run that timed out) gives an item with status ALREADY_EXISTS instead of an error',
+			},
+			{
+				displayName: 'Click ID',
+				name: 'clickId',
+				type: 'string',
+				default: '',
+				description:
+					'Click ID; may carry the same ps_ref value as Invite Code when the attribution type is uncertain',
+			},
+			{
+				displayName: 'Invited User Name',
+				name: 'invitedUserName',
+				type: 'string',
+				default: '',
+				description: 'Display name of the user in your product',
+			},
+		],
+	},
 ];
+
+const displayOptions = { show: { resource: ['conversion'], operation: ['trackSignup'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const body: IDataObject = {

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { ParameterReader } from '../../../shared/helpers/validation';
@@ -9,7 +9,7 @@ const EXPANDABLE = ['balances', 'links', 'statistics'] as const;
 
 export const profile = promoterReadProfile('Get Promoter');
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	userIdProperty,
 	{
 		displayName: 'Include',
@@ -28,6 +28,10 @@ export const properties: INodeProperties[] = [
 		description: 'Related data to include in the promoter object',
 	},
 ];
+
+const displayOptions = { show: { resource: ['promoter'], operation: ['get'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 function readExpand(params: ParameterReader): string[] {
 	const raw = params.raw('expand', []);

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import { promoterStatisticsProfile } from '../../../shared/helpers/promoterReads';
@@ -7,7 +7,7 @@ import { promoterPath, userIdProperty } from './promoterFields';
 /** Shared with the trigger, which polls the same read. */
 export const profile = promoterStatisticsProfile;
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	userIdProperty,
 	{
 		displayName: 'Start Date',
@@ -28,6 +28,10 @@ export const properties: INodeProperties[] = [
 			'Optional. Last day counted, written YYYY-MM-DD, to 23:59:59; not before Start Date. Dates are read in UTC+8 (China Standard Time).',
 	},
 ];
+
+const displayOptions = { show: { resource: ['promoter'], operation: ['getStatistics'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
 	const path = promoterPath(params, '/statistics');

@@ -1,10 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
 import { getCredentials } from '../../../shared/transport';
-import { additionalFields } from '../additionalFields';
-import { userIdProperty } from './promoterFields';
 
 export const LANGUAGES = ['en', 'zh', 'zh-hk'] as const;
 export const THEME_MODES = ['light', 'dark'] as const;
@@ -15,57 +13,72 @@ export const profile: OperationProfile = {
 	key: { label: 'User ID', parameter: 'userId' },
 };
 
-export const properties: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
-		...userIdProperty,
+		displayName: 'User ID',
+		name: 'userId',
+		type: 'string',
+		required: true,
+		default: '',
 		description:
 			"Your user's stable, unique ID; always send the same value for the same user. Creates the promoter on first use.",
 	},
-	additionalFields([
-		{
-			displayName: 'Email',
-			name: 'email',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-		},
-		{
-			displayName: 'Language',
-			name: 'lang',
-			type: 'options',
-			options: [
-				{ name: 'Chinese (Hong Kong)', value: 'zh-hk' },
-				{ name: 'Chinese (Simplified)', value: 'zh' },
-				{ name: 'English', value: 'en' },
-			],
-			default: 'en',
-			description: 'Language of the promoter center',
-		},
-		{
-			displayName: 'Phone',
-			name: 'phone',
-			type: 'string',
-			default: '',
-		},
-		{
-			displayName: 'Theme',
-			name: 'themeMode',
-			type: 'options',
-			options: [
-				{ name: 'Dark', value: 'dark' },
-				{ name: 'Light', value: 'light' },
-			],
-			default: 'light',
-		},
-		{
-			displayName: 'Username',
-			name: 'username',
-			type: 'string',
-			default: '',
-			description: 'Display name; when empty the email is used, or a name made from the user ID',
-		},
-	]),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+			},
+			{
+				displayName: 'Language',
+				name: 'lang',
+				type: 'options',
+				options: [
+					{ name: 'Chinese (Hong Kong)', value: 'zh-hk' },
+					{ name: 'Chinese (Simplified)', value: 'zh' },
+					{ name: 'English', value: 'en' },
+				],
+				default: 'en',
+				description: 'Language of the promoter center',
+			},
+			{
+				displayName: 'Phone',
+				name: 'phone',
+				type: 'string',
+				default: '',
+			},
+			{
+				displayName: 'Theme',
+				name: 'themeMode',
+				type: 'options',
+				options: [
+					{ name: 'Dark', value: 'dark' },
+					{ name: 'Light', value: 'light' },
+				],
+				default: 'light',
+			},
+			{
+				displayName: 'Username',
+				name: 'username',
+				type: 'string',
+				default: '',
+				description: 'Display name; when empty the email is used, or a name made from the user ID',
+			},
+		],
+	},
 ];
+
+const displayOptions = { show: { resource: ['promoter'], operation: ['login'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 /**
  * Also returns the promoter-center addresses when the credential has one. The token is
