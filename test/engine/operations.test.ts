@@ -2,7 +2,7 @@
  * One workflow per operation (JSON fixtures in test/fixtures/workflows), run through n8n-core's
  * engine against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { runWorkflow, type WorkflowRun } from '../../harness/n8nCore/runWorkflow';
 import { withCredential } from '../../harness/n8nCore/workflows';
@@ -10,6 +10,26 @@ import { readWorkflowFixture, type WorkflowFixtureName } from '../fixtures/workf
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../helpers/sandbox';
 
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
+/**
+ * n8n's Manual Trigger as a manual run uses it: it passes on the one empty item it is given. Its
+ * package (n8n-nodes-base) is not installed here; test:e2e and the matrix run the real one.
+ */
+const manualTrigger: INodeType = {
+	description: {
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: [],
+		outputs: ['main'],
+		properties: [],
+	},
+	async execute(this: IExecuteFunctions) {
+		return [this.getInputData()];
+	},
+};
 const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedItem);
 
 describe('every operation as a workflow through the n8n engine', () => {
@@ -298,6 +318,92 @@ describe('every operation as a workflow through the n8n engine', () => {
 		).output('Get Promoter Balances');
 		expect(json(out).map((balance) => balance.currency)).toEqual(['EUR', 'USD', 'USD']);
 		expect(paired(out)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+	});
+
+	it('every-operation: all 13 operations in one workflow, as test:e2e and the matrix run it in n8n', async () => {
+		const result = await runWorkflow(readWorkflowFixture('every-operation'), {
+			credentials: allCredentials(sandbox),
+			otherNodeTypes: { 'n8n-nodes-base.manualTrigger': manualTrigger },
+		});
+		expect(result.error).toBeUndefined();
+		const one = (node: string) => {
+			const out = result.output(node);
+			expect(out).toHaveLength(1);
+			return out[0].json;
+		};
+		const authorized = one('Authorize');
+		expect(new URL(String(authorized.redirect_url)).searchParams.get('x_auth_code')).toBe(
+			authorized.code,
+		);
+		expect(one('Exchange Code')).toMatchObject({
+			user_key: expect.stringMatching(/^uk_/),
+			user_name: 'Ada',
+			ref_product_key: 'prd_photopal',
+		});
+		expect(one('Authorize and Redirect')).toMatchObject({
+			redirect_url: expect.stringMatching(
+				/^https:\/\/videomax\.example\/landing\?ps_ref=rl_[0-9a-f]+&x_auth_code=[0-9a-f]{32}$/,
+			),
+			ps_ref: expect.stringMatching(/^rl_/),
+		});
+		expect(one('Get Debug Code')).toEqual({
+			code: expect.any(String),
+			redirect_url: expect.stringContaining('x_auth_code='),
+		});
+		expect(one('Exchange Debug Code')).toMatchObject({ user_name: 'Debug User' });
+		expect(one('Track Signup')).toMatchObject({
+			event_name: 'signup',
+			status: 1,
+			campaign_id: 202,
+		});
+		expect(one('Track Purchase')).toMatchObject({ event_name: 'purchase', event_type: 2 });
+		expect(
+			sandbox.state.conversions.find((c) => c.transactionId === 'order_every_1'),
+		).toMatchObject({ valueCents: 4990, otherFields: { currency: 'USD' } });
+		expect(one('Track Custom Event')).toMatchObject({ event_name: 'renewal', event_type: 3 });
+		expect(
+			sandbox.state.conversions.find((c) => c.transactionId === 'renew_every_1'),
+		).toMatchObject({ valueCents: 950 });
+		// txn_1002 has one paid reward: preserved, none cancelled.
+		expect(one('Refund')).toMatchObject({
+			status: 'APPLIED',
+			transaction_id: 'txn_1002',
+			cancelled_reward_count: 0,
+			preserved_paid_reward_count: 1,
+		});
+		expect(sandbox.state.conversions.find((c) => c.transactionId === 'txn_1002')).toMatchObject({
+			reason: 'every operation',
+			adjustments: 1,
+		});
+		const login = one('Promoter Login');
+		const token = String(login.token);
+		expect(sandbox.state.centerTokens.has(token)).toBe(true);
+		expect(login).toMatchObject({
+			theme_mode: 'dark',
+			lang: 'zh',
+			promoterCenterIframeUrl: `${PROMOTER_CENTER_URL}/iframe/${encodeURIComponent(token)}`,
+		});
+		const promoter = one('Get Promoter');
+		expect(promoter).toMatchObject({
+			external_user_id: 'user_1001',
+			referral_code: 'ADA2026',
+			statistics: { object: 'promoter_statistics' },
+		});
+		expect(promoter.links).toHaveLength(2);
+		expect(promoter.balances).toHaveLength(2);
+		expect(json(result.output('Get Promoter Links')).map((link) => link.url)).toEqual([
+			'https://go.videomax.example/ADA2026',
+			'https://go.videomax.example/ADA-SPRING',
+		]);
+		expect(one('Get Promoter Statistics')).toMatchObject({
+			clicks: 1,
+			start_date: '2026-03-01',
+			end_date: '2026-03-01',
+		});
+		expect(json(result.output('Get Promoter Balances')).map((b) => b.currency)).toEqual([
+			'EUR',
+			'USD',
+		]);
 	});
 
 	it('the promoter reads refuse a v1 key with the rotation hint', async () => {
