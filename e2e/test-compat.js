@@ -2,24 +2,29 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:compat`: the packed package in every n8n release of harness/n8n-releases/, each on
- * the Node its manifest names (`node e2e/test-compat.js 2.41.1 1.123.81` runs only those).
+ * `npm run test:compat`: the packed package in every n8n release of harness/n8n-releases/ but the
+ * default one, each on the Node its manifest names. test:e2e runs the default release (2.41.1)
+ * with every check below, so the matrix prints one line for it,
+ * `COMPAT n8n 2.41.1 (Node …): proven by test:e2e`; named releases run whatever they are
+ * (`node e2e/test-compat.js 2.41.1 1.123.81` runs those two).
  *
- * For each release: n8n installed with its Node (harness/n8nInstall.js, cached between runs), the
- * tarball installed into a fresh user folder the way n8n installs community packages, then
- *   1. n8n loads both node types and the credential type, and derives the AI tool (usableAsTool);
+ * The matrix proves that each release loads and runs the package; what the package does is proven
+ * once, by the unit and engine tests. For each release: n8n installed with its Node
+ * (harness/n8nInstall.js, cached between runs), the tarball installed into a fresh user folder the
+ * way n8n installs community packages, then
+ *   1. n8n loads both node types and the credential types, and derives the AI tool (usableAsTool);
  *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
- *   3. one workflow runs all 13 operations against the sandbox (`n8n execute`), each output checked;
+ *   3. the every-operation fixture runs all 13 operations against the sandbox (`n8n execute`),
+ *      each one's success checked (e2e/everyOperation.js);
  *   4. the trigger, active and polling every minute: its first poll emits nothing, then a change
  *      made through the sandbox's activity route is emitted (quoted in the check's line);
- *   5. example (a) answers through its production webhook;
+ *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js);
  *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool.
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
  * What differs between releases is handled in harness/n8nReleaseDifferences.js, one function per
- * difference, each saying which releases need it; the operations workflow and its checks are in
- * e2e/compat/operations.js, the checks that wait on the started n8n in e2e/compat/webhookExampleChecks.js.
+ * difference, each saying which releases need it.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -50,16 +55,19 @@ const {
 	SIGNING_CREDENTIAL_TYPE,
 	TRIGGER_TYPE,
 	modelCredential,
-	paymentTriggerPath,
 	sandboxCredential,
 	signingCredential,
 } = require('../harness/n8nDemoData');
 const { freePort, stopProcess } = require('../harness/processes');
-const { installRelease, listReleases, n8nRelease } = require('../harness/n8nInstall');
+const {
+	DEFAULT_RELEASE,
+	installRelease,
+	listReleases,
+	n8nRelease,
+} = require('../harness/n8nInstall');
 const { createChecks } = require('./checks');
 const { TRIGGER_NODE, triggerWorkflow } = require('../harness/workflowBuilders');
 const { TEST_SIGNING_SECRETS } = require('../harness/n8nCore/paymentSignatures');
-const { postStripeEvent } = require('./webhookSecurity');
 const { ScriptedModel } = require('../harness/scriptedModel');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, WRONG_SECRET } = require('../sandbox/seed');
@@ -70,17 +78,27 @@ const {
 	setUpOwner,
 } = require('../harness/n8nReleaseDifferences');
 const {
-	PHOTOPAL_CREDENTIAL,
-	PHOTOPAL_KEY,
-	operationChecks,
-	operationsWorkflow,
-} = require('./compat/operations');
-const { IDS, WATCHED, purchaseOnce, refundThroughWebhook } = require('./compat/webhookExampleChecks');
+	EVERY_OPERATION_SECRETS,
+	assertEveryOperationRan,
+	everyOperationWorkflow,
+	photopalCredential,
+} = require('./everyOperation');
+const { checkWebhookExamples, paymentWebhookPath } = require('./webhookExampleChecks');
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
-const SECRETS = [KEYS[DEMO_KEY].secret, KEYS[PHOTOPAL_KEY].secret, TEST_SIGNING_SECRETS.stripe];
+const SECRETS = [...EVERY_OPERATION_SECRETS, TEST_SIGNING_SECRETS.stripe];
+/** The ids the matrix imports its workflows under; the checks find their executions by them. */
+const IDS = {
+	operations: 'compatAllOps00001',
+	trigger: 'compatTrigger0001',
+	refund: 'compatRefundHook1',
+	agent: 'compatAgentTools1',
+	purchase: 'compatPurchaseHk1',
+};
+/** The promoter the trigger watches. */
+const WATCHED = 'user_1002';
 
 /**
  * One release's checks, after its install (`install`, the settled result of installRelease). Returns
@@ -142,7 +160,7 @@ async function runRelease(version, tarball, install) {
 					env,
 					[
 						sandboxCredential(sandbox.url, DEMO_KEY, DEMO_CREDENTIAL),
-						sandboxCredential(sandbox.url, PHOTOPAL_KEY, PHOTOPAL_CREDENTIAL),
+						photopalCredential(sandbox.url),
 						modelCredential(model.url),
 						signingCredential('stripe'),
 					],
@@ -154,7 +172,7 @@ async function runRelease(version, tarball, install) {
 					...fitTypeVersions(release, exampleH),
 				];
 				const workflows = [
-					{ ...operationsWorkflow(), id: IDS.operations },
+					everyOperationWorkflow(IDS.operations),
 					{ ...triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), id: IDS.trigger },
 					{ ...exampleA, id: IDS.refund },
 					{ ...exampleE, id: IDS.agent },
@@ -174,10 +192,8 @@ async function runRelease(version, tarball, install) {
 			},
 		);
 
-		/** @type {Awaited<ReturnType<typeof executeWorkflow>>['run'] | undefined} */
-		let run;
 		await check(
-			'n8n execute: one workflow with all 13 operations against the sandbox',
+			'n8n execute: the every-operation fixture, all 13 operations against the sandbox',
 			async () => {
 				const result = await executeWorkflow(env, IDS.operations, release);
 				seen.push(result.stdout, result.stderr);
@@ -187,40 +203,11 @@ async function runRelease(version, tarball, install) {
 					`exit ${result.code ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
 				);
 				assert.ok(result.run, `n8n execute printed no run:\n${result.stdout.slice(0, 2000)}`);
-				run = result.run;
-				const error = run.data.resultData.error;
-				assert.equal(error, undefined, `the run failed: ${error?.message}`);
-				return `${Object.keys(run.data.resultData.runData).length - 1} operation nodes ran`;
+				return assertEveryOperationRan(result.run);
 			},
 		);
-		for (const [operation, node, body] of operationChecks(sandbox)) {
-			await check(`operation ${operation} (${node})`, () => {
-				assert.ok(run, 'the workflow did not run');
-				const runs = run.data.resultData.runData[node];
-				assert.ok(runs?.[0], `node "${node}" did not run`);
-				assert.equal(runs[0].error, undefined, `node "${node}" failed: ${runs[0].error?.message}`);
-				const items = runs[0].data?.main[0] ?? [];
-				assert.ok(items.length > 0, `node "${node}" gave no items`);
-				return body(items);
-			});
-		}
 
 		const base = `http://127.0.0.1:${port}`;
-		/** The production path of an example's Payment Webhook Trigger. @param {{ nodes: Record<string, any>[] }} example */
-		const triggerPathOf = (example) => {
-			const trigger = example.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
-			if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
-			return paymentTriggerPath(trigger.webhookId);
-		};
-		const refundPath = triggerPathOf(exampleA);
-		const purchasePath = triggerPathOf(exampleH);
-		/**
-		 * A Stripe event posted to a Payment Webhook Trigger, signed unless `signed` is false.
-		 * @param {string} webhookPath @param {'purchase' | 'refund'} kind
-		 * @param {import('../harness/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
-		 */
-		const deliverStripe = (webhookPath, kind, fields, signed = true) =>
-			postStripeEvent({ base, webhookPath, kind, fields, signed, seen });
 		await check(
 			'n8n start answers /healthz/readiness and registers the examples (a) and (h) webhooks',
 			async () => {
@@ -231,8 +218,8 @@ async function runRelease(version, tarball, install) {
 						release,
 						logFile: serverLog,
 						webhooks: [
-							{ method: 'POST', path: refundPath },
-							{ method: 'POST', path: purchasePath },
+							{ method: 'POST', path: paymentWebhookPath(exampleA) },
+							{ method: 'POST', path: paymentWebhookPath(exampleH) },
 						],
 					},
 				);
@@ -331,15 +318,15 @@ async function runRelease(version, tarball, install) {
 				).summary,
 		);
 
-		await check(
-			'example (a) through its Payment Webhook Trigger: a signed Stripe refund, repeat, not referred; a forged one gets 401, no execution, no call',
-			() => refundThroughWebhook({ base, cookie, sandbox, deliverStripe }, refundPath),
-		);
-
-		await check(
-			"example (h), Skip Transactions Already Tracked through a signed Stripe webhook: a repeat is not sent (n8n's deduplication store)",
-			() => purchaseOnce({ sandbox, deliverStripe }, purchasePath),
-		);
+		await checkWebhookExamples({
+			check,
+			base,
+			cookie,
+			sandbox,
+			seen,
+			refund: { id: IDS.refund, json: exampleA },
+			purchase: { id: IDS.purchase, json: exampleH },
+		});
 
 		await check('no API secret in any output, answer or n8n log', () => {
 			seen.push(fs.readFileSync(serverLog, 'utf8'));
@@ -377,8 +364,18 @@ async function main() {
 	const { values, positionals } = parseArguments();
 	// `--tarball <file>` tests a given package tarball (a published release, say) instead of packing dist/.
 	const givenTarball = values.tarball === undefined ? undefined : path.resolve(values.tarball);
-	const versions = positionals.length > 0 ? positionals : listReleases();
+	// test:e2e runs every check here on the default release: the matrix runs it only when named.
+	const versions =
+		positionals.length > 0
+			? positionals
+			: listReleases().filter((version) => version !== DEFAULT_RELEASE);
 	console.log(`COMPAT: ${PACKAGE.name}@${PACKAGE.version} in n8n ${versions.join(', ')}`);
+	if (positionals.length === 0) {
+		const release = n8nRelease(DEFAULT_RELEASE);
+		console.log(
+			`COMPAT n8n ${release.n8nVersion} (Node ${release.nodeVersion}): proven by test:e2e`,
+		);
+	}
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-compat-pack-'));
 	const results = [];
 	try {

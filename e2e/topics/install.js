@@ -2,8 +2,9 @@
 'use strict';
 /**
  * test:e2e, packing and install: `npm pack`, the tarball installed into the run's n8n user
- * folder the way n8n installs community packages, then the demo credential, the examples and
- * the WEBHOOK checks' workflows imported with `n8n import:*`.
+ * folder the way n8n installs community packages, then the demo credential, the examples, the
+ * every-operation fixture and the WEBHOOK checks' workflows imported with `n8n import:*`; the
+ * installed package then runs all 13 operations with `n8n execute`.
  */
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
@@ -17,7 +18,16 @@ const {
 } = require('../../harness/n8nInstance');
 const { installedPackages, packPackage } = require('../../harness/pack');
 const { EXAMPLES } = require('../../harness/n8nDemoData');
+const {
+	EVERY_OPERATION_SECRETS,
+	assertEveryOperationRan,
+	everyOperationWorkflow,
+	photopalCredential,
+} = require('../everyOperation');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
+const { execute } = require('./context');
+
+const EVERY_OPERATION_ID = 'e2eEveryOperation';
 
 /**
  * Throws when the package could not be installed: nothing else can run then.
@@ -50,13 +60,34 @@ async function installChecks(context) {
 	if (!installed) throw new Error('the package is not installed; nothing else can run');
 
 	await check(
-		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published)`,
+		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published; the every-operation fixture)`,
 		async () => {
 			await importDemo(env, sandbox.url, model.url, true);
-			await importCredentials(env, webhookSecurityCredentials());
-			await importWorkflows(env, webhookSecurityWorkflows());
+			await importCredentials(env, [
+				...webhookSecurityCredentials(),
+				photopalCredential(sandbox.url),
+			]);
+			await importWorkflows(env, [
+				...webhookSecurityWorkflows(),
+				{
+					workflow: everyOperationWorkflow(EVERY_OPERATION_ID),
+					id: EVERY_OPERATION_ID,
+					publish: false,
+				},
+			]);
 		},
 	);
+
+	await check('n8n execute: the every-operation fixture, all 13 operations', async () => {
+		const run = await execute(context, EVERY_OPERATION_ID);
+		// secretChecks scans the VideoMax secrets; the PhotoPal one is this check's alone.
+		const text = JSON.stringify(run);
+		assert.ok(
+			EVERY_OPERATION_SECRETS.every((secret) => !text.includes(secret)),
+			'an API secret in the run',
+		);
+		return assertEveryOperationRan(run);
+	});
 }
 
 module.exports = { installChecks };
