@@ -3,7 +3,7 @@
 /**
  * `npm pack` of the built package, the one place that packs it: the e2e install, the version
  * matrix, `npm start`, bench:n8n, the registry's publish, n8n's scanner (scripts/scan.mjs) and the
- * package tests (test/helpers/installPackage.js) all take the tarball from here. npm's scripts are
+ * package tests (test/helpers/installIntoApp.js) all take the tarball from here. npm's scripts are
  * off (.npmrc), so `dist/` must be built first. Also the one listing of what is in a node_modules.
  */
 const { spawnSync } = require('node:child_process');

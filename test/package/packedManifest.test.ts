@@ -3,7 +3,7 @@
  * dependency (the development Node 24 lives in the tools/node24 workspace, which `npm pack`
  * leaves out), so that installing the tarball adds this one package and nothing else.
  */
-import { packAndInstall } from '../helpers/installPackage';
+import { packAndInstall } from '../helpers/installIntoApp';
 
 declare const PACKAGE_DIR: string;
 

@@ -3,7 +3,7 @@
  * node_modules (with n8n-workflow beside it, as npm installs a peer), required by name, and its
  * signed requests sent to the sandbox with fetch.
  */
-import { installIntoApp } from '../helpers/installPackage';
+import { installIntoApp } from '../helpers/installIntoApp';
 import { KEYS, useSandbox } from '../helpers/sandbox';
 
 declare const PACKAGE_DIR: string;
