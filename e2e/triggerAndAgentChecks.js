@@ -1,9 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * Checks that test:e2e (e2e/topics/) and the version matrix (e2e/compat/) both run on a started
- * n8n, one piece each: the polling trigger turns a change in the sandbox into one execution, and
- * example (e)'s AI agent calls the node as a tool and replies with the sandbox's figures.
+ * Checks that test:e2e (e2e/topics/) and the version matrix (e2e/test-compat.js) both run on a
+ * started n8n, one piece each: the polling trigger turns a change in the sandbox into one
+ * execution, and example (e)'s AI agent calls the node as a tool and replies with the sandbox's
+ * figures.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
