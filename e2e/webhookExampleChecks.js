@@ -23,8 +23,8 @@ const { postStripeEvent } = require('./webhookSecurity');
  * @property {string} cookie the owner's session
  * @property {Sandbox} sandbox
  * @property {string[]} seen every text n8n gave back, scanned for the secrets at the end
- * @property {{ id: string, json: ExampleJson }} refund example (a): its workflow id in n8n, its JSON
- * @property {{ id: string, json: ExampleJson }} purchase example (h): its workflow id in n8n, its JSON
+ * @property {{ id: string, json: ExampleJson }} refund example (a): its id in n8n, its JSON
+ * @property {{ id: string, json: ExampleJson }} purchase example (h): its id in n8n, its JSON
  */
 
 /** The production path of an example's Payment Webhook Trigger. @param {ExampleJson} example */
