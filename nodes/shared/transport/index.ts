@@ -26,8 +26,7 @@ import { readOptionsCollection, parseRequestSettings } from './requestSettings';
 import { describeStringToSign, helperOptionsOf } from './requestSigner';
 import { apiRoot, toWireRequest, type OperationRequest, type WireRequest } from './wireRequest';
 
-export { CREDENTIAL_NAME, getCredentials, type TransportContext } from './credentials';
-export type { Envelope } from './attempts';
+export { CREDENTIAL_NAME, getCredentials } from './credentials';
 
 /** A request as an operation describes it. */
 export interface ApiRequest extends OperationRequest {

@@ -21,7 +21,7 @@ export interface SerializedBody {
 	contentType?: string;
 }
 
-/** What toWireRequest turns into bytes: an operation's request, or one n8n's HTTP Request node describes. */
+/** What toWireRequest turns into bytes: an operation's request, or one n8n's options describe. */
 export interface RequestParts {
 	method: string;
 	/** Below the root, percent-encoded; it may carry a query already written ("/x?a=1"). */
