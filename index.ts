@@ -6,14 +6,23 @@ export { AffiliateTrackingTrigger } from './nodes/AffiliateTrackingTrigger/Affil
 export { PaymentWebhookSigningApi } from './credentials/PaymentWebhookSigningApi.credentials';
 export { PaymentWebhookTrigger } from './nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 export * from './nodes/shared/transport/signing';
+export type { AffiliateTrackingCredentials } from './nodes/shared/transport/credentials';
+export {
+	readWireRequest,
+	type SignableRequestOptions,
+} from './nodes/shared/transport/httpRequestAdapter';
 export {
 	buildSignedRequest,
 	describeStringToSign,
 	signRequestOptions,
 	signWireRequest,
-	toWireRequest,
-	type AffiliateTrackingCredentials,
 	type SignedRequest,
 	type SignedRequestInput,
-	type WireRequest,
 } from './nodes/shared/transport/requestSigner';
+export {
+	apiRoot,
+	toWireRequest,
+	type OperationRequest,
+	type RequestParts,
+	type WireRequest,
+} from './nodes/shared/transport/wireRequest';

@@ -53,6 +53,8 @@ describe("the package root, required by name from an app's node_modules", () => 
 		expect(typeof api.buildSignedRequest).toBe('function');
 		expect(typeof api.signV2).toBe('function');
 		expect(typeof api.signV1).toBe('function');
+		expect(typeof api.toWireRequest).toBe('function');
+		expect(typeof api.readWireRequest).toBe('function');
 		expect(api.AffiliateTracking.name).toBe('AffiliateTracking');
 		expect(api.AffiliateTrackingTrigger.name).toBe('AffiliateTrackingTrigger');
 	});
@@ -75,6 +77,25 @@ describe("the package root, required by name from an app's node_modules", () => 
 		expect(JSON.stringify(request)).not.toContain(credential.apiSecret);
 		const answer = await send(request);
 		expect([answer.code, answer.data.status]).toEqual([0, 'APPLIED']);
+	});
+
+	it('buildSignedRequest sends and signs the wire request toWireRequest gives', () => {
+		const credential = key('pk_test_videomax_v2');
+		const request = {
+			method: 'POST' as const,
+			path: '/track/refund',
+			body: { transaction_id: 'txn_wire' },
+		};
+		const signed = api.buildSignedRequest({ ...credential, ...request, timestamp: 1767225600 });
+		const wire = api.toWireRequest(request, api.apiRoot(sandbox.url));
+		expect([signed.url, signed.body]).toEqual([wire.url, wire.body]);
+		expect(signed.headers['X-Api-Sign']).toBe(
+			api.signWireRequest('v2', wire, '1767225600', credential.apiSecret),
+		);
+		// What n8n hands the credential for it reads back to the same bytes.
+		expect(
+			api.readWireRequest({ method: 'POST', url: wire.url, body: wire.body }, sandbox.url),
+		).toEqual(wire);
 	});
 
 	it('a v2 GET with a query and an encoded path segment', async () => {

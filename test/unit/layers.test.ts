@@ -62,6 +62,9 @@ function violations(file: string, source: string): string[] {
 
 const SOURCES = readSources(['nodes', 'credentials']);
 
+/** A call of one of n8n's HTTP helpers (this.helpers.httpRequest…, context.helpers.request…). */
+const SENDS = /\bhelpers\s*\.\s*(httpRequest|request)\w*/;
+
 describe('import layers', () => {
 	it('every source file belongs to a layer', () => {
 		expect(SOURCES.length).toBeGreaterThan(30);
@@ -71,6 +74,16 @@ describe('import layers', () => {
 	it('no import of nodes/ or credentials/ crosses the order', () => {
 		const found = SOURCES.flatMap(({ path, source }) => violations(path, source));
 		expect(found).toEqual([]);
+	});
+
+	it('only nodes/shared/transport/index.ts sends requests', () => {
+		const senders = SOURCES.filter(({ source }) => SENDS.test(source)).map(({ path }) => path);
+		expect(senders).toEqual(['nodes/shared/transport/index.ts']);
+		expect(SENDS.test('await this.helpers.httpRequest(options)')).toBe(true);
+		expect(SENDS.test('context.helpers.requestWithAuthentication.call(context, name, o)')).toBe(
+			true,
+		);
+		expect(SENDS.test('this.helpers.checkProcessedAndRecord(items)')).toBe(false);
 	});
 
 	// Planted sources: the check must catch each of these.

@@ -15,10 +15,10 @@ import {
 	v2StringToSign,
 } from '../../nodes/shared/transport/signing';
 import {
-	signRequestOptions,
-	toWireRequest,
+	readWireRequest,
 	type SignableRequestOptions,
-} from '../../nodes/shared/transport/requestSigner';
+} from '../../nodes/shared/transport/httpRequestAdapter';
+import { signRequestOptions } from '../../nodes/shared/transport/requestSigner';
 import { strnatcmp } from '../../sandbox/verify';
 
 const SECRET = 'sk_test_vector_secret';
@@ -240,7 +240,7 @@ describe('credential authenticate(): the signed request is the request sent', ()
 	});
 
 	it('signs the path in the form the URL parser sends it', () => {
-		const wire = toWireRequest(
+		const wire = readWireRequest(
 			{ method: 'GET', url: 'https://api.example.com/api/open/v1/promoters/a b' },
 			'https://api.example.com',
 		);

@@ -2,6 +2,8 @@
  * The transport's decisions, on the sources with a scripted HTTP helper: what is retried for
  * which kind of operation, how long it waits, the clock-skew correction, and the errors it gives.
  */
+import { createHash } from 'node:crypto';
+
 import { NodeApiError, NodeOperationError, sleep, type IDataObject } from 'n8n-workflow';
 
 import type {
@@ -294,12 +296,23 @@ describe('envelope errors', () => {
 	});
 
 	it('a failed signature shows the string to sign without the secret', async () => {
-		const { error } = await send(call('write'), () =>
+		const { error, requests } = await send(call('write'), () =>
 			envelope(1000004, SERVER_MESSAGES.signatureFailed),
 		);
 		expect(error?.description).toContain('Check that the API Secret belongs to this API Key');
 		expect(error?.description).toContain('Signed with signature version v2. String to sign');
-		expect(error?.description).toContain('/api/open/v1/track/refund');
+		// The string the credential signed for the request sent, line by line.
+		const sent = requests[0];
+		expect(error?.description).toContain(
+			[
+				'PS-HMAC-SHA256',
+				'POST',
+				'/api/open/v1/track/refund',
+				'',
+				sent.headers?.[TIMESTAMP_HEADER],
+				createHash('sha256').update(String(sent.body)).digest('hex'),
+			].join('\n'),
+		);
 		expect(JSON.stringify(error)).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 		expect(error?.description).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 	});

@@ -160,10 +160,18 @@ export function encodeRfc3986(value: string): string {
 
 export type QueryValue = string | number | boolean;
 
-/** Builds a query string in the given key order; undefined values are left out. */
-export function buildQueryString(params: Record<string, QueryValue | undefined>): string {
-	return Object.entries(params)
-		.filter((entry): entry is [string, QueryValue] => entry[1] !== undefined)
+/** Query fields by name, or as name/value pairs in which a name may repeat (a=1&a=2). */
+export type QueryFields =
+	| Record<string, QueryValue | undefined>
+	| ReadonlyArray<readonly [string, QueryValue | undefined]>;
+
+/** Builds a query string in the given order; undefined values are left out. */
+export function buildQueryString(fields: QueryFields): string {
+	const entries: ReadonlyArray<readonly [string, QueryValue | undefined]> = Array.isArray(fields)
+		? fields
+		: Object.entries(fields);
+	return entries
+		.filter((entry): entry is readonly [string, QueryValue] => entry[1] !== undefined)
 		.map(([key, value]) => `${encodeRfc3986(key)}=${encodeRfc3986(String(value))}`)
 		.join('&');
 }
