@@ -31,7 +31,7 @@ const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../scripts/check-lock-files');
 const { installedPackages } = require('./pack');
-const { fail, runWithProgress } = require('./processes');
+const { fail, runWithProgress, sleep } = require('./processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
 const DEFAULT_RELEASE = '2.41.1';
@@ -166,6 +166,71 @@ async function installRelease(releaseOrVersion, log) {
 		log(`${label} is already installed in ${release.dir} (delete that folder to reinstall).`);
 		return { ...release, installedNow: false, seconds: (Date.now() - started) / 1000 };
 	}
+	const releaseLock = await acquireInstallLock(release, log);
+	try {
+		if (isInstalled(release)) {
+			log(`${label} was installed meanwhile by process ${releaseLock.waitedFor}.`);
+			return { ...release, installedNow: false, seconds: (Date.now() - started) / 1000 };
+		}
+		return await installUnlocked(release, label, started, log);
+	} finally {
+		fs.rmSync(releaseLock.dir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Waits until no other process installs this release, then holds its lock folder (made
+ * atomically, with the holder's pid in it): two suites started at once would otherwise both run
+ * `npm ci` in one folder and leave neither install whole. A lock whose process is gone is taken.
+ * @param {N8nRelease} release
+ * @param {(line: string) => void} log
+ * @returns {Promise<{ dir: string, waitedFor: number | null }>}
+ */
+async function acquireInstallLock(release, log) {
+	const dir = `${release.dir}.installing`;
+	fs.mkdirSync(path.dirname(dir), { recursive: true });
+	/** @type {number | null} */
+	let waitedFor = null;
+	for (;;) {
+		try {
+			fs.mkdirSync(dir);
+			fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
+			return { dir, waitedFor };
+		} catch (error) {
+			if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+		}
+		const holder = Number(fs.readFileSync(path.join(dir, 'pid'), { flag: 'a+', encoding: 'utf8' }));
+		if (holder > 0 && !processIsAlive(holder)) {
+			fs.rmSync(dir, { recursive: true, force: true });
+			continue;
+		}
+		if (holder > 0 && waitedFor !== holder) {
+			waitedFor = holder;
+			log(
+				`Waiting for process ${holder}, which is installing n8n ${release.n8nVersion} into ${release.dir}…`,
+			);
+		}
+		await sleep(2000);
+	}
+}
+
+/** @param {number} pid */
+function processIsAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
+/**
+ * @param {N8nRelease} release
+ * @param {string} label
+ * @param {number} started
+ * @param {(line: string) => void} log
+ */
+async function installUnlocked(release, label, started, log) {
 	const lockPath = path.join(release.manifestDir, 'package-lock.json');
 	const hasLock = fs.existsSync(lockPath);
 	log(`Installing ${label} into ${release.dir} (about 4 minutes and 3 GB)…`);
