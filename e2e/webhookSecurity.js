@@ -59,12 +59,13 @@ function webhookId(provider) {
  * @param {Provider} provider @returns {string[]}
  */
 function purchaseEvents(provider) {
-	const { PROVIDER_EVENTS } =
-		/** @type {typeof import('../nodes/PaymentWebhookTrigger/events')} */ (
-			require(path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'events.js'))
-		);
-	return PROVIDER_EVENTS[provider]
-		.filter((event) => event.kind === 'purchase')
+	const { providerOf } = /** @type {typeof import('../nodes/PaymentWebhookTrigger/providers')} */ (
+		require(
+			path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'providers', 'index.js'),
+		)
+	);
+	return providerOf(provider)
+		.events.filter((event) => event.kind === 'purchase')
 		.map((event) => event.value);
 }
 

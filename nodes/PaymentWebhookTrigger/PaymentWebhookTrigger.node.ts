@@ -12,14 +12,13 @@ import {
 } from 'n8n-workflow';
 
 import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
-import { LABELS, PROVIDER_LABELS, properties } from './description';
+import { LABELS, properties } from './description';
 import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
+import { isProvider, providerOf, PROVIDERS, type Provider } from './providers';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
-	PROVIDERS,
 	secretProblem,
 	verifyDelivery,
-	type Provider,
 	type RequestHeaders,
 } from './signatures';
 
@@ -54,11 +53,11 @@ function parameterError(context: IWebhookFunctions, label: string, rule: string)
 
 function readSettings(context: IWebhookFunctions): Settings {
 	const provider = String(context.getNodeParameter('provider', 'stripe'));
-	if (!(PROVIDERS as readonly string[]).includes(provider)) {
+	if (!isProvider(provider)) {
 		throw parameterError(
 			context,
 			'Provider',
-			`must be one of ${PROVIDERS.join(', ')} (got "${provider.slice(0, 40)}")`,
+			`must be one of ${PROVIDERS.map(({ option }) => option.value).join(', ')} (got "${provider.slice(0, 40)}")`,
 		);
 	}
 	const rawEvents = context.getNodeParameter('events', []);
@@ -87,7 +86,7 @@ function readSettings(context: IWebhookFunctions): Settings {
 	if (userIdMetadataKey === '') {
 		throw parameterError(context, LABELS.userIdMetadataKey, 'must not be empty');
 	}
-	return { provider: provider as Provider, events, toleranceSeconds, userIdMetadataKey };
+	return { provider, events, toleranceSeconds, userIdMetadataKey };
 }
 
 /** The body bytes exactly as received: n8n keeps them on the request, or reads them on demand. */
@@ -123,7 +122,7 @@ function refuse(
 ): IWebhookResponseData {
 	const node = context.getNode();
 	context.logger.warn(
-		`Payment Webhook Trigger "${node.name}" refused a ${PROVIDER_LABELS[provider]} delivery (${status}): ${reason}`,
+		`Payment Webhook Trigger "${node.name}" refused a ${providerOf(provider).option.name} delivery (${status}): ${reason}`,
 		{ workflowId: context.getWorkflow().id, node: node.name, provider, status },
 	);
 	const response: JsonResponder = context.getResponseObject();
@@ -145,8 +144,7 @@ export class PaymentWebhookTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["provider"] }}',
-		description:
-			'Starts a workflow on a signed payment webhook (Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks): checks the signature, gives one purchase or refund item',
+		description: `Starts a workflow on a signed payment webhook (${PROVIDERS.map(({ option }) => option.name).join(', ')}): checks the signature, gives one purchase or refund item`,
 		defaults: { name: 'Payment Webhook Trigger' },
 		inputs: [],
 		outputs: [MAIN_CONNECTION],
@@ -221,7 +219,7 @@ export class PaymentWebhookTrigger implements INodeType {
 		if (!verification.valid && verification.unusableSecret) {
 			// A setup error: every delivery would fail. An error execution shows it in the editor.
 			throw new NodeOperationError(this.getNode(), verification.reason, {
-				description: `Paste the endpoint's signing secret, exactly as ${PROVIDER_LABELS[provider]} shows it, into the Payment Webhook Signing API credential.`,
+				description: `Paste the endpoint's signing secret, exactly as ${providerOf(provider).option.name} shows it, into the Payment Webhook Signing API credential.`,
 			});
 		}
 		if (!verification.valid) return refuse(this, provider, 401, verification.reason);

@@ -9,15 +9,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PROVIDERS, sampleEvent } from '../../harness/n8nCore/paymentSignatures';
 import {
-	currencyDecimals,
 	DEFAULT_USER_ID_METADATA_KEY,
 	eventTypeOf,
-	majorUnits,
 	paymentEventItem,
-	PROVIDER_EVENTS,
 	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
-import type { Provider } from '../../nodes/PaymentWebhookTrigger/signatures';
+import { currencyDecimals, majorUnits } from '../../nodes/PaymentWebhookTrigger/money';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 
 const SIGNED_AT = 1_764_000_000;
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
@@ -163,7 +161,7 @@ describe('payment event items', () => {
 		});
 
 		it('offers its purchase and refund events, selected by default', () => {
-			const events = PROVIDER_EVENTS[provider];
+			const events = providerOf(provider).events;
 			expect(events.map((event) => event.value)).toEqual(
 				expect.arrayContaining([expected.purchase, expected.refund]),
 			);

@@ -21,12 +21,11 @@ import {
 	DEFAULT_TOLERANCE_SECONDS,
 	safeEqual,
 	secretProblem,
-	SIGNATURE_HEADERS,
 	verifyDelivery,
-	type Provider,
 	type RequestHeaders,
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS: Record<Provider, string> = {
@@ -116,23 +115,25 @@ describe('payment webhook signatures', () => {
 
 		it('refuses a delivery without the signature header', () => {
 			const headers = { ...signed(provider, rawBody) };
-			delete headers[SIGNATURE_HEADERS[provider]];
+			delete headers[providerOf(provider).signatureHeader];
 			expect(verify(provider, rawBody, headers)).toEqual(
-				refusal(`missing ${SIGNATURE_HEADERS[provider]} header`),
+				refusal(`missing ${providerOf(provider).signatureHeader} header`),
 			);
-			expect(verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: '  ' }).valid).toBe(false);
+			expect(
+				verify(provider, rawBody, { [providerOf(provider).signatureHeader]: '  ' }).valid,
+			).toBe(false);
 		});
 
 		it('refuses a signature header sent twice', () => {
 			const headers = signed(provider, rawBody);
-			const name = SIGNATURE_HEADERS[provider];
+			const name = providerOf(provider).signatureHeader;
 			expect(
 				verify(provider, rawBody, { ...headers, [name]: [headers[name], headers[name]] }),
 			).toEqual(refusal(`${name} header sent more than once`));
 		});
 
 		it('refuses malformed signature headers', () => {
-			const name = SIGNATURE_HEADERS[provider];
+			const name = providerOf(provider).signatureHeader;
 			const valid = signed(provider, rawBody);
 			for (const malformed of ['garbage', 'v1=', 't=,v1=', 'ts=;h1=', 'v1,', '=,;']) {
 				const result = verify(provider, rawBody, { ...valid, [name]: malformed });
@@ -146,7 +147,7 @@ describe('payment webhook signatures', () => {
 			const cases = [
 				verify(provider, rawBody, headers),
 				verify(provider, rawBody, {}),
-				verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: secret }),
+				verify(provider, rawBody, { [providerOf(provider).signatureHeader]: secret }),
 				...(timed ? [verify(provider, rawBody, signed(provider, rawBody, NOW - 10_000))] : []),
 			];
 			for (const result of cases) {

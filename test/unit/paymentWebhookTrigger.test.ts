@@ -23,8 +23,7 @@ import {
 } from '../../harness/n8nCore/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import { PROVIDER_EVENTS } from '../../nodes/PaymentWebhookTrigger/events';
-import { SIGNATURE_HEADERS, type Provider } from '../../nodes/PaymentWebhookTrigger/signatures';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 import { fakeWebhookContext, type FakeWebhookOptions } from './fakeWebhookContext';
 
 const trigger = new PaymentWebhookTrigger();
@@ -70,7 +69,7 @@ function delivery(
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
 			provider,
-			events: overrides.events ?? PROVIDER_EVENTS[provider].map(({ value }) => value),
+			events: overrides.events ?? providerOf(provider).events.map(({ value }) => value),
 			responseMode: 'onReceived',
 			options: overrides.options ?? {},
 			...overrides.parameters,
@@ -110,7 +109,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		);
 		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
 			const rawBody = purchaseBody(provider);
-			const name = SIGNATURE_HEADERS[provider];
+			const name = providerOf(provider).signatureHeader;
 			const signedWith = (key: string, timestamp = nowSeconds()) =>
 				signDelivery(provider, rawBody, key, { timestamp });
 			const headers =
@@ -159,7 +158,9 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		it('an event not selected: answered, nothing started, nothing logged', async () => {
 			const fake = delivery(provider, {
 				rawBody: purchaseBody(provider, 'refund'),
-				events: PROVIDER_EVENTS[provider].filter((e) => e.kind === 'purchase').map((e) => e.value),
+				events: providerOf(provider)
+					.events.filter((e) => e.kind === 'purchase')
+					.map((e) => e.value),
 			});
 			const result = await run(fake);
 			expect(result).toEqual({
@@ -300,7 +301,7 @@ describe('Payment Webhook Trigger: description', () => {
 		const events = byName('events');
 		expect(events.map((p) => p.displayOptions?.show?.provider)).toEqual(PROVIDERS.map((p) => [p]));
 		for (const [index, name] of PROVIDERS.entries()) {
-			expect(events[index].default).toEqual(PROVIDER_EVENTS[name].map((e) => e.value));
+			expect(events[index].default).toEqual(providerOf(name).events.map((e) => e.value));
 			expect(values(events[index])).toContain('*');
 		}
 		expect(values(byName('responseMode')[0])).toEqual(['onReceived', 'lastNode', 'responseNode']);
