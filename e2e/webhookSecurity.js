@@ -13,6 +13,7 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
+	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signDelivery,
@@ -135,7 +136,7 @@ const staleTimestamp = () => Math.floor(Date.now() / 1000) - 3600;
 
 /**
  * The bad deliveries of a provider, each `{ name, transactionId, body, headers }` for a purchase
- * of its own transaction ID. Lemon Squeezy signs no timestamp, so it has no stale case.
+ * of its own transaction ID. Lemon Squeezy and Creem sign no timestamp, so they have no stale case.
  * @param {Provider} provider @param {string} prefix
  */
 function badDeliveries(provider, prefix) {
@@ -163,7 +164,7 @@ function badDeliveries(provider, prefix) {
 		const headers = signDelivery(provider, body, secret);
 		cases.push({ name: 'tampered', body: body.replace('"buyer_1"', '"attacker_1"'), headers });
 	}
-	if (provider !== 'lemonSqueezy') {
+	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
 		const body = bodyFor('stale');
 		cases.push({
 			name: 'stale',

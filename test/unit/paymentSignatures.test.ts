@@ -7,6 +7,8 @@
  * secrets, tampered and re-serialized bodies, missing and malformed headers, timestamps out of
  * tolerance either way.
  */
+import { createHmac } from 'node:crypto';
+
 import { Paddle } from '@paddle/paddle-node-sdk';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -15,6 +17,7 @@ import {
 	PROVIDERS,
 	sampleEvent,
 	signDelivery,
+	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 } from '../../harness/n8nCore/paymentSignatures';
 import {
@@ -33,6 +36,7 @@ const OTHER_SECRETS: Record<Provider, string> = {
 	paddle: 'pdl_ntfset_test_affiliate_tracking_paddle_rolled_0002',
 	lemonSqueezy: 'ls_test_affiliate_tracking_signing_rolled_0002',
 	standardWebhooks: `whsec_${Buffer.from('affiliate-tracking-standard-webhooks-rolled-key').toString('base64')}`,
+	creem: 'whsec_test_affiliate_tracking_creem_rolled_0002',
 };
 const stripeWebhooks = new Stripe('sk_test_signing_only').webhooks;
 
@@ -75,7 +79,7 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 describe('payment webhook signatures', () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
-		const timed = provider !== 'lemonSqueezy';
+		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);
 
 		it("accepts a delivery signed by the provider's scheme, with its signed time", () => {
 			expect(verify(provider, rawBody, signed(provider, rawBody))).toEqual({
@@ -284,6 +288,34 @@ describe('payment webhook signatures', () => {
 		});
 	});
 
+	describe('Creem', () => {
+		const rawBody = bodyOf('creem');
+		const secret = TEST_SIGNING_SECRETS.creem;
+
+		it('is the hex HMAC-SHA256 of the body keyed with the secret as shown, whsec_ included', () => {
+			const expected = createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+			expect(verify('creem', rawBody, { 'creem-signature': expected })).toEqual({
+				valid: true,
+				signedAt: null,
+				messageId: null,
+			});
+			const keyedWithoutPrefix = createHmac('sha256', secret.slice('whsec_'.length))
+				.update(rawBody, 'utf8')
+				.digest('hex');
+			expect(verify('creem', rawBody, { 'creem-signature': keyedWithoutPrefix }).valid).toBe(false);
+		});
+
+		it('refuses what is no hex SHA-256, and any other header name', () => {
+			const { 'creem-signature': signature } = signed('creem', rawBody);
+			expect(verify('creem', rawBody, { 'creem-signature': `sha256=${signature}` })).toEqual(
+				refusal('malformed creem-signature header: not a hex SHA-256 HMAC'),
+			);
+			expect(verify('creem', rawBody, { 'x-signature': signature })).toEqual(
+				refusal('missing creem-signature header'),
+			);
+		});
+	});
+
 	describe('Standard Webhooks', () => {
 		const rawBody = bodyOf('standardWebhooks');
 		const secret = TEST_SIGNING_SECRETS.standardWebhooks;
@@ -346,6 +378,11 @@ describe('payment webhook signatures', () => {
 				'standardWebhooks',
 				'whsec_not base64!',
 				'The Signing Secret is not a Standard Webhooks secret: it must be "whsec_" followed by base64',
+			],
+			[
+				'creem',
+				'creem_live_secret',
+				'The Signing Secret is not a Creem secret: it starts with "whsec_"',
 			],
 		] as const)('%s: %j', (provider, secret, problem) => {
 			expect(secretProblem(provider, secret)).toBe(problem);

@@ -19,6 +19,7 @@ import {
 	PROVIDERS,
 	sampleEvent,
 	signDelivery,
+	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 } from '../../harness/n8nCore/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
@@ -43,6 +44,7 @@ const SAMPLE_REFUND_TYPES: Record<Provider, string> = {
 	paddle: 'adjustment.updated',
 	lemonSqueezy: 'order_refunded',
 	standardWebhooks: 'order.refunded',
+	creem: 'refund.created',
 };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -104,8 +106,8 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		});
 
 		const faults: ReadonlyArray<readonly [string, Fault]> = FAULTS.filter(
-			// Lemon Squeezy signs no timestamp: nothing is stale.
-			([, fault]) => fault !== 'stale' || provider !== 'lemonSqueezy',
+			// Lemon Squeezy and Creem sign no timestamp: nothing is stale.
+			([, fault]) => fault !== 'stale' || !SIGNS_NO_TIMESTAMP.includes(provider),
 		);
 		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
 			const rawBody = purchaseBody(provider);
@@ -179,6 +181,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 			if (provider === 'lemonSqueezy')
 				(body.meta as IDataObject).event_name = 'license_key_created';
 			else if (provider === 'paddle') body.event_type = 'customer.created';
+			else if (provider === 'creem') body.eventType = 'subscription.active';
 			else body.type = 'customer.created';
 			const rawBody = JSON.stringify(body);
 			const fake = delivery(provider, {
@@ -262,7 +265,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		[
 			'provider',
 			'square',
-			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks (got "square")',
+			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks, creem (got "square")',
 		],
 	] as const)('a parameter error names the parameter: %s %j', async (name, value, message) => {
 		const fake = delivery('stripe', { parameters: { [name]: value } as IDataObject });

@@ -3,12 +3,13 @@
  * its description, the credential test and the item builder know the providers only from here.
  */
 import type { PaymentProvider } from '../provider';
+import { creem } from './creem';
 import { lemonSqueezy } from './lemonSqueezy';
 import { paddle } from './paddle';
 import { standardWebhooks } from './standardWebhooks';
 import { stripe } from './stripe';
 
-export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks] as const;
+export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
 export type Provider = (typeof PROVIDERS)[number]['option']['value'];
