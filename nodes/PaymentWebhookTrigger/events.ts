@@ -44,13 +44,9 @@ export interface PaymentEventItem extends IDataObject {
 	event: IDataObject;
 }
 
-/** The event type a provider's body names (Lemon Squeezy's also travels in `X-Event-Name`). */
-export function eventTypeOf(
-	provider: Provider,
-	body: IDataObject,
-	eventNameHeader?: string,
-): string | null {
-	return providerOf(provider).eventType(body, eventNameHeader);
+/** The event type the signed body names; null when it names none (no header stands in). */
+export function eventTypeOf(provider: Provider, body: IDataObject): string | null {
+	return providerOf(provider).eventType(body);
 }
 
 export interface DeliveryFacts {

@@ -39,12 +39,13 @@ export const refuse = (reason: string): Verification => ({ valid: false, reason 
 export const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 export const UNIX_SECONDS = /^\d{1,12}$/;
 
-/** The one value of a header; a header sent twice (an array) counts as malformed. */
-export function headerValue(headers: RequestHeaders, name: string): string | undefined | null {
+/**
+ * The value of a header. Node's HTTP parser joins a header sent twice into one string, its values
+ * separated by ", " (only set-cookie comes as an array); the schemes parse that string as it is.
+ */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
 	const value = headers[name];
-	if (value === undefined) return undefined;
-	if (Array.isArray(value)) return null;
-	return value;
+	return typeof value === 'string' ? value : undefined;
 }
 
 /** Constant-time equality of two strings (false at once when their lengths differ). */

@@ -50,8 +50,8 @@ export interface PaymentProvider<Id extends string = string> {
 	secretProblem: (secret: string) => string | null;
 	/** The check of a delivery whose signature header is there, once and not blank. */
 	verify: (input: VerificationInput, header: string) => Verification;
-	/** The event type the body names (Lemon Squeezy's also travels in `X-Event-Name`). */
-	eventType: (body: JsonObject, eventNameHeader?: string) => string | null;
+	/** The event type the signed body names (never an unsigned header). */
+	eventType: (body: JsonObject) => string | null;
 	/** The event's ID, from the body or the signed message ID. */
 	eventId: (body: JsonObject, messageId: string | null) => string | null;
 	/** Its purchase and refund events; all are selected by default. */
@@ -77,3 +77,11 @@ export function idAt(value: unknown): string | null {
 
 /** The rule of a provider whose secret can be any text: nothing beyond what every provider checks. */
 export const anySecret = (): null => null;
+
+/** The rule of a provider that shows its secret as `whsec_…` and keys with it as shown. */
+export const whsecSecret =
+	(label: string) =>
+	(secret: string): string | null =>
+		secret.startsWith('whsec_')
+			? null
+			: `The Signing Secret is not a ${label} secret: it starts with "whsec_"`;

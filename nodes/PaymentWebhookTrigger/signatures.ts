@@ -6,7 +6,7 @@
  * header value.
  */
 import { headerValue, refuse, type Verification, type VerificationInput } from './hmac';
-import { providerOf, type Provider } from './providers';
+import { providerOf, PROVIDERS, type Provider } from './providers';
 
 export { safeEqual, type RequestHeaders, type Verification } from './hmac';
 
@@ -20,6 +20,21 @@ export function secretProblem(provider: Provider, secret: string): string | null
 }
 
 /**
+ * The providers that can sign with `secret`, by name in the registry's order; when none can, why
+ * (each distinct problem once: an empty secret is simply "empty").
+ */
+export function secretFit(secret: string): { fits: string[]; problems: string[] } {
+	const verdicts = PROVIDERS.map(({ option }) => ({
+		name: option.name,
+		problem: secretProblem(option.value, secret),
+	}));
+	return {
+		fits: verdicts.filter(({ problem }) => problem === null).map(({ name }) => name),
+		problems: [...new Set(verdicts.map(({ problem }) => problem).filter((p) => p !== null))],
+	};
+}
+
+/**
  * Checks one delivery; never throws. A secret the provider cannot sign with is refused with
  * `unusableSecret` (the node reports a setup error); every fault of the delivery is a refusal.
  */
@@ -28,7 +43,6 @@ export function verifyDelivery(input: VerificationInput & { provider: Provider }
 	if (problem !== null) return { valid: false, reason: problem, unusableSecret: true };
 	const { signatureHeader, verify } = providerOf(input.provider);
 	const header = headerValue(input.headers, signatureHeader);
-	if (header === null) return refuse(`${signatureHeader} header sent more than once`);
 	if (header === undefined || header.trim() === '')
 		return refuse(`missing ${signatureHeader} header`);
 	return verify(input, header);

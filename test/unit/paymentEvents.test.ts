@@ -377,11 +377,11 @@ describe('payment event items', () => {
 	});
 
 	describe('Lemon Squeezy', () => {
-		it('takes the event name from X-Event-Name when the body lacks it', () => {
-			expect(eventTypeOf('lemonSqueezy', { data: {} }, 'order_created')).toBe('order_created');
-			expect(eventTypeOf('lemonSqueezy', { meta: { event_name: 'order_refunded' } }, 'x')).toBe(
+		it('takes the event name only from the signed body (meta.event_name)', () => {
+			expect(eventTypeOf('lemonSqueezy', { meta: { event_name: 'order_refunded' } })).toBe(
 				'order_refunded',
 			);
+			expect(eventTypeOf('lemonSqueezy', { data: {} })).toBeNull();
 			expect(eventTypeOf('lemonSqueezy', {})).toBeNull();
 		});
 

@@ -10,7 +10,7 @@
  */
 import { verifyBodyHex } from '../hmac';
 import { currencyAt, minorAt, refundTypeOf } from '../money';
-import { idAt, objectAt, textAt, type PaymentProvider } from '../provider';
+import { idAt, objectAt, textAt, whsecSecret, type PaymentProvider } from '../provider';
 
 export const creem: PaymentProvider<'creem'> = {
 	option: {
@@ -20,10 +20,7 @@ export const creem: PaymentProvider<'creem'> = {
 	},
 	signatureHeader: 'creem-signature',
 	signsTimestamp: false,
-	secretProblem: (secret) =>
-		secret.startsWith('whsec_')
-			? null
-			: 'The Signing Secret is not a Creem secret: it starts with "whsec_"',
+	secretProblem: whsecSecret('Creem'),
 	verify: (input, header) => verifyBodyHex(input, header, 'creem-signature'),
 	eventType: (body) => textAt(body.eventType),
 	eventId: (body) => textAt(body.id),

@@ -42,8 +42,8 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 	signsTimestamp: false,
 	secretProblem: anySecret,
 	verify: (input, header) => verifyBodyHex(input, header, 'X-Signature'),
-	eventType: (body, eventNameHeader) =>
-		textAt(objectAt(body.meta)?.event_name) ?? textAt(eventNameHeader),
+	// Only the signed body: the X-Event-Name header is not signed.
+	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
 	eventId: () => null,
 	events: [
 		{

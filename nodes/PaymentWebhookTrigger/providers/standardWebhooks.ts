@@ -54,10 +54,10 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 	verify: (input, header) => {
 		const messageId = headerValue(input.headers, 'webhook-id');
 		const timestamp = headerValue(input.headers, 'webhook-timestamp');
-		if (messageId === undefined || messageId === null || messageId === '') {
+		if (messageId === undefined || messageId === '') {
 			return refuse('missing webhook-id header');
 		}
-		if (timestamp === undefined || timestamp === null || !UNIX_SECONDS.test(timestamp)) {
+		if (timestamp === undefined || !UNIX_SECONDS.test(timestamp)) {
 			return refuse('missing or malformed webhook-timestamp header');
 		}
 		const signatures = header
