@@ -27,7 +27,7 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 			required: true,
 			placeholder: 'whsec_…',
 			description:
-				"The endpoint's signing secret exactly as the provider shows it: Stripe's whsec_…, the secret key of Paddle's notification destination, Lemon Squeezy's signing secret, or a Standard Webhooks whsec_… secret",
+				"The endpoint's signing secret exactly as the provider shows it: Stripe's whsec_…, the secret key of Paddle's notification destination, Lemon Squeezy's signing secret, Creem's whsec_…, or a Standard Webhooks whsec_… secret",
 		},
 	];
 }

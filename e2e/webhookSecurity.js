@@ -13,6 +13,7 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
+	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signDelivery,
@@ -59,12 +60,13 @@ function webhookId(provider) {
  * @param {Provider} provider @returns {string[]}
  */
 function purchaseEvents(provider) {
-	const { PROVIDER_EVENTS } =
-		/** @type {typeof import('../nodes/PaymentWebhookTrigger/events')} */ (
-			require(path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'events.js'))
-		);
-	return PROVIDER_EVENTS[provider]
-		.filter((event) => event.kind === 'purchase')
+	const { providerOf } = /** @type {typeof import('../nodes/PaymentWebhookTrigger/providers')} */ (
+		require(
+			path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'providers', 'index.js'),
+		)
+	);
+	return providerOf(provider)
+		.events.filter((event) => event.kind === 'purchase')
 		.map((event) => event.value);
 }
 
@@ -134,7 +136,7 @@ const staleTimestamp = () => Math.floor(Date.now() / 1000) - 3600;
 
 /**
  * The bad deliveries of a provider, each `{ name, transactionId, body, headers }` for a purchase
- * of its own transaction ID. Lemon Squeezy signs no timestamp, so it has no stale case.
+ * of its own transaction ID. Lemon Squeezy and Creem sign no timestamp, so they have no stale case.
  * @param {Provider} provider @param {string} prefix
  */
 function badDeliveries(provider, prefix) {
@@ -162,7 +164,7 @@ function badDeliveries(provider, prefix) {
 		const headers = signDelivery(provider, body, secret);
 		cases.push({ name: 'tampered', body: body.replace('"buyer_1"', '"attacker_1"'), headers });
 	}
-	if (provider !== 'lemonSqueezy') {
+	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
 		const body = bodyFor('stale');
 		cases.push({
 			name: 'stale',

@@ -45,6 +45,7 @@ const SIGNING_CREDENTIALS = {
 	paddle: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
 	lemonSqueezy: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
 	standardWebhooks: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
+	creem: { id: 'paySigningCreem01', name: 'Creem webhook signing secret (demo)' },
 };
 
 /**

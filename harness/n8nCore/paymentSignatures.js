@@ -4,13 +4,13 @@
  * Signs payment-provider webhook deliveries the way each provider does, for the unit tests, the
  * end-to-end run, the queue storm and the benchmarks. Stripe and Standard Webhooks are signed by
  * the providers' own libraries (`stripe`, `standardwebhooks`); Paddle's signer has no public
- * library (its SDK only verifies: a unit test checks these signatures against it) and Lemon
- * Squeezy documents a plain HMAC. Also holds one documented sample event per provider, kind and
+ * library (its SDK only verifies: a unit test checks these signatures against it); Lemon Squeezy
+ * and Creem document a plain HMAC of the body (Creem's SDKs only verify). Also holds one documented sample event per provider, kind and
  * refund size, in the shape the provider sends.
  */
 const { createHmac } = require('node:crypto');
 
-/** @typedef {'stripe' | 'paddle' | 'lemonSqueezy' | 'standardWebhooks'} Provider */
+/** @typedef {'stripe' | 'paddle' | 'lemonSqueezy' | 'standardWebhooks' | 'creem'} Provider */
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
  * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in
@@ -18,7 +18,10 @@ const { createHmac } = require('node:crypto');
  */
 
 /** The providers, in the order the node lists them. @type {Provider[]} */
-const PROVIDERS = ['stripe', 'paddle', 'lemonSqueezy', 'standardWebhooks'];
+const PROVIDERS = ['stripe', 'paddle', 'lemonSqueezy', 'standardWebhooks', 'creem'];
+
+/** The providers that sign no timestamp: none of their deliveries can be stale. @type {Provider[]} */
+const SIGNS_NO_TIMESTAMP = ['lemonSqueezy', 'creem'];
 
 /** Test-only endpoint secrets, one per provider, in each provider's own format. */
 const TEST_SIGNING_SECRETS = /** @type {const} */ ({
@@ -27,6 +30,7 @@ const TEST_SIGNING_SECRETS = /** @type {const} */ ({
 	lemonSqueezy: 'ls_test_affiliate_tracking_signing_0001',
 	// Standard Webhooks: `whsec_` and the base64 of the key bytes.
 	standardWebhooks: `whsec_${Buffer.from('affiliate-tracking-standard-webhooks-test-key').toString('base64')}`,
+	creem: 'whsec_test_affiliate_tracking_creem_0001',
 });
 
 let stripeWebhooks = /** @type {import('stripe').Stripe['webhooks'] | undefined} */ (undefined);
@@ -75,6 +79,8 @@ function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 			return { 'paddle-signature': `ts=${ts};h1=${hmacHex(secret, `${ts}:${rawBody}`)}` };
 		case 'lemonSqueezy':
 			return { 'x-signature': hmacHex(secret, rawBody) };
+		case 'creem':
+			return { 'creem-signature': hmacHex(secret, rawBody) };
 		case 'standardWebhooks': {
 			const { Webhook } = require('standardwebhooks');
 			const id = eventId ?? `msg_${hmacHex('id', rawBody).slice(0, 24)}`;
@@ -93,7 +99,8 @@ function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
  * A documented purchase or refund event of `provider`, as the provider sends it. Stripe:
  * `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded`; Paddle:
  * `transaction.completed` / `adjustment.updated` (an approved refund); Lemon Squeezy:
- * `order_created` / `order_refunded`; Standard Webhooks: Polar's `order.paid` / `order.refunded`.
+ * `order_created` / `order_refunded`; Standard Webhooks: Polar's `order.paid` / `order.refunded`;
+ * Creem: `checkout.completed` / `refund.created`.
  * @param {Provider} provider @param {'purchase' | 'refund'} kind @param {SampleFields} fields
  * @returns {Record<string, unknown>}
  */
@@ -245,9 +252,70 @@ function sampleEvent(provider, kind, fields) {
 					metadata: { user_id: userId },
 				},
 			};
+		case 'creem':
+			return kind === 'purchase'
+				? {
+						id: eventId,
+						eventType: 'checkout.completed',
+						created_at: created * 1000,
+						object: {
+							id: `ch_${transactionId}`,
+							object: 'checkout',
+							order: {
+								id: transactionId,
+								customer: 'cust_sample_1',
+								product: 'prod_sample_1',
+								amount: amountMinor,
+								currency,
+								status: 'paid',
+								type: 'onetime',
+							},
+							customer: { id: 'cust_sample_1', object: 'customer' },
+							status: 'completed',
+							metadata: { user_id: userId },
+							mode: 'test',
+						},
+					}
+				: {
+						id: eventId,
+						eventType: 'refund.created',
+						created_at: created * 1000,
+						object: {
+							id: `ref_${transactionId}`,
+							object: 'refund',
+							status: 'succeeded',
+							refund_amount: refundedMinor,
+							refund_currency: currency,
+							reason: 'requested_by_customer',
+							transaction: {
+								id: `tran_${transactionId}`,
+								object: 'transaction',
+								amount: amountMinor,
+								amount_paid: amountMinor,
+								currency,
+								status: partial ? 'partialRefund' : 'refunded',
+								order: transactionId,
+							},
+							checkout: {
+								id: `ch_${transactionId}`,
+								object: 'checkout',
+								metadata: { user_id: userId },
+							},
+							order: transactionId,
+							customer: 'cust_sample_1',
+							mode: 'test',
+						},
+					};
 		default:
 			throw new Error(`Unknown provider ${String(provider)}`);
 	}
 }
 
-module.exports = { PROVIDERS, TEST_SIGNING_SECRETS, sampleEvent, signDelivery, signWithTestSecret };
+module.exports = {
+	PROVIDERS,
+	SIGNS_NO_TIMESTAMP,
+	TEST_SIGNING_SECRETS,
+	sampleEvent,
+	signDelivery,
+	signWithTestSecret,
+};

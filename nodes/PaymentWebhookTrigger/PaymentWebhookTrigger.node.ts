@@ -12,14 +12,14 @@ import {
 } from 'n8n-workflow';
 
 import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
-import { LABELS, PROVIDER_LABELS, properties } from './description';
+import { LABELS, properties } from './description';
 import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
+import { isProvider, providerOf, PROVIDERS, type Provider } from './providers';
+import { RefusalLog } from './refusalLog';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
-	PROVIDERS,
-	secretProblem,
+	secretFit,
 	verifyDelivery,
-	type Provider,
 	type RequestHeaders,
 } from './signatures';
 
@@ -54,11 +54,11 @@ function parameterError(context: IWebhookFunctions, label: string, rule: string)
 
 function readSettings(context: IWebhookFunctions): Settings {
 	const provider = String(context.getNodeParameter('provider', 'stripe'));
-	if (!(PROVIDERS as readonly string[]).includes(provider)) {
+	if (!isProvider(provider)) {
 		throw parameterError(
 			context,
 			'Provider',
-			`must be one of ${PROVIDERS.join(', ')} (got "${provider.slice(0, 40)}")`,
+			`must be one of ${PROVIDERS.map(({ option }) => option.value).join(', ')} (got "${provider.slice(0, 40)}")`,
 		);
 	}
 	const rawEvents = context.getNodeParameter('events', []);
@@ -87,7 +87,7 @@ function readSettings(context: IWebhookFunctions): Settings {
 	if (userIdMetadataKey === '') {
 		throw parameterError(context, LABELS.userIdMetadataKey, 'must not be empty');
 	}
-	return { provider: provider as Provider, events, toleranceSeconds, userIdMetadataKey };
+	return { provider, events, toleranceSeconds, userIdMetadataKey };
 }
 
 /** The body bytes exactly as received: n8n keeps them on the request, or reads them on demand. */
@@ -111,26 +111,41 @@ function parseBody(rawBody: Buffer): IDataObject | null {
 	}
 }
 
+/** The whole body of a refusal's answer: the sender learns nothing of why. */
+const REFUSAL_BODIES = {
+	401: { error: 'Invalid webhook signature' },
+	400: { error: 'Invalid webhook body' },
+} as const;
+
+/** The refusals this process has logged, per workflow. */
+const refusalLog = new RefusalLog();
+
 /**
- * Answers a delivery that is refused and starts nothing: the status and a short reason (never
- * the secret, the body or a header value), one warning in n8n's log.
+ * Answers a delivery that is refused and starts nothing: the status and a generic body. The
+ * reason (never the secret, the body or a header value) goes only to n8n's log, at most once a
+ * minute per workflow (refusalLog.ts).
  */
 function refuse(
 	context: IWebhookFunctions,
 	provider: Provider,
-	status: 400 | 401,
+	status: keyof typeof REFUSAL_BODIES,
 	reason: string,
 ): IWebhookResponseData {
 	const node = context.getNode();
-	context.logger.warn(
-		`Payment Webhook Trigger "${node.name}" refused a ${PROVIDER_LABELS[provider]} delivery (${status}): ${reason}`,
-		{ workflowId: context.getWorkflow().id, node: node.name, provider, status },
-	);
+	const workflowId = context.getWorkflow().id ?? '';
+	const refusals = refusalLog.record(workflowId, Date.now());
+	if (refusals !== null) {
+		const what =
+			refusals === 1
+				? `a ${providerOf(provider).option.name} delivery`
+				: `${refusals} deliveries since its last such line, the last from ${providerOf(provider).option.name}`;
+		context.logger.warn(
+			`Payment Webhook Trigger "${node.name}" refused ${what} (${status}): ${reason}`,
+			{ workflowId, node: node.name, provider, status, refusals },
+		);
+	}
 	const response: JsonResponder = context.getResponseObject();
-	response.status(status).json({
-		error: status === 401 ? 'Invalid webhook signature' : 'Invalid webhook body',
-		reason,
-	});
+	response.status(status).json({ ...REFUSAL_BODIES[status] });
 	return { noWebhookResponse: true };
 }
 
@@ -145,8 +160,7 @@ export class PaymentWebhookTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["provider"] }}',
-		description:
-			'Starts a workflow on a signed payment webhook (Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks): checks the signature, gives one purchase or refund item',
+		description: `Starts a workflow on a signed payment webhook (${PROVIDERS.map(({ option }) => option.name).join(', ')}): checks the signature, gives one purchase or refund item`,
 		defaults: { name: 'Payment Webhook Trigger' },
 		inputs: [],
 		outputs: [MAIN_CONNECTION],
@@ -170,18 +184,17 @@ export class PaymentWebhookTrigger implements INodeType {
 
 	methods = {
 		credentialTest: {
-			/** No provider is contacted: the secret is only checked for a usable form. */
+			/** No provider is contacted: the secret is only checked against each provider's form. */
 			async signingSecretFormat(
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const secret = credential.data?.signingSecret;
-				const problem = secretProblem('stripe', typeof secret === 'string' ? secret : '');
-				if (problem !== null) return { status: 'Error', message: problem };
+				const { fits, problems } = secretFit(typeof secret === 'string' ? secret : '');
+				if (fits.length === 0) return { status: 'Error', message: problems.join('; ') };
 				return {
 					status: 'OK',
-					message:
-						"The Signing Secret is well formed. It is checked against each delivery's signature; no provider is contacted.",
+					message: `The Signing Secret is well formed for ${fits.join(', ')}. It is checked against each delivery's signature; no provider is contacted.`,
 				};
 			},
 		},
@@ -221,19 +234,16 @@ export class PaymentWebhookTrigger implements INodeType {
 		if (!verification.valid && verification.unusableSecret) {
 			// A setup error: every delivery would fail. An error execution shows it in the editor.
 			throw new NodeOperationError(this.getNode(), verification.reason, {
-				description: `Paste the endpoint's signing secret, exactly as ${PROVIDER_LABELS[provider]} shows it, into the Payment Webhook Signing API credential.`,
+				description: `Paste the endpoint's signing secret, exactly as ${providerOf(provider).option.name} shows it, into the Payment Webhook Signing API credential.`,
 			});
 		}
 		if (!verification.valid) return refuse(this, provider, 401, verification.reason);
 
 		const body = parseBody(rawBody);
 		if (body === null) return refuse(this, provider, 400, 'the signed body is not a JSON object');
-		const eventNameHeader = request.headers['x-event-name'];
-		const eventType = eventTypeOf(
-			provider,
-			body,
-			typeof eventNameHeader === 'string' ? eventNameHeader : undefined,
-		);
+		// Only the signed body names the event: a body that names none starts nothing, whatever
+		// is selected (an unsigned header such as X-Event-Name is never read).
+		const eventType = eventTypeOf(provider, body);
 		if (eventType === null) {
 			return { webhookResponse: { received: true, ignored: 'the event names no type' } };
 		}

@@ -4,15 +4,10 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY, PROVIDER_EVENTS } from './events';
-import { DEFAULT_TOLERANCE_SECONDS, PROVIDERS, type Provider } from './signatures';
-
-export const PROVIDER_LABELS: Readonly<Record<Provider, string>> = {
-	stripe: 'Stripe',
-	paddle: 'Paddle Billing',
-	lemonSqueezy: 'Lemon Squeezy',
-	standardWebhooks: 'Standard Webhooks',
-};
+import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY } from './events';
+import type { PaymentProvider } from './provider';
+import { PROVIDERS, type Provider } from './providers';
+import { DEFAULT_TOLERANCE_SECONDS } from './signatures';
 
 /** Display names that parameter errors quote. */
 export const LABELS = {
@@ -21,17 +16,12 @@ export const LABELS = {
 	userIdMetadataKey: 'User ID Metadata Key',
 } as const;
 
-const PROVIDER_DESCRIPTIONS: Readonly<Record<Provider, string>> = {
-	stripe: 'Stripe-Signature header; the secret starts with whsec_',
-	paddle: 'Paddle-Signature header; the secret key of the notification destination',
-	lemonSqueezy: "X-Signature header; the webhook's signing secret",
-	standardWebhooks:
-		'webhook-id, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
-};
+/** The providers that sign no timestamp: the tolerance option is hidden for them. */
+const UNTIMED = PROVIDERS.filter((provider) => !provider.signsTimestamp);
+const untimedNames = UNTIMED.map((provider) => provider.option.name);
 
 /** One `events` parameter per provider: same name, shown for its provider only. */
-function eventsProperty(provider: Provider): INodeProperties {
-	const events = PROVIDER_EVENTS[provider];
+function eventsProperty({ option, events }: PaymentProvider<Provider>): INodeProperties {
 	const options: INodePropertyOptions[] = [
 		{
 			name: 'Any Event (*)',
@@ -45,7 +35,7 @@ function eventsProperty(provider: Provider): INodeProperties {
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		displayOptions: { show: { provider: [provider] } },
+		displayOptions: { show: { provider: [option.value] } },
 		options: options.sort((a, b) => a.name.localeCompare(b.name)),
 		default: [...events.map(({ value }) => value)],
 		description:
@@ -66,11 +56,9 @@ export const properties: INodeProperties[] = [
 		name: 'provider',
 		type: 'options',
 		noDataExpression: true,
-		options: PROVIDERS.map((provider) => ({
-			name: PROVIDER_LABELS[provider],
-			value: provider,
-			description: PROVIDER_DESCRIPTIONS[provider],
-		})).sort((a, b) => a.name.localeCompare(b.name)),
+		options: PROVIDERS.map(({ option }) => ({ ...option })).sort((a, b) =>
+			a.name.localeCompare(b.name),
+		),
 		default: 'stripe',
 		description: 'Who signs the deliveries, and how',
 	},
@@ -120,10 +108,9 @@ export const properties: INodeProperties[] = [
 				name: 'toleranceSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1, numberPrecision: 0 },
-				displayOptions: { hide: { '/provider': ['lemonSqueezy'] } },
+				displayOptions: { hide: { '/provider': UNTIMED.map(({ option }) => option.value) } },
 				default: DEFAULT_TOLERANCE_SECONDS,
-				description:
-					"How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays (Lemon Squeezy signs no timestamp)",
+				description: `How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays (${untimedNames.join(' and ')} ${untimedNames.length === 1 ? 'signs' : 'sign'} no timestamp)`,
 			},
 			{
 				displayName: LABELS.userIdMetadataKey,

@@ -189,10 +189,7 @@ describe('Payment Webhook Trigger in n8n-core', () => {
 		expect(sent).toEqual([
 			{
 				status: 401,
-				body: {
-					error: 'Invalid webhook signature',
-					reason: 'no v1 signature matches the body and the signing secret',
-				},
+				body: { error: 'Invalid webhook signature' },
 			},
 		]);
 		expect(warnings).toHaveLength(1);

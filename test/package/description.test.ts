@@ -184,12 +184,18 @@ describe('payment webhook trigger description', () => {
 		]);
 	});
 
-	it('offers the four providers, an events list for each, and the response modes', () => {
+	it('offers the five providers, an events list for each, and the response modes', () => {
 		const values = (property: INodeProperties | undefined) =>
 			(property?.options as INodePropertyOptions[]).map((o) => o.value);
 		const provider = description.properties.find((p) => p.name === 'provider');
 		expect(provider?.noDataExpression).toBe(true);
-		expect(values(provider)).toEqual(['lemonSqueezy', 'paddle', 'standardWebhooks', 'stripe']);
+		expect(values(provider)).toEqual([
+			'creem',
+			'lemonSqueezy',
+			'paddle',
+			'standardWebhooks',
+			'stripe',
+		]);
 		const events = description.properties.filter((p) => p.name === 'events');
 		expect(
 			Object.fromEntries(events.map((p) => [p.displayOptions?.show?.provider?.[0], p.default])),
@@ -204,6 +210,7 @@ describe('payment webhook trigger description', () => {
 			paddle: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
 			lemonSqueezy: ['order_created', 'order_refunded'],
 			standardWebhooks: ['order.paid', 'order.refunded'],
+			creem: ['checkout.completed', 'refund.created'],
 		});
 		for (const property of events) expect(values(property)).toContain('*');
 		expect(values(description.properties.find((p) => p.name === 'responseMode'))).toEqual([

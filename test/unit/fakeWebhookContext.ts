@@ -15,6 +15,8 @@ export interface FakeWebhookOptions {
 	headers: Record<string, string | string[]>;
 	/** As n8n before it parsed the body: the request has no rawBody until readRawBody() runs. */
 	rawBodyOnDemand?: boolean;
+	/** The workflow's ID; a new one for each fake when absent. */
+	workflowId?: string;
 }
 
 export interface LoggedLine {
@@ -31,7 +33,11 @@ export interface FakeWebhook {
 	readRawBodyCalls: () => number;
 }
 
+/** Each fake is a workflow of its own: refusals are logged per workflow, at most once a minute. */
+let workflows = 0;
+
 export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
+	const workflowId = options.workflowId ?? `unit-workflow-${++workflows}`;
 	const sent: FakeWebhook['sent'] = [];
 	const logged: LoggedLine[] = [];
 	let readCalls = 0;
@@ -62,7 +68,7 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 		};
 	const context = {
 		getNode: () => node,
-		getWorkflow: () => ({ id: 'unit-workflow', name: 'Unit', active: true }),
+		getWorkflow: () => ({ id: workflowId, name: 'Unit', active: true }),
 		getMode: () => 'webhook',
 		getNodeParameter: (name: string, fallback?: unknown) => {
 			const value = options.parameters[name];

@@ -7,23 +7,25 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PROVIDERS, sampleEvent } from '../../harness/n8nCore/paymentSignatures';
 import {
-	currencyDecimals,
+	PROVIDERS,
+	sampleEvent,
+	SIGNS_NO_TIMESTAMP,
+} from '../../harness/n8nCore/paymentSignatures';
+import {
 	DEFAULT_USER_ID_METADATA_KEY,
 	eventTypeOf,
-	majorUnits,
 	paymentEventItem,
-	PROVIDER_EVENTS,
 	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
-import type { Provider } from '../../nodes/PaymentWebhookTrigger/signatures';
+import { currencyDecimals, majorUnits } from '../../nodes/PaymentWebhookTrigger/money';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 
 const SIGNED_AT = 1_764_000_000;
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
 
 const factsFor = (provider: Provider, overrides: Partial<DeliveryFacts> = {}): DeliveryFacts => ({
-	signedAt: provider === 'lemonSqueezy' ? null : SIGNED_AT,
+	signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
 	messageId: provider === 'standardWebhooks' ? 'msg_unit_1' : null,
 	userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
 	...overrides,
@@ -65,12 +67,20 @@ const EXPECTED: Record<
 		refund: 'order.refunded',
 		eventId: () => 'msg_unit_1',
 	},
+	creem: {
+		purchase: 'checkout.completed',
+		refund: 'refund.created',
+		eventId: (kind) => `evt_${kind}_txn_shared_1`,
+	},
 };
 
 describe('payment event items', () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
 		const expected = EXPECTED[provider];
-		const unsigned = provider === 'lemonSqueezy' ? ['eventId', 'signedAt'] : [];
+		const unsigned = [
+			...(expected.eventId('purchase') === null ? ['eventId'] : []),
+			...(SIGNS_NO_TIMESTAMP.includes(provider) ? ['signedAt'] : []),
+		];
 
 		it('a purchase: the transaction ID, amount, currency, user ID and metadata', () => {
 			const body = sample(provider, 'purchase');
@@ -79,7 +89,7 @@ describe('payment event items', () => {
 				provider,
 				eventType: expected.purchase,
 				eventId: expected.eventId('purchase'),
-				signedAt: provider === 'lemonSqueezy' ? null : SIGNED_AT_ISO,
+				signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT_ISO,
 				kind: 'purchase',
 				refundType: null,
 				transactionId: 'txn_shared_1',
@@ -155,7 +165,9 @@ describe('payment event items', () => {
 						? { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } }
 						: provider === 'lemonSqueezy'
 							? { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } }
-							: { type: 'customer.created', data: { id: 'cus_1' } };
+							: provider === 'creem'
+								? { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } }
+								: { type: 'customer.created', data: { id: 'cus_1' } };
 			const item = itemOf(provider, body);
 			expect(item.kind).toBe('other');
 			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);
@@ -163,7 +175,7 @@ describe('payment event items', () => {
 		});
 
 		it('offers its purchase and refund events, selected by default', () => {
-			const events = PROVIDER_EVENTS[provider];
+			const events = providerOf(provider).events;
 			expect(events.map((event) => event.value)).toEqual(
 				expect.arrayContaining([expected.purchase, expected.refund]),
 			);
@@ -365,11 +377,11 @@ describe('payment event items', () => {
 	});
 
 	describe('Lemon Squeezy', () => {
-		it('takes the event name from X-Event-Name when the body lacks it', () => {
-			expect(eventTypeOf('lemonSqueezy', { data: {} }, 'order_created')).toBe('order_created');
-			expect(eventTypeOf('lemonSqueezy', { meta: { event_name: 'order_refunded' } }, 'x')).toBe(
+		it('takes the event name only from the signed body (meta.event_name)', () => {
+			expect(eventTypeOf('lemonSqueezy', { meta: { event_name: 'order_refunded' } })).toBe(
 				'order_refunded',
 			);
+			expect(eventTypeOf('lemonSqueezy', { data: {} })).toBeNull();
 			expect(eventTypeOf('lemonSqueezy', {})).toBeNull();
 		});
 
@@ -381,6 +393,43 @@ describe('payment event items', () => {
 				data: { ...data, attributes: { ...(data.attributes as IDataObject), status: 'pending' } },
 			};
 			expect(itemOf('lemonSqueezy', pending).kind).toBe('other');
+		});
+	});
+
+	describe('Creem', () => {
+		const refund = sample('creem', 'refund');
+		const withObject = (object: IDataObject) => ({
+			...refund,
+			object: { ...(refund.object as IDataObject), ...object },
+		});
+
+		it('a refund names its order as an ID, expanded, or through its transaction', () => {
+			expect(
+				itemOf('creem', withObject({ order: { id: 'txn_shared_1', amount: 10000 } })),
+			).toMatchObject({ transactionId: 'txn_shared_1', refundType: 'full' });
+			expect(itemOf('creem', withObject({ order: undefined }))).toMatchObject({
+				transactionId: 'txn_shared_1',
+			});
+			expect(itemOf('creem', withObject({ order: undefined, transaction: {} }))).toMatchObject({
+				transactionId: null,
+				refundType: null,
+				missing: expect.arrayContaining(['transactionId', 'refundType']),
+			});
+		});
+
+		it('a failed or canceled refund is no refund; an unpaid order is no purchase', () => {
+			expect(itemOf('creem', withObject({ status: 'failed' })).kind).toBe('other');
+			expect(itemOf('creem', withObject({ status: 'canceled' })).kind).toBe('other');
+			const purchase = sample('creem', 'purchase');
+			const checkout = purchase.object as IDataObject;
+			const unpaid = {
+				...purchase,
+				object: { ...checkout, order: { ...(checkout.order as IDataObject), status: 'pending' } },
+			};
+			expect(itemOf('creem', unpaid)).toMatchObject({
+				kind: 'other',
+				transactionId: 'txn_shared_1',
+			});
 		});
 	});
 

@@ -7,6 +7,8 @@
  * secrets, tampered and re-serialized bodies, missing and malformed headers, timestamps out of
  * tolerance either way.
  */
+import { createHmac } from 'node:crypto';
+
 import { Paddle } from '@paddle/paddle-node-sdk';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -15,18 +17,18 @@ import {
 	PROVIDERS,
 	sampleEvent,
 	signDelivery,
+	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 } from '../../harness/n8nCore/paymentSignatures';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	safeEqual,
 	secretProblem,
-	SIGNATURE_HEADERS,
 	verifyDelivery,
-	type Provider,
 	type RequestHeaders,
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS: Record<Provider, string> = {
@@ -34,6 +36,7 @@ const OTHER_SECRETS: Record<Provider, string> = {
 	paddle: 'pdl_ntfset_test_affiliate_tracking_paddle_rolled_0002',
 	lemonSqueezy: 'ls_test_affiliate_tracking_signing_rolled_0002',
 	standardWebhooks: `whsec_${Buffer.from('affiliate-tracking-standard-webhooks-rolled-key').toString('base64')}`,
+	creem: 'whsec_test_affiliate_tracking_creem_rolled_0002',
 };
 const stripeWebhooks = new Stripe('sk_test_signing_only').webhooks;
 
@@ -76,7 +79,7 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 describe('payment webhook signatures', () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
-		const timed = provider !== 'lemonSqueezy';
+		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);
 
 		it("accepts a delivery signed by the provider's scheme, with its signed time", () => {
 			expect(verify(provider, rawBody, signed(provider, rawBody))).toEqual({
@@ -116,23 +119,34 @@ describe('payment webhook signatures', () => {
 
 		it('refuses a delivery without the signature header', () => {
 			const headers = { ...signed(provider, rawBody) };
-			delete headers[SIGNATURE_HEADERS[provider]];
+			delete headers[providerOf(provider).signatureHeader];
 			expect(verify(provider, rawBody, headers)).toEqual(
-				refusal(`missing ${SIGNATURE_HEADERS[provider]} header`),
+				refusal(`missing ${providerOf(provider).signatureHeader} header`),
 			);
-			expect(verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: '  ' }).valid).toBe(false);
+			expect(
+				verify(provider, rawBody, { [providerOf(provider).signatureHeader]: '  ' }).valid,
+			).toBe(false);
 		});
 
-		it('refuses a signature header sent twice', () => {
+		// Node's HTTP parser joins a header sent twice into one string, its values split by ", ".
+		it('a signature header sent twice, as Node joins it: forged values never pass', () => {
 			const headers = signed(provider, rawBody);
-			const name = SIGNATURE_HEADERS[provider];
-			expect(
-				verify(provider, rawBody, { ...headers, [name]: [headers[name], headers[name]] }),
-			).toEqual(refusal(`${name} header sent more than once`));
+			const forged = signed(provider, rawBody, NOW, OTHER_SECRETS[provider]);
+			const name = providerOf(provider).signatureHeader;
+			const joined = (a: string, b: string) => ({ ...headers, [name]: `${a}, ${b}` });
+			expect(verify(provider, rawBody, joined(forged[name], forged[name])).valid).toBe(false);
+			// A forged value and the genuine one: a scheme of several signatures finds the genuine
+			// one among them; a scheme of one bare hex HMAC (Lemon Squeezy, Creem) calls the joined
+			// value malformed.
+			expect(verify(provider, rawBody, joined(forged[name], headers[name]))).toEqual(
+				SIGNS_NO_TIMESTAMP.includes(provider)
+					? refusal(/^malformed .* header: not a hex SHA-256 HMAC$/)
+					: expect.objectContaining({ valid: true }),
+			);
 		});
 
 		it('refuses malformed signature headers', () => {
-			const name = SIGNATURE_HEADERS[provider];
+			const name = providerOf(provider).signatureHeader;
 			const valid = signed(provider, rawBody);
 			for (const malformed of ['garbage', 'v1=', 't=,v1=', 'ts=;h1=', 'v1,', '=,;']) {
 				const result = verify(provider, rawBody, { ...valid, [name]: malformed });
@@ -146,7 +160,7 @@ describe('payment webhook signatures', () => {
 			const cases = [
 				verify(provider, rawBody, headers),
 				verify(provider, rawBody, {}),
-				verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: secret }),
+				verify(provider, rawBody, { [providerOf(provider).signatureHeader]: secret }),
 				...(timed ? [verify(provider, rawBody, signed(provider, rawBody, NOW - 10_000))] : []),
 			];
 			for (const result of cases) {
@@ -283,6 +297,34 @@ describe('payment webhook signatures', () => {
 		});
 	});
 
+	describe('Creem', () => {
+		const rawBody = bodyOf('creem');
+		const secret = TEST_SIGNING_SECRETS.creem;
+
+		it('is the hex HMAC-SHA256 of the body keyed with the secret as shown, whsec_ included', () => {
+			const expected = createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+			expect(verify('creem', rawBody, { 'creem-signature': expected })).toEqual({
+				valid: true,
+				signedAt: null,
+				messageId: null,
+			});
+			const keyedWithoutPrefix = createHmac('sha256', secret.slice('whsec_'.length))
+				.update(rawBody, 'utf8')
+				.digest('hex');
+			expect(verify('creem', rawBody, { 'creem-signature': keyedWithoutPrefix }).valid).toBe(false);
+		});
+
+		it('refuses what is no hex SHA-256, and any other header name', () => {
+			const { 'creem-signature': signature } = signed('creem', rawBody);
+			expect(verify('creem', rawBody, { 'creem-signature': `sha256=${signature}` })).toEqual(
+				refusal('malformed creem-signature header: not a hex SHA-256 HMAC'),
+			);
+			expect(verify('creem', rawBody, { 'x-signature': signature })).toEqual(
+				refusal('missing creem-signature header'),
+			);
+		});
+	});
+
 	describe('Standard Webhooks', () => {
 		const rawBody = bodyOf('standardWebhooks');
 		const secret = TEST_SIGNING_SECRETS.standardWebhooks;
@@ -345,6 +387,11 @@ describe('payment webhook signatures', () => {
 				'standardWebhooks',
 				'whsec_not base64!',
 				'The Signing Secret is not a Standard Webhooks secret: it must be "whsec_" followed by base64',
+			],
+			[
+				'creem',
+				'creem_live_secret',
+				'The Signing Secret is not a Creem secret: it starts with "whsec_"',
 			],
 		] as const)('%s: %j', (provider, secret, problem) => {
 			expect(secretProblem(provider, secret)).toBe(problem);

@@ -19,12 +19,12 @@ import {
 	PROVIDERS,
 	sampleEvent,
 	signDelivery,
+	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 } from '../../harness/n8nCore/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import { PROVIDER_EVENTS } from '../../nodes/PaymentWebhookTrigger/events';
-import { SIGNATURE_HEADERS, type Provider } from '../../nodes/PaymentWebhookTrigger/signatures';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 import { fakeWebhookContext, type FakeWebhookOptions } from './fakeWebhookContext';
 
 const trigger = new PaymentWebhookTrigger();
@@ -44,6 +44,7 @@ const SAMPLE_REFUND_TYPES: Record<Provider, string> = {
 	paddle: 'adjustment.updated',
 	lemonSqueezy: 'order_refunded',
 	standardWebhooks: 'order.refunded',
+	creem: 'refund.created',
 };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -70,7 +71,7 @@ function delivery(
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
 			provider,
-			events: overrides.events ?? PROVIDER_EVENTS[provider].map(({ value }) => value),
+			events: overrides.events ?? providerOf(provider).events.map(({ value }) => value),
 			responseMode: 'onReceived',
 			options: overrides.options ?? {},
 			...overrides.parameters,
@@ -105,12 +106,12 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		});
 
 		const faults: ReadonlyArray<readonly [string, Fault]> = FAULTS.filter(
-			// Lemon Squeezy signs no timestamp: nothing is stale.
-			([, fault]) => fault !== 'stale' || provider !== 'lemonSqueezy',
+			// Lemon Squeezy and Creem sign no timestamp: nothing is stale.
+			([, fault]) => fault !== 'stale' || !SIGNS_NO_TIMESTAMP.includes(provider),
 		);
 		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
 			const rawBody = purchaseBody(provider);
-			const name = SIGNATURE_HEADERS[provider];
+			const name = providerOf(provider).signatureHeader;
 			const signedWith = (key: string, timestamp = nowSeconds()) =>
 				signDelivery(provider, rawBody, key, { timestamp });
 			const headers =
@@ -129,12 +130,8 @@ describe('Payment Webhook Trigger: webhook()', () => {
 			});
 			const result = await run(fake);
 			expect(result).toEqual({ noWebhookResponse: true });
-			expect(fake.sent).toEqual([
-				{
-					status: 401,
-					body: { error: 'Invalid webhook signature', reason: expect.any(String) },
-				},
-			]);
+			// A generic answer: why goes only to the log.
+			expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
 			expect(fake.logged).toHaveLength(1);
 			expect(fake.logged[0]).toMatchObject({
 				level: 'warn',
@@ -159,7 +156,9 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		it('an event not selected: answered, nothing started, nothing logged', async () => {
 			const fake = delivery(provider, {
 				rawBody: purchaseBody(provider, 'refund'),
-				events: PROVIDER_EVENTS[provider].filter((e) => e.kind === 'purchase').map((e) => e.value),
+				events: providerOf(provider)
+					.events.filter((e) => e.kind === 'purchase')
+					.map((e) => e.value),
 			});
 			const result = await run(fake);
 			expect(result).toEqual({
@@ -178,6 +177,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 			if (provider === 'lemonSqueezy')
 				(body.meta as IDataObject).event_name = 'license_key_created';
 			else if (provider === 'paddle') body.event_type = 'customer.created';
+			else if (provider === 'creem') body.eventType = 'subscription.active';
 			else body.type = 'customer.created';
 			const rawBody = JSON.stringify(body);
 			const fake = delivery(provider, {
@@ -187,6 +187,86 @@ describe('Payment Webhook Trigger: webhook()', () => {
 			});
 			const result = await run(fake);
 			expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'other' });
+		});
+	});
+
+	it('the event type comes only from the signed body: X-Event-Name is never read', async () => {
+		const body = JSON.parse(purchaseBody('lemonSqueezy')) as IDataObject;
+		delete body.meta;
+		const rawBody = JSON.stringify(body);
+		const headers = {
+			...signDelivery('lemonSqueezy', rawBody, TEST_SIGNING_SECRETS.lemonSqueezy),
+			'x-event-name': 'order_created',
+		};
+		const fake = delivery('lemonSqueezy', { rawBody, headers, events: ['*'] });
+		const result = await run(fake);
+		expect(result).toEqual({
+			webhookResponse: { received: true, ignored: 'the event names no type' },
+		});
+		expect(fake.sent).toEqual([]);
+	});
+
+	it('a signature header sent twice arrives joined (", "): forged values get 401', async () => {
+		const rawBody = purchaseBody('lemonSqueezy');
+		const forged = signDelivery('lemonSqueezy', rawBody, 'another_endpoint_secret')['x-signature'];
+		const fake = delivery('lemonSqueezy', {
+			rawBody,
+			headers: { 'x-signature': `${forged}, ${forged}` },
+		});
+		expect(await run(fake)).toEqual({ noWebhookResponse: true });
+		expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
+	});
+
+	describe('refusals in the log: the first at once, then at most one line a minute per workflow', () => {
+		const T0 = 1_800_000_000_000;
+		let now = T0;
+		beforeEach(() => {
+			now = T0;
+			jest.spyOn(Date, 'now').mockImplementation(() => now);
+		});
+		afterEach(() => jest.restoreAllMocks());
+
+		/** An unsigned delivery to workflow `workflowId` at T0 + `atMs`: its lines in the log. */
+		const refusedAt = async (workflowId: string, atMs: number) => {
+			now = T0 + atMs;
+			const fake = fakeWebhookContext({
+				rawBody: purchaseBody('stripe'),
+				secret: TEST_SIGNING_SECRETS.stripe,
+				headers: {},
+				workflowId,
+				parameters: { provider: 'stripe', events: ['*'], options: {} },
+			});
+			expect(await run(fake)).toEqual({ noWebhookResponse: true });
+			expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
+			return fake.logged;
+		};
+
+		it('counts the refusals held back into the next line', async () => {
+			const first = await refusedAt('flooded', 0);
+			expect(first).toEqual([
+				{
+					level: 'warn',
+					message:
+						'Payment Webhook Trigger "Payment Webhook Trigger" refused a Stripe delivery (401): missing stripe-signature header',
+					meta: expect.objectContaining({ workflowId: 'flooded', refusals: 1 }),
+				},
+			]);
+			expect(await refusedAt('flooded', 1_000)).toEqual([]);
+			expect(await refusedAt('flooded', 59_999)).toEqual([]);
+			expect(await refusedAt('elsewhere', 2_000)).toHaveLength(1);
+			const minuteOn = await refusedAt('flooded', 60_000);
+			expect(minuteOn).toEqual([
+				{
+					level: 'warn',
+					message:
+						'Payment Webhook Trigger "Payment Webhook Trigger" refused 3 deliveries since its last such line, the last from Stripe (401): missing stripe-signature header',
+					meta: expect.objectContaining({ workflowId: 'flooded', refusals: 3 }),
+				},
+			]);
+			expect(await refusedAt('flooded', 60_001)).toEqual([]);
+			expect(await refusedAt('flooded', 200_000)).toEqual([
+				expect.objectContaining({ meta: expect.objectContaining({ refusals: 2 }) }),
+			]);
 		});
 	});
 
@@ -222,13 +302,9 @@ describe('Payment Webhook Trigger: webhook()', () => {
 			const fake = delivery('lemonSqueezy', { rawBody });
 			const result = await run(fake);
 			expect(result).toEqual({ noWebhookResponse: true });
-			expect(fake.sent).toEqual([
-				{
-					status: 400,
-					body: { error: 'Invalid webhook body', reason: 'the signed body is not a JSON object' },
-				},
-			]);
+			expect(fake.sent).toEqual([{ status: 400, body: { error: 'Invalid webhook body' } }]);
 			expect(fake.logged).toHaveLength(1);
+			expect(fake.logged[0].message).toMatch(/\(400\): the signed body is not a JSON object$/);
 		}
 	});
 
@@ -261,7 +337,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		[
 			'provider',
 			'square',
-			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks (got "square")',
+			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks, creem (got "square")',
 		],
 	] as const)('a parameter error names the parameter: %s %j', async (name, value, message) => {
 		const fake = delivery('stripe', { parameters: { [name]: value } as IDataObject });
@@ -300,7 +376,7 @@ describe('Payment Webhook Trigger: description', () => {
 		const events = byName('events');
 		expect(events.map((p) => p.displayOptions?.show?.provider)).toEqual(PROVIDERS.map((p) => [p]));
 		for (const [index, name] of PROVIDERS.entries()) {
-			expect(events[index].default).toEqual(PROVIDER_EVENTS[name].map((e) => e.value));
+			expect(events[index].default).toEqual(providerOf(name).events.map((e) => e.value));
 			expect(values(events[index])).toContain('*');
 		}
 		expect(values(byName('responseMode')[0])).toEqual(['onReceived', 'lastNode', 'responseNode']);
@@ -347,5 +423,42 @@ describe('Payment Webhook Trigger: description', () => {
 		const spaced = await check(' whsec_secret_with_space ');
 		expect(spaced.status).toBe('Error');
 		expect(spaced.message).not.toContain('whsec_secret_with_space');
+	});
+
+	it.each([
+		['stripe', 'Stripe, Paddle Billing, Lemon Squeezy, Creem'],
+		['paddle', 'Paddle Billing, Lemon Squeezy'],
+		['standardWebhooks', 'Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks, Creem'],
+	] as const)(
+		'the credential test names the providers whose form a %s secret fits',
+		async (provider, names) => {
+			const result = await trigger.methods.credentialTest.signingSecretFormat.call(
+				{} as ICredentialTestFunctions,
+				{
+					id: 'c',
+					name: 'c',
+					type: 'paymentWebhookSigningApi',
+					data: { signingSecret: TEST_SIGNING_SECRETS[provider] },
+				} as ICredentialsDecrypted,
+			);
+			expect(result).toEqual({
+				status: 'OK',
+				message: `The Signing Secret is well formed for ${names}. It is checked against each delivery's signature; no provider is contacted.`,
+			});
+		},
+	);
+
+	it('the credential test no longer calls a malformed Standard Webhooks secret fit for it', async () => {
+		const result = await trigger.methods.credentialTest.signingSecretFormat.call(
+			{} as ICredentialTestFunctions,
+			{
+				id: 'c',
+				name: 'c',
+				type: 'paymentWebhookSigningApi',
+				data: { signingSecret: 'whsec_not base64!' },
+			} as ICredentialsDecrypted,
+		);
+		expect(result.message).not.toContain('Standard Webhooks');
+		expect(result.message).not.toContain('not base64!');
 	});
 });

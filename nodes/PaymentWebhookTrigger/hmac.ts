@@ -1,0 +1,154 @@
+/**
+ * What the providers' signature checks share (node:crypto only): HMAC-SHA256 over the raw body
+ * bytes, constant-time comparison, the timestamp tolerance, and the two schemes more than one
+ * provider uses. A refusal's reason holds neither the secret, the body nor any header value.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Request headers as Node's IncomingMessage gives them. */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface VerificationInput {
+	/** The body bytes exactly as received. */
+	rawBody: Uint8Array;
+	headers: RequestHeaders;
+	/** The endpoint's signing secret as the provider shows it. */
+	secret: string;
+	toleranceSeconds: number;
+	/** Now, in Unix seconds. */
+	nowSeconds: number;
+}
+
+export type Verification =
+	| {
+			valid: true;
+			/** The signed timestamp (Unix seconds), null when the scheme signs none. */
+			signedAt: number | null;
+			/** Standard Webhooks' signed message ID (`webhook-id`), null for the others. */
+			messageId: string | null;
+	  }
+	| {
+			valid: false;
+			reason: string;
+			/** The secret itself is unusable (empty, badly formed): a setup error, not a bad delivery. */
+			unusableSecret?: true;
+	  };
+
+export const refuse = (reason: string): Verification => ({ valid: false, reason });
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/i;
+export const UNIX_SECONDS = /^\d{1,12}$/;
+
+/**
+ * The value of a header. Node's HTTP parser joins a header sent twice into one string, its values
+ * separated by ", " (only set-cookie comes as an array); the schemes parse that string as it is.
+ */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+	const value = headers[name];
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** Constant-time equality of two strings (false at once when their lengths differ). */
+export function safeEqual(expected: string, received: string): boolean {
+	const a = Buffer.from(expected, 'utf8');
+	const b = Buffer.from(received, 'utf8');
+	return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** True when any candidate equals the expected signature; every candidate is compared. */
+export function anyMatches(expected: string, candidates: readonly string[]): boolean {
+	let matched = false;
+	for (const candidate of candidates) {
+		if (safeEqual(expected, candidate)) matched = true;
+	}
+	return matched;
+}
+
+export function hmac(key: string | Buffer, parts: ReadonlyArray<string | Uint8Array>) {
+	const mac = createHmac('sha256', key);
+	for (const part of parts) mac.update(part);
+	return mac;
+}
+
+/** `key=value` pairs split by `separator`, in order (a key may repeat). */
+function pairs(header: string, separator: string): Array<[string, string]> {
+	return header.split(separator).map((part) => {
+		const at = part.indexOf('=');
+		return at < 0 ? [part.trim(), ''] : [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+	});
+}
+
+/** Accepted when `signedAt` is within the tolerance of now, in the past or the future. */
+export function checkAge(
+	signedAt: number,
+	input: VerificationInput,
+	messageId: string | null,
+): Verification {
+	const { nowSeconds, toleranceSeconds } = input;
+	const age = nowSeconds - signedAt;
+	if (age > toleranceSeconds) {
+		return refuse(`signed ${age} s ago, more than the tolerance of ${toleranceSeconds} s`);
+	}
+	if (-age > toleranceSeconds) {
+		return refuse(
+			`signed ${-age} s in the future, more than the tolerance of ${toleranceSeconds} s`,
+		);
+	}
+	return { valid: true, signedAt, messageId };
+}
+
+/** A scheme that signs `<timestamp><joiner><body>` as hex, in `key=value` pairs of one header. */
+export interface TimestampedHexScheme {
+	header: string;
+	separator: string;
+	timestampKey: string;
+	signatureKey: string;
+	joiner: string;
+}
+
+/** Stripe's and Paddle's check: any signature of the scheme's key may match (a secret roll sends two). */
+export function verifyTimestampedHex(
+	input: VerificationInput,
+	header: string,
+	scheme: TimestampedHexScheme,
+): Verification {
+	let timestamp: string | undefined;
+	const signatures: string[] = [];
+	for (const [key, value] of pairs(header, scheme.separator)) {
+		if (key === scheme.timestampKey) timestamp = value;
+		else if (key === scheme.signatureKey) signatures.push(value.toLowerCase());
+	}
+	if (timestamp === undefined || !UNIX_SECONDS.test(timestamp)) {
+		return refuse(`malformed ${scheme.header} header: no timestamp (${scheme.timestampKey}=)`);
+	}
+	if (signatures.length === 0) {
+		return refuse(`malformed ${scheme.header} header: no ${scheme.signatureKey} signature`);
+	}
+	const expected = hmac(input.secret, [`${timestamp}${scheme.joiner}`, input.rawBody]).digest(
+		'hex',
+	);
+	if (!anyMatches(expected, signatures)) {
+		return refuse(`no ${scheme.signatureKey} signature matches the body and the signing secret`);
+	}
+	return checkAge(Number(timestamp), input, null);
+}
+
+/**
+ * Lemon Squeezy's and Creem's check: the header is the hex HMAC-SHA256 of the body alone, keyed
+ * with the secret as shown. No timestamp is signed, so nothing can be called stale.
+ */
+export function verifyBodyHex(
+	input: VerificationInput,
+	header: string,
+	headerName: string,
+): Verification {
+	const signature = header.trim();
+	if (!HEX_SHA256.test(signature)) {
+		return refuse(`malformed ${headerName} header: not a hex SHA-256 HMAC`);
+	}
+	const expected = hmac(input.secret, [input.rawBody]).digest('hex');
+	if (!safeEqual(expected, signature.toLowerCase())) {
+		return refuse('the signature does not match the body and the signing secret');
+	}
+	return { valid: true, signedAt: null, messageId: null };
+}
