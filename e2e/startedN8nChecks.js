@@ -11,6 +11,7 @@ const path = require('node:path');
 const { sleep, waitUntil } = require('../testing/processes');
 const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../testing/scriptedModel');
 const { PRODUCTS } = require('../sandbox/seed');
+const { readPromoter } = require('../sandbox/api/promoters');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
 const TRIGGER_DEADLINE_MS = 200_000;
@@ -76,7 +77,8 @@ async function triggerEmitsAChange(trigger) {
 		assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
 		await answer.arrayBuffer();
 		added++;
-		const statistics = sandbox.state.readPromoter(
+		const statistics = readPromoter(
+			sandbox.state,
 			PRODUCTS.videomax,
 			promoter,
 			'statistics',

@@ -75,7 +75,7 @@ async function refundThroughWebhook({ base, cookie, sandbox, deliverStripe }, re
 		`not referred: ${JSON.stringify(unknown)}`,
 	);
 	// The forged delivery: an unsigned refund of a refundable purchase seeded for it.
-	const [target] = sandbox.state.addPurchases(PRODUCTS.videomax, 1, 'compat_forged');
+	const [target] = sandbox.instrumentation.addPurchases(PRODUCTS.videomax, 1, 'compat_forged');
 	let before = await executions();
 	const deadline = Date.now() + 30_000;
 	for (let settled = -1; settled !== before && Date.now() < deadline; ) {
@@ -105,7 +105,7 @@ async function refundThroughWebhook({ base, cookie, sandbox, deliverStripe }, re
  * @param {Pick<StartedN8n, 'sandbox' | 'deliverStripe'>} n8n @param {string} purchasePath
  */
 async function purchaseOnce({ sandbox, deliverStripe }, purchasePath) {
-	const [customer] = sandbox.state.addSignups(PRODUCTS.videomax, 1, 'compat_buyer');
+	const [customer] = sandbox.instrumentation.addSignups(PRODUCTS.videomax, 1, 'compat_buyer');
 	const fields = {
 		transactionId: 'compat_order_1',
 		userId: customer,

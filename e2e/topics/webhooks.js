@@ -10,6 +10,7 @@ const assert = require('node:assert/strict');
 const { paymentTriggerPath } = require('../../testing/n8nDemoData');
 const { checkWebhookSecurity, postStripeEvent } = require('../webhookSecurity');
 const { PRODUCTS } = require('../../sandbox/seed');
+const { issueAuthCode } = require('../../sandbox/api/authorization');
 
 /** @param {import('./context').Started} context */
 async function webhookChecks(context) {
@@ -104,7 +105,8 @@ async function webhookChecks(context) {
 	await check(
 		'example c (webhook): landing redirects, a used code falls back to sign-up',
 		async () => {
-			const issued = sandbox.state.issueAuthCode(
+			const issued = issueAuthCode(
+				sandbox.state,
 				PRODUCTS.photopal,
 				{
 					source_product_key: PRODUCTS.photopal,
