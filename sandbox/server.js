@@ -44,7 +44,7 @@ class Sandbox {
 		/** Seconds added to the real clock: a test moves the server's time with it. */
 		this.clockOffsetSeconds = options.clockOffsetSeconds ?? 0;
 		this.throttle = new Throttle(options);
-		this.faultList = new Faults(options.randomSeed ?? 42);
+		this.faults = new Faults(options.randomSeed ?? 42);
 		this.requestStats = new RequestStats(options.logLimit ?? 5000);
 		this.state = new SandboxState(seedData(), () => this.nowMs());
 		/** What only tests and benchmarks use: the refund ledger and the bulk seeders. */
@@ -98,7 +98,7 @@ class Sandbox {
 		this.generation++;
 		this.state = new SandboxState(seedData(), () => this.nowMs());
 		this.instrumentation = new Instrumentation(this.state);
-		this.faultList.clear();
+		this.faults.clear();
 		this.requestStats.reset();
 	}
 
@@ -109,11 +109,11 @@ class Sandbox {
 
 	/** @param {Fault} fault @returns {Fault} the sandbox's own copy, whose `times` counts down */
 	addFault(fault) {
-		return this.faultList.add(fault);
+		return this.faults.add(fault);
 	}
 
 	clearFaults() {
-		this.faultList.clear();
+		this.faults.clear();
 	}
 
 	/** @returns {Promise<string>} the base URL */
@@ -205,7 +205,7 @@ class Sandbox {
 			/** @type {'before'|'after'} */ when,
 			/** @type {Outcome|null} */ outcome,
 		) => {
-			const fault = this.faultList.pick(route, when, raw);
+			const fault = this.faults.pick(route, when, raw);
 			if (!fault) return false;
 			const context = { date: date(), retryAfterSeconds: this.throttle.retryAfterSeconds };
 			const status = await applyFault(fault, route, res, context, outcome);
