@@ -68,7 +68,7 @@ async function main() {
 	let batch = 0;
 	/** @param {number} count */
 	const fullRefunds = (count) =>
-		planStorm(sandbox.state, product, {
+		planStorm(sandbox.instrumentation, product, {
 			refunds: count,
 			repeats: 0,
 			notReferred: 0,
@@ -255,7 +255,7 @@ async function main() {
 				)}; the trigger over the plain Webhook node, same round: ${medianAndRange(triggerOverWebhook, 2)}`,
 			);
 		}
-		const ledger = sandbox.state.refundLedger;
+		const ledger = sandbox.instrumentation.refundLedger;
 		for (const variant of variants) {
 			const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
 				checked.get(variant.key)

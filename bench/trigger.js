@@ -41,7 +41,7 @@ async function main() {
 	const began = performance.now();
 	const sandbox = new Sandbox({ latencyMs: LATENCY_MS });
 	await sandbox.start();
-	const userIds = sandbox.state.addPromoters(PRODUCTS.videomax, PROMOTERS, 'watched');
+	const userIds = sandbox.instrumentation.addPromoters(PRODUCTS.videomax, PROMOTERS, 'watched');
 	const credentials = {
 		'videomax-v2': {
 			baseUrl: sandbox.url,
@@ -75,7 +75,7 @@ async function main() {
 				for (const name of POLLS) {
 					if (name.endsWith('changed')) {
 						for (const userId of userIds.slice(0, CHANGED)) {
-							sandbox.state.addActivity(PRODUCTS.videomax, userId, { clicks: 1 });
+							sandbox.instrumentation.addActivity(PRODUCTS.videomax, userId, { clicks: 1 });
 						}
 					}
 					const requestsBefore = sandbox.requestCount;

@@ -101,8 +101,8 @@ async function main() {
 	const sandbox = new Sandbox({ port: 0, logLimit: 1_000_000 });
 	await sandbox.start();
 	const product = KEYS[DEMO_KEY].product;
-	const [watchedPromoter] = sandbox.state.addPromoters(product, 1, 'queue_watched');
-	const storm = planStorm(sandbox.state, product, {
+	const [watchedPromoter] = sandbox.instrumentation.addPromoters(product, 1, 'queue_watched');
+	const storm = planStorm(sandbox.instrumentation, product, {
 		...STORM,
 		prefix: `storm${Date.now().toString(36)}`,
 	});
@@ -224,7 +224,7 @@ async function main() {
 		await check(
 			"the sandbox's records: each of the 1,500 refunded exactly once, nothing else refunded",
 			() => {
-				const ledger = sandbox.state.refundLedger;
+				const ledger = sandbox.instrumentation.refundLedger;
 				const refundIds = new Set(storm.refundIds);
 				const twice = storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1);
 				assert.deepEqual(

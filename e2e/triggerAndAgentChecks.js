@@ -12,6 +12,7 @@ const path = require('node:path');
 const { sleep, waitUntil } = require('../harness/processes');
 const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../harness/scriptedModel');
 const { PRODUCTS } = require('../sandbox/seed');
+const { readPromoter } = require('../sandbox/api/promoters');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
 const TRIGGER_DEADLINE_MS = 200_000;
@@ -77,7 +78,8 @@ async function triggerEmitsAChange(trigger) {
 		assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
 		await answer.arrayBuffer();
 		added++;
-		const statistics = sandbox.state.readPromoter(
+		const statistics = readPromoter(
+			sandbox.state,
 			PRODUCTS.videomax,
 			promoter,
 			'statistics',

@@ -68,7 +68,7 @@ async function checkWebhookExamples(n8n) {
 				return /** @type {{ data: { results: unknown[] } }} */ (await answer.json()).data.results
 					.length;
 			};
-			const [refunded, target] = sandbox.state.addPurchases(PRODUCTS.videomax, 2, 'webhook_a');
+			const [refunded, target] = sandbox.instrumentation.addPurchases(PRODUCTS.videomax, 2, 'webhook_a');
 			const refund = await post(refunded);
 			assert.deepEqual(
 				[refund.status, refund.json.status, refund.json.transaction_id],
@@ -124,7 +124,7 @@ async function checkWebhookExamples(n8n) {
 	await check(
 		"example h (signed Stripe webhook): a purchase delivered twice is tracked once (n8n's deduplication store); unsigned → 401",
 		async () => {
-			const [customer] = sandbox.state.addSignups(PRODUCTS.videomax, 1, 'webhook_h_buyer');
+			const [customer] = sandbox.instrumentation.addSignups(PRODUCTS.videomax, 1, 'webhook_h_buyer');
 			const transactionId = `pi_webhook_h_${Date.now().toString(36)}`;
 			const fields = { transactionId, userId: customer, amountMinor: 1990, checkout: true };
 			const first = await deliver(n8n.purchase.json, 'purchase', fields);

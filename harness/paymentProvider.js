@@ -79,12 +79,12 @@ function refundEvent(transactionId, { partial = false } = {}) {
 /**
  * `count` forged refund deliveries of purchases seeded for them: each would cancel commissions if
  * it ran; each must get 401 and reach nothing.
- * @param {import('../sandbox/state').SandboxState} state @param {string} product
+ * @param {import('../sandbox/instrumentation').Instrumentation} seeders @param {string} product
  * @param {number} count @param {string} prefix
  * @returns {{ events: WebhookEvent[], transactionIds: string[] }}
  */
-function planForgedRefunds(state, product, count, prefix) {
-	const transactionIds = state.addPurchases(product, count, `${prefix}_forged`);
+function planForgedRefunds(seeders, product, count, prefix) {
+	const transactionIds = seeders.addPurchases(product, count, `${prefix}_forged`);
 	return {
 		transactionIds,
 		events: transactionIds.map((id, i) => ({
@@ -102,17 +102,17 @@ function planForgedRefunds(state, product, count, prefix) {
  * (unknown to the service), `partial` partial refunds of other seeded purchases (to be ignored)
  * and `forged` forged refunds of purchases seeded for them (to be refused), in a seeded random
  * order.
- * @param {import('../sandbox/state').SandboxState} state @param {string} product
+ * @param {import('../sandbox/instrumentation').Instrumentation} seeders @param {string} product
  * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, forged?: number, prefix: string, seed?: number }} mix
  */
 function planStorm(
-	state,
+	seeders,
 	product,
 	{ refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 },
 ) {
 	const random = mulberry32(seed);
-	const refundIds = state.addPurchases(product, refunds, `${prefix}_refund`);
-	const partialIds = state.addPurchases(product, partial, `${prefix}_partial`);
+	const refundIds = seeders.addPurchases(product, refunds, `${prefix}_refund`);
+	const partialIds = seeders.addPurchases(product, partial, `${prefix}_partial`);
 	const notReferredIds = Array.from(
 		{ length: notReferred },
 		(_, i) => `${prefix}_not_referred_${i}`,
@@ -126,7 +126,7 @@ function planStorm(
 		...notReferredIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
 		...partialIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id, { partial: true }) })),
 	];
-	const forgeries = planForgedRefunds(state, product, forged, prefix);
+	const forgeries = planForgedRefunds(seeders, product, forged, prefix);
 	return {
 		events: shuffle([...events, ...forgeries.events], random),
 		refundIds,
@@ -157,13 +157,13 @@ function purchaseEvent(transactionId, customerId) {
  * The first deliveries come in a seeded random order, then the second ones in the same order, so
  * that the two deliveries of one purchase are `purchases × targets` deliveries apart (never in
  * flight together unless a retry brings them together).
- * @param {import('../sandbox/state').SandboxState} state @param {string} product
+ * @param {import('../sandbox/instrumentation').Instrumentation} seeders @param {string} product
  * @param {{ urls: string[], purchases: number, prefix: string, seed?: number }} plan
  */
-function planDuplicatedPurchases(state, product, { urls, purchases, prefix, seed = 22 }) {
+function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, seed = 22 }) {
 	const random = mulberry32(seed);
 	const targets = urls.map((url, target) => {
-		const users = state.addSignups(product, purchases, `${prefix}_${target}`);
+		const users = seeders.addSignups(product, purchases, `${prefix}_${target}`);
 		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
 		/** @type {WebhookEvent[]} */
 		const events = users.map((user, i) => ({

@@ -10,6 +10,8 @@
  */
 const http = require('node:http');
 
+const { readPromoter } = require('../sandbox/api/promoters');
+
 /**
  * @typedef {{ role: string, content?: string | null, tool_calls?: { id: string, function: { name: string, arguments: string } }[], tool_call_id?: string }} Message
  * @typedef {{ model: string, messages: Message[], tools?: { function: { name: string, description?: string, parameters?: unknown } }[], stream?: boolean }} ChatRequest
@@ -46,8 +48,8 @@ function replyWith(figures) {
  */
 async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId) {
 	const assert = require('node:assert/strict');
-	const [promoter] = sandbox.state.addPromoters(product, 1, 'agent_asked');
-	sandbox.state.addActivity(product, promoter, { clicks: 2, payingCustomers: 1 });
+	const [promoter] = sandbox.instrumentation.addPromoters(product, 1, 'agent_asked');
+	sandbox.instrumentation.addActivity(product, promoter, { clicks: 2, payingCustomers: 1 });
 	const answer = await fetch(chatUrl, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
@@ -78,7 +80,8 @@ function assertReplyFromSandbox(sandbox, product, promoter, reply) {
 		.filter((address) => address.includes(`/promoters/${promoter}`));
 	assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
 	const figures = /** @type {{ data: Record<string, unknown> }} */ (
-		sandbox.state.readPromoter(
+		readPromoter(
+			sandbox.state,
 			product,
 			promoter,
 			'statistics',

@@ -97,7 +97,7 @@ const SEED_TIME = Date.parse('2026-03-01T10:00:00+08:00');
 const DAY = 24 * 3600 * 1000;
 
 /**
- * @returns {import('./state').SeedData}
+ * @returns {import('./api/state').SeedData}
  */
 function seedData() {
 	return {

@@ -13,6 +13,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
+const { readPromoter } = require('../../sandbox/api/promoters');
 const { EXAMPLES } = require('../../harness/n8nDemoData');
 const {
 	deliverAll,
@@ -105,7 +106,7 @@ function assertForgeriesRefused(forged, expected) {
  * @param {Set<string>} allRefundIds every transaction a round so far meant to refund (this one's are added)
  */
 async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
-	const storm = planStorm(sandbox.state, product, {
+	const storm = planStorm(sandbox.instrumentation, product, {
 		...ROUND,
 		prefix: `${fault.name.replace('-', '_')}${Date.now().toString(36)}`,
 	});
@@ -133,7 +134,7 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
 	});
 	await injected;
 	const failed = await failedExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt);
-	const ledger = sandbox.state.refundLedger;
+	const ledger = sandbox.instrumentation.refundLedger;
 	const genuine = delivered.deliveries.filter((d) => d.forgery === undefined);
 	const forged = forgedOutcomes(delivered.deliveries, storm.forgedIds, sandbox);
 	const all2xx = genuine.every((d) => d.status !== null);
@@ -201,7 +202,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 		sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${userId}/statistics`)).length;
 	const payingCustomers = () =>
 		/** @type {{ data: { paying_customers: number } }} */ (
-			sandbox.state.readPromoter(product, userId, 'statistics', new Map())
+			readPromoter(sandbox.state, product, userId, 'statistics', new Map())
 		).data.paying_customers;
 	/** @param {number} count @param {string} what */
 	const waitForPolls = (count, what) =>
@@ -239,22 +240,21 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 	// Between polls: the change lands after a poll, the main dies before the next one.
 	await waitForPolls(polls() + 1, 'before the first case');
 	await sleep(3000);
-	sandbox.state.addActivity(product, userId, { payingCustomers: 1 });
+	sandbox.instrumentation.addActivity(product, userId, { payingCustomers: 1 });
 	const betweenTotal = payingCustomers();
 	await killMainAndWaitForTwoPolls('after the restart between polls');
 
 	// During a poll: the sandbox holds the next poll's request; the main dies while it waits.
-	sandbox.state.addActivity(product, userId, { payingCustomers: 1 });
+	sandbox.instrumentation.addActivity(product, userId, { payingCustomers: 1 });
 	const duringTotal = payingCustomers();
-	sandbox.addFault({
+	// The sandbox keeps its own copy of the fault and counts its uses down on it.
+	const hold = sandbox.addFault({
 		kind: 'latency',
 		match: 'promoterRead',
 		requestContains: userId,
 		latencyMs: 20_000,
 		times: 1,
 	});
-	// The sandbox keeps its own copy of the fault and counts its uses down on it.
-	const hold = sandbox.faults[sandbox.faults.length - 1];
 	await waitUntil(() => hold.times === 0, {
 		timeoutMs: 200_000,
 		intervalMs: 200,

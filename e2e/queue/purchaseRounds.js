@@ -100,7 +100,7 @@ async function runPurchaseRound(queue, sandbox, product, { mainKill, label, work
 	const urls = workflows.map(
 		(w) => `http://127.0.0.1:${queue.mainPort}/webhook/${paymentTriggerPath(w.webhookId)}`,
 	);
-	const plan = planDuplicatedPurchases(sandbox.state, product, {
+	const plan = planDuplicatedPurchases(sandbox.instrumentation, product, {
 		urls,
 		purchases: PURCHASES,
 		prefix: `purchase${Date.now().toString(36)}`,

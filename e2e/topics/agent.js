@@ -8,6 +8,7 @@ const assert = require('node:assert/strict');
 
 const { MCP_DEMO_TOKEN, readExample } = require('../../harness/n8nDemoData');
 const { PRODUCTS } = require('../../sandbox/seed');
+const { readPromoter } = require('../../sandbox/api/promoters');
 const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');
 const { example, monthToDateUtc8 } = require('./context');
 
@@ -55,8 +56,11 @@ async function agentChecks(context) {
 			seenOutput.push(await anonymous.text());
 			assert.equal(anonymous.status, 403, 'the MCP endpoint answered without the bearer token');
 			// A promoter of its own, with figures the client has to bring back.
-			const [promoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'mcp_asked');
-			sandbox.state.addActivity(PRODUCTS.videomax, promoter, { clicks: 4, payingCustomers: 2 });
+			const [promoter] = sandbox.instrumentation.addPromoters(PRODUCTS.videomax, 1, 'mcp_asked');
+			sandbox.instrumentation.addActivity(PRODUCTS.videomax, promoter, {
+				clicks: 4,
+				payingCustomers: 2,
+			});
 			const callsBefore = sandbox.calls.length;
 			const client = new Client({ name: 'e2e-mcp-client', version: '1.0.0' });
 			const transport = new StreamableHTTPClientTransport(endpoint, {
@@ -87,7 +91,8 @@ async function agentChecks(context) {
 				const [figures] = /** @type {Record<string, unknown>[]} */ (
 					Array.isArray(answered) ? answered : [answered]
 				);
-				const expected = sandbox.state.readPromoter(
+				const expected = readPromoter(
+					sandbox.state,
 					PRODUCTS.videomax,
 					promoter,
 					'statistics',

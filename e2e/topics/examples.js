@@ -11,6 +11,8 @@ const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
 const { PRODUCTS } = require('../../sandbox/seed');
+const { readPromoter } = require('../../sandbox/api/promoters');
+const { trackConversion } = require('../../sandbox/api/conversions');
 const { example, execute, monthToDateUtc8, outputOf } = require('./context');
 
 /** @param {import('./context').Context} context */
@@ -45,7 +47,7 @@ async function exampleChecks(context) {
 	// (b) statistics: a signup today makes the month-to-date figures non-zero.
 	await check('example b (execute): month-to-date statistics → xlsx', async () => {
 		const ada = sandbox.state.promoters.get(`${PRODUCTS.videomax}|user_1001`);
-		const signup = sandbox.state.trackConversion(PRODUCTS.videomax, {
+		const signup = trackConversion(sandbox.state, PRODUCTS.videomax, {
 			event_name: 'signup',
 			invited_user_id: `e2e_buyer_${Date.now()}`,
 			invite_code: ada?.referralCode,
@@ -74,7 +76,8 @@ async function exampleChecks(context) {
 		assert.equal(rows.length, 2);
 		for (const row of rows) {
 			const expected = /** @type {Record<string, string | number>} */ (
-				sandbox.state.readPromoter(
+				readPromoter(
+					sandbox.state,
 					PRODUCTS.videomax,
 					String(row.Promoter),
 					'statistics',

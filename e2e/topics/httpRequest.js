@@ -11,6 +11,7 @@ const { importCredentials, importWorkflows } = require('../../harness/n8nInstanc
 const { DEMO_CREDENTIAL } = require('../../harness/n8nDemoData');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../harness/httpRequestWorkflow');
 const { KEYS, PRODUCTS } = require('../../sandbox/seed');
+const { readPromoter } = require('../../sandbox/api/promoters');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');
 
 const V1_CREDENTIAL = { id: 'affTrackSandboxV1', name: 'Affiliate Tracking sandbox (v1 key)' };
@@ -28,8 +29,12 @@ async function httpRequestChecks(context) {
 	const httpRange = { from: `${today.slice(0, 4)}-01-01`, to: today };
 	// The writes (refund, signup) go to a promoter of their own, so that the reads of user_1001
 	// and user_1002 see the same figures whatever order the nodes run in.
-	const [httpPromoter] = sandbox.state.addPromoters(PRODUCTS.videomax, 1, 'http_request_writes');
-	const [httpRefundTxn] = sandbox.state.addPurchases(
+	const [httpPromoter] = sandbox.instrumentation.addPromoters(
+		PRODUCTS.videomax,
+		1,
+		'http_request_writes',
+	);
+	const [httpRefundTxn] = sandbox.instrumentation.addPurchases(
 		PRODUCTS.videomax,
 		1,
 		'http_request_node',
@@ -100,7 +105,8 @@ async function httpRequestChecks(context) {
 	const queryOf = (query) => Object.fromEntries(new URLSearchParams(query));
 	/** The sandbox's own statistics of a promoter. @param {string} userId @param {Record<string, string>} query */
 	const sandboxStatistics = (userId, query) =>
-		sandbox.state.readPromoter(
+		readPromoter(
+			sandbox.state,
 			PRODUCTS.videomax,
 			userId,
 			'statistics',
@@ -200,7 +206,8 @@ async function httpRequestChecks(context) {
 	await check('HTTP Request node v3: GET with expand=links,statistics (promoters/{id})', () => {
 		const [output] = httpOutput(HTTP_NODES.version3);
 		assert.equal(output.code, 0, JSON.stringify(output));
-		const expected = sandbox.state.readPromoter(
+		const expected = readPromoter(
+			sandbox.state,
 			PRODUCTS.videomax,
 			'user_1001',
 			'get',

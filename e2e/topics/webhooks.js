@@ -12,6 +12,7 @@ const { readExample } = require('../../harness/n8nDemoData');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS } = require('../../sandbox/seed');
+const { issueAuthCode } = require('../../sandbox/api/authorization');
 const { example } = require('./context');
 
 /** @param {import('./context').Started} context */
@@ -34,7 +35,8 @@ async function webhookChecks(context) {
 	await check(
 		'example c (webhook): landing redirects, a used code falls back to sign-up',
 		async () => {
-			const issued = sandbox.state.issueAuthCode(
+			const issued = issueAuthCode(
+				sandbox.state,
 				PRODUCTS.photopal,
 				{
 					source_product_key: PRODUCTS.photopal,

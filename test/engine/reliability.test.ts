@@ -104,7 +104,7 @@ const EXPECTED: Record<OperationClass['match'], Record<FaultKind, Outcome>> = {
 	},
 };
 
-/** The server's message of the 6000000 fault, per class (sandbox/server.js routes). */
+/** The server's message of the 6000000 fault, per class (sandbox/api/routes.js). */
 const SERVER_ERROR: Record<OperationClass['match'], string> = {
 	promoterRead: 'Failed to retrieve promoter data',
 	refund: 'Failed to apply the conversion adjustment',
@@ -243,7 +243,7 @@ describe('fault injection', () => {
 	});
 
 	it('1,000 refunds with 10 % random faults: 1,000 outcomes, each refund applied exactly once', async () => {
-		const transactionIds = sandbox.state.addPurchases('prd_videomax', 1000, 'bulk');
+		const transactionIds = sandbox.instrumentation.addPurchases('prd_videomax', 1000, 'bulk');
 		for (const fault of [
 			{ kind: 'drop', when: 'before' },
 			{ kind: 'drop', when: 'after' },

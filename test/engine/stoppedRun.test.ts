@@ -73,7 +73,7 @@ describe('a concurrent batch stopped by one item', () => {
 
 	/** Track Purchase for ITEMS signed-up users (order_acct_0 …), stopping on the first error. */
 	async function trackPurchases(options: INodeParameters): Promise<StoppedRunError | undefined> {
-		sandbox.state.addPurchases('prd_videomax', ITEMS, 'acct');
+		sandbox.instrumentation.addPurchases('prd_videomax', ITEMS, 'acct');
 		const result = await runWorkflow(
 			singleNodeWorkflow({
 				resource: 'conversion',

@@ -50,7 +50,7 @@ describe('Affiliate Tracking Trigger', () => {
 		const first = await asBefore238();
 		expect(first.thrown).toBeUndefined();
 		expect(first.items).toBeNull();
-		sandbox.state.addActivity(PRODUCT, 'user_1001', { clicks: 2 });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { clicks: 2 });
 		const changed = await asBefore238(first.staticData);
 		expect(changed.thrown).toBeUndefined();
 		expect(json(changed)).toEqual([
@@ -74,7 +74,7 @@ describe('Affiliate Tracking Trigger', () => {
 		const unchanged = await poll(RESULTS, first.staticData);
 		expect(unchanged.items).toBeNull();
 
-		sandbox.state.addActivity(PRODUCT, 'user_1002', { clicks: 3, payingCustomers: 1 });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1002', { clicks: 3, payingCustomers: 1 });
 		const changed = await poll(RESULTS, unchanged.staticData);
 		expect(changed.reportedErrors).toEqual([]);
 		const before = (stored.promoters as Record<string, IDataObject>).user_1002;
@@ -106,10 +106,10 @@ describe('Affiliate Tracking Trigger', () => {
 	it('Figures That Count: only the chosen figures going up make a change', async () => {
 		const parameters = { ...RESULTS, options: { figures: ['paying_customers'] } };
 		const first = await poll(parameters);
-		sandbox.state.addActivity(PRODUCT, 'user_1001', { clicks: 5 });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { clicks: 5 });
 		const clicksOnly = await poll(parameters, first.staticData);
 		expect(clicksOnly.items).toBeNull();
-		sandbox.state.addActivity(PRODUCT, 'user_1001', { payingCustomers: 2 });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { payingCustomers: 2 });
 		const paying = await poll(parameters, clicksOnly.staticData);
 		expect(json(paying)).toEqual([
 			expect.objectContaining({
@@ -125,8 +125,12 @@ describe('Affiliate Tracking Trigger', () => {
 		const stored = first.staticData['node:Affiliate Tracking Trigger'] as IDataObject;
 		const oldUsd = (stored.promoters as Record<string, Record<string, IDataObject>>).user_1001.USD;
 
-		sandbox.state.addActivity(PRODUCT, 'user_1001', { credit: { currency: 'USD', cents: 2500 } });
-		sandbox.state.addActivity(PRODUCT, 'user_1002', { credit: { currency: 'GBP', cents: 700 } });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', {
+			credit: { currency: 'USD', cents: 2500 },
+		});
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1002', {
+			credit: { currency: 'GBP', cents: 700 },
+		});
 		const changed = await poll(BALANCES, first.staticData);
 		expect(json(changed)).toEqual([
 			{
@@ -155,7 +159,7 @@ describe('Affiliate Tracking Trigger', () => {
 		'%s: a poll run again on the static data n8n did not save gives the same change_id',
 		async (_name, parameters, activity) => {
 			const first = await poll(parameters);
-			sandbox.state.addActivity(PRODUCT, 'user_1001', activity);
+			sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', activity);
 			const changed = await poll(parameters, first.staticData);
 			expect(changeIds(changed)).toEqual([CHANGE_ID]);
 			// The main died before n8n saved the second poll's static data: the next poll reads the
@@ -163,7 +167,7 @@ describe('Affiliate Tracking Trigger', () => {
 			const again = await poll(parameters, first.staticData);
 			expect(json(again)).toEqual(json(changed));
 			// With the state saved, the next change of the same promoter has another ID.
-			sandbox.state.addActivity(PRODUCT, 'user_1001', activity);
+			sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', activity);
 			const next = await poll(parameters, changed.staticData);
 			expect(changeIds(next)).toEqual([CHANGE_ID]);
 			expect(changeIds(next)).not.toEqual(changeIds(changed));
@@ -172,7 +176,9 @@ describe('Affiliate Tracking Trigger', () => {
 
 	it('a balance back at earlier amounts that changes the same way again gets a new change_id', async () => {
 		const credit = (cents: number) =>
-			sandbox.state.addActivity(PRODUCT, 'user_1001', { credit: { currency: 'USD', cents } });
+			sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', {
+				credit: { currency: 'USD', cents },
+			});
 		const first = await poll(BALANCES);
 		credit(500);
 		const up = await poll(BALANCES, first.staticData);
@@ -194,7 +200,7 @@ describe('Affiliate Tracking Trigger', () => {
 		const promoters = (fewer.staticData['node:Affiliate Tracking Trigger'] as IDataObject)
 			.promoters as IDataObject;
 		expect(Object.keys(promoters)).toEqual(['user_1001']);
-		sandbox.state.addActivity(PRODUCT, 'user_1002', { clicks: 1 });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1002', { clicks: 1 });
 		const readded = await poll(RESULTS, fewer.staticData);
 		expect(readded.items).toBeNull();
 	});
@@ -209,7 +215,7 @@ describe('Affiliate Tracking Trigger', () => {
 		expect(error.description).toContain(
 			'nobody_here: The promoter was not found (code 1000001). Code 1000001. The user is not a promoter of this product yet: call Promoter Login for the user first.',
 		);
-		sandbox.state.addActivity(PRODUCT, 'user_1001', { clicks: 1 });
+		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { clicks: 1 });
 		const second = await poll(parameters, first.staticData);
 		expect(json(second).map((item) => item.user_id)).toEqual(['user_1001']);
 		expect(second.reportedErrors).toHaveLength(1);

@@ -1,0 +1,171 @@
+// @ts-check
+'use strict';
+/**
+ * What only tests and benchmarks use, kept apart from the API's domain: the refund ledger (every
+ * Refund answer by transaction id) and the bulk seeders (purchases, signups, promoters and a
+ * promoter's activity, made in the state as the hosted service would record them). One instance
+ * per state: `sandbox.instrumentation`, made anew on each reset.
+ */
+const { CODE } = require('./api/envelope');
+const { promoterLogin } = require('./api/promoters');
+
+/**
+ * @typedef {import('./api/state').SandboxState} SandboxState
+ * @typedef {import('./api/state').Product} Product
+ * @typedef {import('./api/envelope').Envelope} Envelope
+ * @typedef {{ applied: number, alreadyRefunded: number, refused: number }} RefundCounts
+ */
+
+class Instrumentation {
+	/** @param {SandboxState} state */
+	constructor(state) {
+		this.state = state;
+		/**
+		 * Every Refund request by transaction id and how it was answered: applied, already refunded
+		 * (a repeat), or refused (not found, invalid): what the queue-mode storm is checked against.
+		 * @type {Map<string, RefundCounts>}
+		 */
+		this.refundLedger = new Map();
+	}
+
+	/**
+	 * Counts a Refund answer in the ledger. @param {Record<string, unknown>} input the request body
+	 * @param {Envelope} answer
+	 */
+	recordRefund(input, answer) {
+		const transactionId = String(input.transaction_id ?? '').trim();
+		const entry = this.refundLedger.get(transactionId) ?? {
+			applied: 0,
+			alreadyRefunded: 0,
+			refused: 0,
+		};
+		const status = /** @type {{ status?: string } | null} */ (answer.data)?.status;
+		if (answer.code !== CODE.ok) entry.refused++;
+		else if (status === 'APPLIED') entry.applied++;
+		else entry.alreadyRefunded++;
+		this.refundLedger.set(transactionId, entry);
+	}
+
+	/**
+	 * The product's referral campaign and the promoter `promoterUserId` in it (by default the
+	 * product's first promoter with a referral code), for test data attributed to them.
+	 * @param {string} product @param {string} [promoterUserId]
+	 */
+	referral(product, promoterUserId) {
+		const campaign = /** @type {Product} */ (this.state.products.get(product)).referralCampaign;
+		const promoter =
+			promoterUserId === undefined
+				? [...this.state.promoters.values()].find(
+						(p) => p.product === product && p.referralCode !== null,
+					)
+				: this.state.findPromoter(product, promoterUserId);
+		if (!campaign || !promoter)
+			throw new Error(`${product} has no referral campaign with a promoter`);
+		return { product, campaignId: campaign.id, affiliateId: promoter.affiliateId };
+	}
+
+	/**
+	 * A signup of `userId` through `referral`, at the sandbox's now.
+	 * @param {ReturnType<Instrumentation['referral']>} referral @param {string} userId
+	 */
+	signUpThrough(referral, userId) {
+		const { product, campaignId, affiliateId } = referral;
+		this.state.createConversion(
+			product,
+			campaignId,
+			affiliateId,
+			'signup',
+			userId,
+			null,
+			0,
+			this.state.now(),
+		);
+	}
+
+	/**
+	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
+	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
+	 * first promoter with a referral code).
+	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
+	 * @returns {string[]} their transaction ids
+	 */
+	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
+		const referral = this.referral(product, promoterUserId);
+		const { campaignId, affiliateId } = referral;
+		return Array.from({ length: count }, (_, i) => {
+			const transactionId = `${prefix}_${i}`;
+			const userId = `${prefix}_user_${i}`;
+			this.signUpThrough(referral, userId);
+			const purchase = this.state.createConversion(
+				product,
+				campaignId,
+				affiliateId,
+				'purchase',
+				userId,
+				transactionId,
+				1000,
+				this.state.now(),
+			);
+			this.state.addReward(purchase, null, 100, 'pending');
+			return transactionId;
+		});
+	}
+
+	/**
+	 * Test data: `count` new users signed up through the product's first promoter with a referral
+	 * code, whose purchases a test then tracks.
+	 * @param {string} product @param {number} count @param {string} prefix
+	 * @returns {string[]} their user ids in the product
+	 */
+	addSignups(product, count, prefix) {
+		const referral = this.referral(product);
+		return Array.from({ length: count }, (_, i) => {
+			const userId = `${prefix}_user_${i}`;
+			this.signUpThrough(referral, userId);
+			return userId;
+		});
+	}
+
+	/**
+	 * Test control: new activity of a promoter, as the hosted service would record it: clicks on
+	 * its links, paying customers (a signup and a purchase with a pending reward each) and funds
+	 * credited to its wallet.
+	 * @param {string} product @param {string} userId
+	 * @param {{ clicks?: number, payingCustomers?: number, credit?: { currency: string, cents: number } }} activity
+	 */
+	addActivity(product, userId, activity) {
+		const promoter = this.state.findPromoter(product, userId);
+		if (!promoter) throw new Error(`${userId} is not a promoter of ${product}`);
+		for (let i = 0; i < (activity.clicks ?? 0); i++) promoter.clicks.push(this.state.now());
+		if ((activity.payingCustomers ?? 0) > 0) {
+			this.addPurchases(
+				product,
+				activity.payingCustomers ?? 0,
+				`activity_${this.state.nextId}`,
+				userId,
+			);
+		}
+		if (activity.credit) {
+			promoter.wallet.push({
+				currency: activity.credit.currency,
+				availableCents: activity.credit.cents,
+				withdrawingCents: 0,
+			});
+		}
+	}
+
+	/**
+	 * Benchmark data: `count` promoters `${prefix}_0` … of a product, as Promoter Login makes them.
+	 * @param {string} product @param {number} count @param {string} prefix @returns {string[]} their user ids
+	 */
+	addPromoters(product, count, prefix) {
+		return Array.from({ length: count }, (_, i) => {
+			const userId = `${prefix}_${i}`;
+			const answer = promoterLogin(this.state, product, { user_id: userId });
+			if (answer.code !== CODE.ok) throw new Error(answer.message);
+			return userId;
+		});
+	}
+}
+
+module.exports = { Instrumentation };
