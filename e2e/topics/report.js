@@ -1,0 +1,455 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e, the marketing report end to end, on the started n8n (`n8n execute` does not start n8n's
+ * backend modules, data tables among them, so everything here goes through webhooks): example (d)'s
+ * page, opened twice, adds its promoter to the data table "Promoters to report" once; example (b)
+ * upserts each promoter's month-to-date statistics into "Promoter statistics" and mails them as an
+ * .xlsx to a real SMTP server on 127.0.0.1 (harness/smtpServer.js). The attachment is read with
+ * exceljs and compared with the sandbox's figures and with the data table; a second run updates
+ * the rows in place; a promoter the service does not know gets its own row with the service's
+ * message; an empty list sends a mail that says so. Example (b) runs as imported but for its
+ * triggers: a Webhook node of the same name stands in for "Try it now", so the test can start it.
+ */
+const assert = require('node:assert/strict');
+const ExcelJS = require('exceljs');
+
+const { importCredentials, importWorkflows } = require('../../harness/n8nInstance');
+const { readExample, smtpCredential } = require('../../harness/n8nDemoData');
+const { PRODUCTS } = require('../../sandbox/seed');
+const { example, monthToDateUtc8 } = require('./context');
+
+const PROMOTERS_TABLE = 'Promoters to report';
+const STATISTICS_TABLE = 'Promoter statistics';
+const SHEET = 'Promoter statistics';
+/** A user ID the sandbox has no promoter for. */
+const UNKNOWN_PROMOTER = 'e2e_not_a_promoter';
+/** The workflows the test adds, each started by a POST to /webhook/<path>. */
+const HELPERS = {
+	report: { id: 'e2eReportExampleB', path: 'e2e-report/run-example-b' },
+	readPromoters: { id: 'e2eReadPromoters1', path: 'e2e-report/read-promoters' },
+	readStatistics: { id: 'e2eReadStatistic1', path: 'e2e-report/read-statistics' },
+	seedPromoters: { id: 'e2eSeedPromoters1', path: 'e2e-report/seed-promoters' },
+	clearPromoters: { id: 'e2eClearPromoter1', path: 'e2e-report/clear-promoters' },
+};
+
+/** @typedef {Record<string, string | number | boolean | null>} Row */
+/** @typedef {{ id: string, path: string }} Helper */
+
+/**
+ * A Webhook node that answers, once the workflow has run, with every item of its last node.
+ * @param {string} name @param {Helper} helper
+ */
+function webhookTrigger(name, helper) {
+	return {
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		webhookId: helper.id,
+		parameters: {
+			httpMethod: 'POST',
+			path: helper.path,
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+			options: {},
+		},
+	};
+}
+
+/**
+ * A workflow started by `helper`'s webhook: `nodes` one after another.
+ * @param {Helper} helper @param {({ name: string } & Record<string, unknown>)[]} nodes
+ */
+function chain(helper, nodes) {
+	const all = [
+		{ ...webhookTrigger('Start', helper), position: [0, 0] },
+		...nodes.map((node, index) => ({
+			typeVersion: 1.1,
+			position: [220 * (index + 1), 0],
+			...node,
+		})),
+	].map((node, index) => ({ ...node, id: `${helper.id}-${index}` }));
+	/** @type {Record<string, unknown>} */
+	const connections = {};
+	for (let i = 0; i + 1 < all.length; i++)
+		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	return {
+		name: `e2e: ${helper.path}`,
+		nodes: all,
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** @param {string} table */
+const byName = (table) => ({ __rl: true, mode: 'name', value: table });
+
+/** Answers with every row of `table`. @param {Helper} helper @param {string} table */
+function readTable(helper, table) {
+	return chain(helper, [
+		{
+			name: 'Rows',
+			type: 'n8n-nodes-base.dataTable',
+			alwaysOutputData: true,
+			parameters: {
+				resource: 'row',
+				operation: 'get',
+				dataTableId: byName(table),
+				returnAll: true,
+			},
+		},
+	]);
+}
+
+/** Adds user IDs to "Promoters to report", as a team member would in n8n's table view. @param {string[]} userIds */
+function seedPromoters(userIds) {
+	return chain(HELPERS.seedPromoters, [
+		{
+			name: 'User IDs',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ userIds }), options: {} },
+		},
+		{
+			name: 'One per user',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'userIds', options: { destinationFieldName: 'userId' } },
+		},
+		{
+			name: 'Insert',
+			type: 'n8n-nodes-base.dataTable',
+			parameters: {
+				resource: 'row',
+				operation: 'insert',
+				dataTableId: byName(PROMOTERS_TABLE),
+				columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] },
+				options: {},
+			},
+		},
+	]);
+}
+
+function clearPromoters() {
+	return chain(HELPERS.clearPromoters, [
+		{
+			name: 'Clear',
+			type: 'n8n-nodes-base.dataTable',
+			parameters: { resource: 'table', operation: 'clear', dataTableId: byName(PROMOTERS_TABLE) },
+		},
+	]);
+}
+
+/**
+ * Example (b) as imported, its manual trigger replaced by a webhook of the same name and its
+ * schedule left out: the test starts the same nodes the team's morning run does.
+ */
+function exampleBOnAWebhook() {
+	const workflow = readExample(example('b').file);
+	const triggers = workflow.nodes.filter((node) => String(node.type).endsWith('Trigger'));
+	assert.deepEqual(
+		triggers.map((node) => node.name),
+		['Try it now', 'Every morning at 07:00'],
+	);
+	const [manual, schedule] = triggers;
+	const connections = { ...workflow.connections };
+	delete connections[schedule.name];
+	return {
+		...workflow,
+		name: 'e2e: example (b) on a webhook',
+		connections,
+		nodes: workflow.nodes
+			.filter((node) => node !== schedule)
+			.map((node) =>
+				node === manual ? { ...node, ...webhookTrigger(node.name, HELPERS.report) } : node,
+			),
+	};
+}
+
+/**
+ * POSTs to a helper's webhook and returns the items it answers with.
+ * @param {import('./context').Started} context @param {Helper} helper
+ * @returns {Promise<Row[]>}
+ */
+async function callHelper({ base, seenOutput }, helper) {
+	const answer = await fetch(`${base}/webhook/${helper.path}`, {
+		method: 'POST',
+		signal: AbortSignal.timeout(60_000),
+	});
+	const text = await answer.text();
+	seenOutput.push(text);
+	assert.equal(answer.status, 200, `${helper.path}: ${answer.status} ${text}`);
+	const parsed = JSON.parse(text);
+	return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/** A data table's rows, through its helper. @param {import('./context').Started} context @param {Helper} helper */
+async function rowsOf(context, helper) {
+	return (await callHelper(context, helper)).filter((row) => row.id !== undefined);
+}
+
+/**
+ * The sheet `SHEET` of an .xlsx file as objects keyed by its header row (exceljs, not the SheetJS
+ * build n8n writes with).
+ * @param {Buffer} bytes
+ */
+async function sheetRows(bytes) {
+	const workbook = new ExcelJS.Workbook();
+	// exceljs types its input as an ArrayBuffer; a copy gives one of exactly the file.
+	await workbook.xlsx.load(Uint8Array.from(bytes).buffer);
+	const sheet = workbook.getWorksheet(SHEET);
+	assert.ok(sheet, `no sheet "${SHEET}" in the attachment`);
+	const [header, ...body] = /** @type {unknown[][]} */ (sheet.getSheetValues().filter(Boolean));
+	return body.map((cells) =>
+		Object.fromEntries(
+			header
+				.slice(1)
+				.map((name, index) => [
+					String(name),
+					/** @type {Row[string] | undefined} */ (cells[index + 1]) ?? null,
+				]),
+		),
+	);
+}
+
+/**
+ * The one new mail since `before`, with its xlsx attachment read.
+ * @param {import("../../harness/smtpServer").SmtpServer} smtp @param {number} before
+ */
+async function reportMail(smtp, before) {
+	assert.equal(smtp.messages.length, before + 1, 'expected exactly one new mail');
+	const mail = smtp.messages[before];
+	const { to } = monthToDateUtc8();
+	assert.equal(
+		mail.attachments.length,
+		1,
+		`attachments: ${mail.attachments.map((a) => a.filename)}`,
+	);
+	const [file] = mail.attachments;
+	assert.equal(file.filename, `promoter-statistics-${to}.xlsx`);
+	assert.equal(
+		file.contentType,
+		'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+	);
+	return { mail, rows: await sheetRows(file.content) };
+}
+
+/**
+ * What the sandbox answers for a promoter's month-to-date statistics: its figures, or its message.
+ * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} userId
+ */
+function expectedRow(sandbox, userId) {
+	const { from, to } = monthToDateUtc8();
+	const answer = sandbox.state.readPromoter(
+		PRODUCTS.videomax,
+		userId,
+		'statistics',
+		new Map([
+			['start_date', [from]],
+			['end_date', [to]],
+		]),
+	);
+	const base = { Promoter: userId, Month: to.slice(0, 7), From: from, To: to, Final: false };
+	if (answer.code !== 0)
+		return {
+			message: String(answer.message),
+			row: {
+				...base,
+				Clicks: null,
+				Signups: null,
+				'Paying customers': null,
+				'Rewards accrued': null,
+				'Rewards paid': null,
+				Currency: null,
+			},
+		};
+	const data = /** @type {Record<string, string | number>} */ (answer.data);
+	return {
+		message: null,
+		row: {
+			...base,
+			Clicks: data.clicks,
+			Signups: data.signups,
+			'Paying customers': data.paying_customers,
+			'Rewards accrued': Number(data.rewards_accrued),
+			'Rewards paid': Number(data.rewards_paid),
+			Currency: data.currency,
+		},
+	};
+}
+
+/**
+ * Asserts the spreadsheet's rows: one per promoter in `userIds`, each with the sandbox's figures
+ * or, for a promoter the service does not know, its message in Error.
+ * @param {import('../../sandbox/server').Sandbox} sandbox @param {Row[]} rows @param {string[]} userIds
+ */
+function assertSheet(sandbox, rows, userIds) {
+	assert.deepEqual(rows.map((row) => row.Promoter).sort(), [...userIds].sort());
+	for (const row of rows) {
+		const { message, row: expected } = expectedRow(sandbox, String(row.Promoter));
+		const { Error: error, ...figures } = row;
+		assert.deepEqual(figures, expected, `row of ${row.Promoter}`);
+		if (message === null) assert.equal(error, null, `${row.Promoter} has an error: ${error}`);
+		else
+			assert.ok(
+				String(error).includes(message),
+				`${row.Promoter}: Error "${error}" lacks "${message}"`,
+			);
+	}
+}
+
+/**
+ * Asserts that the data table holds the spreadsheet's rows.
+ * @param {Row[]} tableRows @param {Row[]} sheet
+ */
+function assertTableMatchesSheet(tableRows, sheet) {
+	const asSheet = tableRows.map((row) => ({
+		Promoter: row.promoter,
+		Month: row.month,
+		From: row.period_start,
+		To: row.period_end,
+		Clicks: row.clicks,
+		Signups: row.signups,
+		'Paying customers': row.paying_customers,
+		'Rewards accrued': row.rewards_accrued,
+		'Rewards paid': row.rewards_paid,
+		Currency: row.currency,
+		Final: row.final,
+		Error: row.error,
+	}));
+	const order = (/** @type {Row} */ a, /** @type {Row} */ b) =>
+		String(a.Promoter).localeCompare(String(b.Promoter));
+	assert.deepEqual(asSheet.sort(order), [...sheet].sort(order));
+}
+
+/** The helpers' webhooks, for `n8n start` to serve before the checks begin. */
+function reportWebhooks() {
+	return Object.values(HELPERS).map(({ path }) => ({ method: 'POST', path }));
+}
+
+/**
+ * Before `n8n start` (the CLI and the server share the database): the SMTP credential for the
+ * server on `smtpPort`, example (b) on a webhook and the data-table helpers, imported and published.
+ * @param {import('./context').Context} context @param {number} smtpPort
+ */
+async function reportSetup(context, smtpPort) {
+	await context.check(
+		'report set-up: SMTP credential, example (b) on a webhook and the data-table helpers imported',
+		async () => {
+			await importCredentials(context.env, [smtpCredential(smtpPort)]);
+			const workflows = [
+				{ helper: HELPERS.report, workflow: exampleBOnAWebhook() },
+				{
+					helper: HELPERS.readPromoters,
+					workflow: readTable(HELPERS.readPromoters, PROMOTERS_TABLE),
+				},
+				{
+					helper: HELPERS.readStatistics,
+					workflow: readTable(HELPERS.readStatistics, STATISTICS_TABLE),
+				},
+				{ helper: HELPERS.seedPromoters, workflow: seedPromoters(['user_1002', UNKNOWN_PROMOTER]) },
+				{ helper: HELPERS.clearPromoters, workflow: clearPromoters() },
+			];
+			await importWorkflows(
+				context.env,
+				workflows.map(({ helper, workflow }) => ({ workflow, id: helper.id, publish: true })),
+			);
+			return `smtp://127.0.0.1:${smtpPort} (plain SMTP), ${workflows.length} workflows published`;
+		},
+	);
+}
+
+/**
+ * On the started n8n: (d) adds a promoter once; (b)'s mail, spreadsheet and data table; a second
+ * run the same day; an unknown promoter; an empty list.
+ * @param {import('./context').Started} context @param {import('../../harness/smtpServer').SmtpServer} smtp
+ */
+async function reportChecks(context, smtp) {
+	const { check, sandbox, base, seenOutput } = context;
+	await check(
+		`example d: the promoter center page opened twice → the promoter in "${PROMOTERS_TABLE}" once`,
+		async () => {
+			for (let visit = 0; visit < 2; visit++) {
+				const page = await fetch(`${base}/webhook/promoter-center?user_id=user_1001`, {
+					signal: AbortSignal.timeout(60_000),
+				});
+				const body = await page.text();
+				seenOutput.push(body);
+				assert.equal(page.status, 200, body);
+				assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+				const token = body.match(
+					/src="[^"]*\/promoter-center\/iframe\/([^"]+)" allow="clipboard-write"/,
+				)?.[1];
+				assert.ok(token && sandbox.state.centerTokens.has(decodeURIComponent(token)), body);
+			}
+			const rows = await rowsOf(context, HELPERS.readPromoters);
+			assert.deepEqual(
+				rows.map((row) => row.userId),
+				['user_1001'],
+			);
+			return `e2e d: 2 visits of user_1001 → ${rows.length} row in "${PROMOTERS_TABLE}"`;
+		},
+	);
+
+	const userIds = ['user_1001', 'user_1002', UNKNOWN_PROMOTER];
+	/** @type {Row[]} */
+	let firstRows = [];
+	await check('example b: statistics → data table, and a mail with the .xlsx', async () => {
+		const ada = sandbox.state.promoters.get(`${PRODUCTS.videomax}|user_1001`);
+		const signup = sandbox.state.trackConversion(PRODUCTS.videomax, {
+			event_name: 'signup',
+			invited_user_id: `e2e_buyer_${Date.now()}`,
+			invite_code: ada?.referralCode,
+		});
+		assert.equal(signup.code, 0, `could not seed a signup: ${signup.message}`);
+		await callHelper(context, HELPERS.seedPromoters);
+		const before = smtp.messages.length;
+		await callHelper(context, HELPERS.report);
+		const { mail, rows } = await reportMail(smtp, before);
+		assertSheet(sandbox, rows, userIds);
+		assert.ok(
+			Number(rows.find((row) => row.Promoter === 'user_1001')?.Signups) >= 1,
+			'the signup made today is missing from user_1001',
+		);
+		firstRows = await rowsOf(context, HELPERS.readStatistics);
+		assertTableMatchesSheet(firstRows, rows);
+		assert.deepEqual(smtp.logins.slice(-1), ['n8n-e2e']);
+		const unknown = rows.find((row) => row.Promoter === UNKNOWN_PROMOTER);
+		return `e2e b: mail "${mail.subject}", ${rows.length} xlsx rows = ${firstRows.length} data table rows; ${UNKNOWN_PROMOTER}: "${unknown?.Error}"`;
+	});
+
+	await check('example b again the same day: rows updated in place, none added', async () => {
+		const before = smtp.messages.length;
+		await callHelper(context, HELPERS.report);
+		const { rows } = await reportMail(smtp, before);
+		assertSheet(sandbox, rows, userIds);
+		const again = await rowsOf(context, HELPERS.readStatistics);
+		assertTableMatchesSheet(again, rows);
+		assert.deepEqual(
+			again.map((row) => row.id).sort(),
+			firstRows.map((row) => row.id).sort(),
+			"the second run changed the rows' ids",
+		);
+		const line = `REPORT: mail received, xlsx rows ${rows.length}, data table rows ${again.length}, second run added ${again.length - firstRows.length}`;
+		console.log(line);
+		return line;
+	});
+
+	await check(
+		`example b with "${PROMOTERS_TABLE}" empty: a mail says so, no attachment`,
+		async () => {
+			await callHelper(context, HELPERS.clearPromoters);
+			const before = smtp.messages.length;
+			await callHelper(context, HELPERS.report);
+			assert.equal(smtp.messages.length, before + 1, 'expected exactly one new mail');
+			const mail = smtp.messages[before];
+			assert.equal(mail.attachments.length, 0);
+			assert.match(String(mail.subject), /no promoters to report/);
+			assert.match(String(mail.text), /has no promoters/);
+			assert.equal((await rowsOf(context, HELPERS.readStatistics)).length, firstRows.length);
+			return `e2e b: mail "${mail.subject}", no attachment`;
+		},
+	);
+}
+
+module.exports = { reportChecks, reportSetup, reportWebhooks };
