@@ -235,11 +235,28 @@ async function reportMail(smtp, before) {
 }
 
 /**
- * What the sandbox answers for a promoter's month-to-date statistics: its figures, or its message.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} userId
+ * The periods example (b) reports today, in UTC+8: the month to date and, on the 1st, the whole
+ * month just ended (final).
+ * @returns {{ month: string, from: string, to: string, final: boolean }[]}
  */
-function expectedRow(sandbox, userId) {
+function periodsToday() {
 	const { from, to } = monthToDateUtc8();
+	const monthToDate = { month: to.slice(0, 7), from, to, final: false };
+	if (!to.endsWith('-01')) return [monthToDate];
+	const lastDay = new Date(Date.parse(`${from}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+	return [
+		{ month: lastDay.slice(0, 7), from: `${lastDay.slice(0, 8)}01`, to: lastDay, final: true },
+		monthToDate,
+	];
+}
+
+/**
+ * A promoter's spreadsheet row for a period as the sandbox answers it: its figures, or for a
+ * promoter the service does not know, empty figures and the service's message.
+ * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} userId
+ * @param {ReturnType<typeof periodsToday>[number]} period
+ */
+function expectedRow(sandbox, userId, { month, from, to, final }) {
 	const answer = sandbox.state.readPromoter(
 		PRODUCTS.videomax,
 		userId,
@@ -249,7 +266,7 @@ function expectedRow(sandbox, userId) {
 			['end_date', [to]],
 		]),
 	);
-	const base = { Promoter: userId, Month: to.slice(0, 7), From: from, To: to, Final: false };
+	const base = { Promoter: userId, Month: month, From: from, To: to, Final: final };
 	if (answer.code !== 0)
 		return {
 			message: String(answer.message),
@@ -278,22 +295,29 @@ function expectedRow(sandbox, userId) {
 	};
 }
 
+/** @param {Row} row */
+const rowKey = (row) => `${row.Promoter} ${row.Month}`;
+
 /**
- * Asserts the spreadsheet's rows: one per promoter in `userIds`, each with the sandbox's figures
- * or, for a promoter the service does not know, its message in Error.
+ * Asserts the spreadsheet's rows: one per promoter in `userIds` and period reported today, each
+ * with the sandbox's figures or, for a promoter the service does not know, its message in Error.
  * @param {import('../../sandbox/server').Sandbox} sandbox @param {Row[]} rows @param {string[]} userIds
  */
 function assertSheet(sandbox, rows, userIds) {
-	assert.deepEqual(rows.map((row) => row.Promoter).sort(), [...userIds].sort());
+	const expected = userIds.flatMap((userId) =>
+		periodsToday().map((period) => expectedRow(sandbox, userId, period)),
+	);
+	assert.deepEqual(rows.map(rowKey).sort(), expected.map(({ row }) => rowKey(row)).sort());
 	for (const row of rows) {
-		const { message, row: expected } = expectedRow(sandbox, String(row.Promoter));
+		const wanted = expected.find((candidate) => rowKey(candidate.row) === rowKey(row));
+		assert.ok(wanted);
 		const { Error: error, ...figures } = row;
-		assert.deepEqual(figures, expected, `row of ${row.Promoter}`);
-		if (message === null) assert.equal(error, null, `${row.Promoter} has an error: ${error}`);
+		assert.deepEqual(figures, wanted.row, `row of ${rowKey(row)}`);
+		if (wanted.message === null) assert.equal(error, null, `${rowKey(row)} has an error: ${error}`);
 		else
 			assert.ok(
-				String(error).includes(message),
-				`${row.Promoter}: Error "${error}" lacks "${message}"`,
+				String(error).includes(wanted.message),
+				`${rowKey(row)}: Error "${error}" lacks "${wanted.message}"`,
 			);
 	}
 }
@@ -317,8 +341,7 @@ function assertTableMatchesSheet(tableRows, sheet) {
 		Final: row.final,
 		Error: row.error,
 	}));
-	const order = (/** @type {Row} */ a, /** @type {Row} */ b) =>
-		String(a.Promoter).localeCompare(String(b.Promoter));
+	const order = (/** @type {Row} */ a, /** @type {Row} */ b) => rowKey(a).localeCompare(rowKey(b));
 	assert.deepEqual(asSheet.sort(order), [...sheet].sort(order));
 }
 
@@ -408,7 +431,7 @@ async function reportChecks(context, smtp) {
 		const { mail, rows } = await reportMail(smtp, before);
 		assertSheet(sandbox, rows, userIds);
 		assert.ok(
-			Number(rows.find((row) => row.Promoter === 'user_1001')?.Signups) >= 1,
+			Number(rows.find((row) => row.Promoter === 'user_1001' && row.Final === false)?.Signups) >= 1,
 			'the signup made today is missing from user_1001',
 		);
 		firstRows = await rowsOf(context, HELPERS.readStatistics);
