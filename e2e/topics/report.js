@@ -24,13 +24,14 @@ const STATISTICS_TABLE = 'Promoter statistics';
 const SHEET = 'Promoter statistics';
 /** A user ID the sandbox has no promoter for. */
 const UNKNOWN_PROMOTER = 'e2e_not_a_promoter';
-/** The workflows the test adds, each started by a POST to /webhook/<path>. */
+/** The workflow the test adds: example (b) and its helpers, each started by a POST to /webhook/<path>. */
+const REPORT_WORKFLOW_ID = 'e2eReportExampleB';
 const HELPERS = {
-	report: { id: 'e2eReportExampleB', path: 'e2e-report/run-example-b' },
-	readPromoters: { id: 'e2eReadPromoters1', path: 'e2e-report/read-promoters' },
-	readStatistics: { id: 'e2eReadStatistic1', path: 'e2e-report/read-statistics' },
-	seedPromoters: { id: 'e2eSeedPromoters1', path: 'e2e-report/seed-promoters' },
-	clearPromoters: { id: 'e2eClearPromoter1', path: 'e2e-report/clear-promoters' },
+	report: { id: 'run-example-b', path: 'e2e-report/run-example-b' },
+	readPromoters: { id: 'read-promoters', path: 'e2e-report/read-promoters' },
+	readStatistics: { id: 'read-statistics', path: 'e2e-report/read-statistics' },
+	seedPromoters: { id: 'seed-promoters', path: 'e2e-report/seed-promoters' },
+	clearPromoters: { id: 'clear-promoters', path: 'e2e-report/clear-promoters' },
 };
 
 /** @typedef {Record<string, string | number | boolean | null>} Row */
@@ -57,36 +58,33 @@ function webhookTrigger(name, helper) {
 }
 
 /**
- * A workflow started by `helper`'s webhook: `nodes` one after another.
- * @param {Helper} helper @param {({ name: string } & Record<string, unknown>)[]} nodes
+ * `helper`'s part of the test's workflow: its webhook, then `nodes` one after another, each name
+ * prefixed with the helper's id (one workflow holds them all), on row `row` of the canvas.
+ * @param {Helper} helper @param {number} row @param {({ name: string } & Record<string, unknown>)[]} nodes
  */
-function chain(helper, nodes) {
+function chain(helper, row, nodes) {
 	const all = [
 		{ ...webhookTrigger('Start', helper), position: [0, 0] },
-		...nodes.map((node, index) => ({
-			typeVersion: 1.1,
-			position: [220 * (index + 1), 0],
-			...node,
-		})),
-	].map((node, index) => ({ ...node, id: `${helper.id}-${index}` }));
-	/** @type {Record<string, unknown>} */
+		...nodes.map((node) => ({ typeVersion: 1.1, ...node })),
+	].map((node, index) => ({
+		...node,
+		id: `${helper.id}-${index}`,
+		name: `${helper.id}: ${node.name}`,
+		position: [220 * index, 600 + 200 * row],
+	}));
+	/** @type {Record<string, { main: { node: string, type: string, index: number }[][] }>} */
 	const connections = {};
 	for (let i = 0; i + 1 < all.length; i++)
 		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	return {
-		name: `e2e: ${helper.path}`,
-		nodes: all,
-		connections,
-		settings: { executionOrder: 'v1' },
-	};
+	return { nodes: all, connections };
 }
 
 /** @param {string} table */
 const byName = (table) => ({ __rl: true, mode: 'name', value: table });
 
-/** Answers with every row of `table`. @param {Helper} helper @param {string} table */
-function readTable(helper, table) {
-	return chain(helper, [
+/** Answers with every row of `table`. @param {Helper} helper @param {number} row @param {string} table */
+function readTable(helper, row, table) {
+	return chain(helper, row, [
 		{
 			name: 'Rows',
 			type: 'n8n-nodes-base.dataTable',
@@ -103,7 +101,7 @@ function readTable(helper, table) {
 
 /** Adds user IDs to "Promoters to report", as a team member would in n8n's table view. @param {string[]} userIds */
 function seedPromoters(userIds) {
-	return chain(HELPERS.seedPromoters, [
+	return chain(HELPERS.seedPromoters, 2, [
 		{
 			name: 'User IDs',
 			type: 'n8n-nodes-base.set',
@@ -131,7 +129,7 @@ function seedPromoters(userIds) {
 }
 
 function clearPromoters() {
-	return chain(HELPERS.clearPromoters, [
+	return chain(HELPERS.clearPromoters, 3, [
 		{
 			name: 'Clear',
 			type: 'n8n-nodes-base.dataTable',
@@ -155,8 +153,6 @@ function exampleBOnAWebhook() {
 	const connections = { ...workflow.connections };
 	delete connections[schedule.name];
 	return {
-		...workflow,
-		name: 'e2e: example (b) on a webhook',
 		connections,
 		nodes: workflow.nodes
 			.filter((node) => node !== schedule)
@@ -360,24 +356,22 @@ async function reportSetup(context, smtpPort) {
 		'report set-up: SMTP credential, example (b) on a webhook and the data-table helpers imported',
 		async () => {
 			await importCredentials(context.env, [smtpCredential(smtpPort)]);
-			const workflows = [
-				{ helper: HELPERS.report, workflow: exampleBOnAWebhook() },
-				{
-					helper: HELPERS.readPromoters,
-					workflow: readTable(HELPERS.readPromoters, PROMOTERS_TABLE),
-				},
-				{
-					helper: HELPERS.readStatistics,
-					workflow: readTable(HELPERS.readStatistics, STATISTICS_TABLE),
-				},
-				{ helper: HELPERS.seedPromoters, workflow: seedPromoters(['user_1002', UNKNOWN_PROMOTER]) },
-				{ helper: HELPERS.clearPromoters, workflow: clearPromoters() },
+			// One workflow, so that one publish (a CLI run of several seconds) serves every webhook.
+			const parts = [
+				exampleBOnAWebhook(),
+				readTable(HELPERS.readPromoters, 0, PROMOTERS_TABLE),
+				readTable(HELPERS.readStatistics, 1, STATISTICS_TABLE),
+				seedPromoters(['user_1002', UNKNOWN_PROMOTER]),
+				clearPromoters(),
 			];
-			await importWorkflows(
-				context.env,
-				workflows.map(({ helper, workflow }) => ({ workflow, id: helper.id, publish: true })),
-			);
-			return `smtp://127.0.0.1:${smtpPort} (plain SMTP), ${workflows.length} workflows published`;
+			const workflow = {
+				name: 'e2e: example (b) on a webhook, and the data-table helpers',
+				nodes: parts.flatMap((part) => part.nodes),
+				connections: Object.assign({}, ...parts.map((part) => part.connections)),
+				settings: { executionOrder: 'v1' },
+			};
+			await importWorkflows(context.env, [{ workflow, id: REPORT_WORKFLOW_ID, publish: true }]);
+			return `smtp://127.0.0.1:${smtpPort} (plain SMTP), one workflow of ${workflow.nodes.length} nodes, ${parts.length} webhooks, published`;
 		},
 	);
 }
