@@ -19,7 +19,8 @@
  *   4. the trigger, active and polling every minute: its first poll emits nothing, then a change
  *      made through the sandbox's activity route is emitted (quoted in the check's line);
  *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js);
- *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool.
+ *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool;
+ * and it says what examples (b) and (d) can do with the release's Data table node.
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
@@ -73,6 +74,7 @@ const { Sandbox } = require('../sandbox/server');
 const { KEYS, WRONG_SECRET } = require('../sandbox/seed');
 const {
 	activateArgs,
+	dataTableSupport,
 	fitTypeVersions,
 	loginBody,
 	setUpOwner,
@@ -139,6 +141,16 @@ async function runRelease(version, tarball, install) {
 			},
 		);
 		if (!installed) throw new Error(`n8n ${version} is not installed; nothing else can run`);
+		// The matrix does not run (b) and (d)'s data-table branch (test:e2e does, on 2.41.1); it says
+		// what they can do here.
+		await check('examples (b) and (d): Data table node of this release', () => {
+			const support = dataTableSupport(release);
+			if (support === 'tables and rows')
+				return 'table and row operations: (b) and (d) create their data tables on first run';
+			if (support === 'rows only')
+				return 'row operations only: create "Promoters to report" and "Promoter statistics" by hand and delete the examples\' create nodes';
+			return 'no Data table node: example (b) cannot run; (d) answers its page, then its data-table branch fails';
+		});
 		started = Date.now();
 		await sandbox.start();
 		await model.start();

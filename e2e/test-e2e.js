@@ -9,7 +9,8 @@
  * 2. The demo credential and the examples imported with `n8n import:*`; each example run headless
  *    with `n8n execute --id` against the sandbox, its output asserted.
  * 3. `n8n start`: n8n loads the node and the credential, the owner can sign in, the webhook
- *    examples answer over HTTP, and example (d)'s page opens in headless Chromium with the
+ *    examples answer over HTTP, examples (d) and (b) fill data tables and (b) mails its report to
+ *    an SMTP server on 127.0.0.1, and example (d)'s page opens in headless Chromium with the
  *    promoter center in its iframe.
  *
  * This file sets up what the checks share (the sandbox, the scripted model, the n8n user folder,
@@ -44,11 +45,13 @@ const { loginBody } = require('../harness/n8nReleaseDifferences');
 const { freePort, stopProcess } = require('../harness/processes');
 const { Sandbox } = require('../sandbox/server');
 const { ScriptedModel } = require('../harness/scriptedModel');
+const { SmtpServer } = require('../harness/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
 const { CHROMIUM } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
+const { reportChecks, reportSetup, reportWebhooks } = require('./topics/report');
 const { httpRequestChecks } = require('./topics/httpRequest');
 const { webhookChecks } = require('./topics/webhooks');
 const { browserChecks } = require('./topics/browser');
@@ -81,6 +84,8 @@ async function main() {
 	await sandbox.start();
 	const model = new ScriptedModel();
 	await model.start();
+	const smtp = new SmtpServer();
+	await smtp.start();
 	const port = await freePort();
 	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 	/** @type {import('node:child_process').ChildProcess | undefined} */
@@ -102,13 +107,14 @@ async function main() {
 		};
 		await installChecks(context);
 		await exampleChecks(context);
+		await reportSetup(context, smtp.port);
 		await httpRequestChecks(context);
 
 		const { base, serverLog } = context;
 		await check(
 			'n8n start answers /healthz/readiness and serves the published webhooks',
 			async () => {
-				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks()];
+				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks(), ...reportWebhooks()];
 				const started = await startN8nServing(
 					n8nEnvironment({
 						userFolder,
@@ -138,6 +144,7 @@ async function main() {
 		/** @type {import('./topics/context').Started} */
 		const signedIn = { ...context, cookie };
 		await webhookChecks(signedIn);
+		await reportChecks(signedIn, smtp);
 		await browserChecks(signedIn);
 		await agentChecks(signedIn);
 		await pollingTriggerChecks(signedIn);
@@ -146,6 +153,7 @@ async function main() {
 		if (n8n) await stopProcess(n8n);
 		await sandbox.stop();
 		await model.stop();
+		await smtp.stop();
 		if (counts.failed === 0) fs.rmSync(work, { recursive: true, force: true });
 		else console.log(`Kept ${work} for inspection (user folder, n8n.log).`);
 	}

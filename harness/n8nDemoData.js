@@ -34,6 +34,10 @@ const DEMO_KEY = 'pk_test_videomax_v2';
  */
 const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
 const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
+/**
+ * Example (b)'s mail credential (n8n's SMTP type); test:e2e points it at harness/smtpServer.js.
+ */
+const SMTP_CREDENTIAL = { id: 'exampleSmtpMail01', name: 'Team mail (SMTP)' };
 /** The owner account of every local n8n here (npm start, test:e2e, the matrix): loopback only. */
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
 /**
@@ -154,6 +158,26 @@ function signingCredential(provider) {
 }
 
 /**
+ * Example (b)'s SMTP credential for a plain-SMTP server on 127.0.0.1:`port` (no TLS, no STARTTLS),
+ * with a throwaway login that the test server accepts.
+ * @param {number} port
+ */
+function smtpCredential(port) {
+	return {
+		...SMTP_CREDENTIAL,
+		type: 'smtp',
+		data: {
+			host: '127.0.0.1',
+			port,
+			secure: false,
+			disableStartTls: true,
+			user: 'n8n-e2e',
+			password: 'loopback-smtp-only',
+		},
+	};
+}
+
+/**
  * The demo credentials, in `n8n import:credentials` form: the sandbox at `sandboxUrl`, an OpenAI
  * credential for the scripted model at `modelUrl`, every provider's signing secret, and the
  * bearer token example (g)'s MCP clients send.
@@ -224,4 +248,5 @@ module.exports = {
 	readExample,
 	sandboxCredential,
 	signingCredential,
+	smtpCredential,
 };

@@ -102,6 +102,25 @@ function addVersions(known, prefix, file) {
 }
 
 /**
+ * What examples (b) and (d) can do with n8n's Data table node on a release. Both use data tables;
+ * they create theirs on first run with the node's table operations, which n8n 2.3.6 and later
+ * have (2.1.4 does not; of the published releases, checked with `npm pack --dry-run` of each
+ * one's n8n-nodes-base). n8n 1.113 to 2.1 have row operations only: the tables must be created
+ * by hand and the examples' create nodes deleted. 1.85 has no data tables. Detected by the node's
+ * files in the release's n8n-nodes-base.
+ * @param {import('./n8nInstall').N8nRelease} release
+ * @returns {'tables and rows' | 'rows only' | 'none'}
+ */
+function dataTableSupport(release) {
+	const nodesBase = path.join(release.modules, 'n8n-nodes-base');
+	assert.ok(fs.existsSync(nodesBase), `no n8n-nodes-base in ${release.modules}`);
+	const actions = path.join(nodesBase, 'dist', 'nodes', 'DataTable', 'actions');
+	if (fs.existsSync(path.join(actions, 'table', 'create.operation.js'))) return 'tables and rows';
+	if (fs.existsSync(path.join(actions, 'row', 'upsert.operation.js'))) return 'rows only';
+	return 'none';
+}
+
+/**
  * A workflow as `n8n import:workflow` takes it. n8n 1.x stores `active` in a NOT NULL column and
  * fails the import without it ("NOT NULL constraint failed: workflow_entity.active"); 2.x
  * activates by publishing, and the examples carry no `active`.
@@ -111,4 +130,11 @@ function forImport(release, workflow) {
 	return release.n8nVersion.startsWith('1.') ? { active: false, ...workflow } : workflow;
 }
 
-module.exports = { activateArgs, fitTypeVersions, forImport, loginBody, setUpOwner };
+module.exports = {
+	activateArgs,
+	dataTableSupport,
+	fitTypeVersions,
+	forImport,
+	loginBody,
+	setUpOwner,
+};
