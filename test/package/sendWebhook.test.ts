@@ -3,40 +3,9 @@
  * signed Stripe `checkout.session.completed`, prints the answer and exits 0 on 2xx only; a closed
  * port names the refused address.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import { runScript } from '../helpers/runScript';
+import { answeringServer, runScript } from '../helpers/runScript';
 
 const SCRIPT = 'scripts/send-signed-webhook.js';
-
-interface Delivery {
-	headers: IncomingHttpHeaders;
-	body: string;
-}
-
-/** A server answering every request with `status`, keeping what it received. */
-async function answering(
-	status: number,
-): Promise<{ server: Server; url: string; received: Delivery[] }> {
-	const received: Delivery[] = [];
-	const server = createServer((req, res) => {
-		let body = '';
-		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-		req.on('end', () => {
-			received.push({ headers: req.headers, body });
-			res.writeHead(status, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify({ answered: status }));
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return { server, url: `http://127.0.0.1:${port}/webhook/payment-succeeded/webhook`, received };
-}
-
-async function closed(server: Server): Promise<void> {
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-}
 
 describe('npm run send:webhook', () => {
 	it.each([
@@ -45,7 +14,7 @@ describe('npm run send:webhook', () => {
 		[404, 1],
 		[500, 1],
 	])('an answer %i exits %i and is printed', async (status, exitCode) => {
-		const { server, url, received } = await answering(status);
+		const { url, received, close } = await answeringServer(status);
 		try {
 			const run = await runScript(SCRIPT, [url, 'purchase', 'pi_script_1', 'buyer_1']);
 			expect(run.code).toBe(exitCode);
@@ -59,25 +28,25 @@ describe('npm run send:webhook', () => {
 			});
 			expect(received[0].headers['stripe-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}/);
 		} finally {
-			await closed(server);
+			await close();
 		}
 	});
 
 	it('--unsigned sends no signature', async () => {
-		const { server, url, received } = await answering(401);
+		const { url, received, close } = await answeringServer(401);
 		try {
 			const run = await runScript(SCRIPT, [url, 'refund', 'pi_script_1', '--unsigned']);
 			expect(run.code).toBe(1);
 			expect(received[0].headers['stripe-signature']).toBeUndefined();
 			expect(JSON.parse(received[0].body).type).toBe('charge.refunded');
 		} finally {
-			await closed(server);
+			await close();
 		}
 	});
 
 	it('a closed port exits 1 and names the refused address', async () => {
-		const { server, url } = await answering(200);
-		await closed(server);
+		const { url, close } = await answeringServer(200);
+		await close();
 		const port = new URL(url).port;
 		const run = await runScript(SCRIPT, [url, 'purchase', 'pi_script_1']);
 		expect(run.code).toBe(1);
