@@ -405,18 +405,39 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 }
 
 /**
+ * The line `n8n start` prints once it has activated the published workflows (every supported
+ * release prints it after activating them).
+ */
+const ACTIVATED_LINE = 'Editor is now accessible via';
+
+/**
  * `n8n start` of `release` with its output appended to `logFile`, until it is ready and serves
  * each of `webhooks` (stopped again when it does not). Returns the process and the seconds from
- * the start to ready and to the webhooks served.
+ * the start to ready and to the webhooks served. It waits for n8n's activated line before asking
+ * for the webhooks: asked earlier, n8n logs each one that is not registered yet with a stack trace.
  * @param {NodeJS.ProcessEnv} env
  * @param {{ port: number, logFile: string, webhooks: { method: string, path: string }[], release?: import('./n8nInstall').N8nRelease }} options
  */
 async function startN8nServing(env, { port, logFile, webhooks, release }) {
 	const log = fs.createWriteStream(logFile, { flags: 'a' });
 	const started = Date.now();
-	const child = await startN8n(env, { port, release, onOutput: (line) => log.write(`${line}\n`) });
+	let activated = false;
+	const child = await startN8n(env, {
+		port,
+		release,
+		onOutput: (line) => {
+			if (line.includes(ACTIVATED_LINE)) activated = true;
+			log.write(`${line}\n`);
+		},
+	});
 	const readySeconds = (Date.now() - started) / 1000;
 	try {
+		await waitUntil(() => activated, {
+			timeoutMs: 60_000,
+			intervalMs: 250,
+			child,
+			what: `n8n printing "${ACTIVATED_LINE}" (its workflows activated)`,
+		});
 		await waitForWebhooks(port, webhooks);
 	} catch (error) {
 		await stopProcess(child);
