@@ -245,6 +245,17 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 }
 
 /**
+ * The commands as the banner and the README print them: each after a comment saying what it
+ * shows and how its answer begins.
+ * @param {DemoCommand[]} commands
+ */
+function demoCommandsText(commands) {
+	return commands
+		.map(({ does, command, answer }) => `# ${does}\n# → ${answer}…\n${command}`)
+		.join('\n');
+}
+
+/**
  * The production webhooks of the published examples, read from their Webhook nodes and their
  * Payment Webhook Triggers.
  * @returns {{ method: string, path: string }[]}
@@ -279,6 +290,7 @@ module.exports = {
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 	demoCommands,
+	demoCommandsText,
 	demoCredentials,
 	exampleWebhooks,
 	modelCredential,

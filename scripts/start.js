@@ -30,6 +30,7 @@ const {
 	PACKAGE,
 	ROOT_DIR,
 	demoCommands,
+	demoCommandsText,
 	exampleWebhooks,
 } = require('../harness/n8nDemoData');
 const { freePort, isStoppingAll, stopAllAndExit } = require('../harness/processes');
@@ -116,9 +117,9 @@ async function main() {
 	const starts =
 		(fs.existsSync(STARTS_FILE) ? Number(fs.readFileSync(STARTS_FILE, 'utf8')) : 0) + 1;
 	fs.writeFileSync(STARTS_FILE, `${starts}\n`);
-	const commands = demoCommands({ n8nUrl: base, sandboxUrl: sandbox.url, start: starts })
-		.map(({ does, command, answer }) => `  ${does} (answers ${answer}…):\n  ${command}`)
-		.join('\n\n');
+	const commands = demoCommandsText(
+		demoCommands({ n8nUrl: base, sandboxUrl: sandbox.url, start: starts }),
+	).replace(/^/gm, '  ');
 	console.log(`
 ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) / 1000).toFixed(1)} s
 
@@ -128,7 +129,7 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
             ${DEMO_KEY} (v2); its secret and the other test keys are in sandbox/seed.js
   Examples  ${EXAMPLES.map((example) => example.file.replace(/\.json$/, '')).join(', ')}
 
-Try the published examples (Stripe events signed with the demo signing secret):
+  Try the published examples (Stripe events signed with the demo signing secret):
 
 ${commands}
 
