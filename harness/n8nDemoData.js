@@ -209,31 +209,31 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 	const purchase = send('payment-succeeded', `purchase ${transactionId} buyer_1`);
 	return [
 		{
-			does: 'A purchase: example (h) tracks it',
+			does: 'A purchase (example h)',
 			command: purchase,
 			answer: '200 {"received":true,"status":"TRACKED"',
 			exitCode: 0,
 		},
 		{
-			does: 'The same purchase again, as Stripe retries: not sent twice',
+			does: 'Its repeat, as Stripe retries',
 			command: purchase,
 			answer: '200 {"received":true,"status":"ALREADY_TRACKED"',
 			exitCode: 0,
 		},
 		{
-			does: "Its refund: example (a) reverses the promoter's commission",
+			does: 'Its refund (example a)',
 			command: send('payment-refunded', `refund ${transactionId} buyer_1`),
 			answer: '200 {"received":true,"status":"APPLIED"',
 			exitCode: 0,
 		},
 		{
-			does: 'A forged (unsigned) purchase: refused, nothing runs',
+			does: 'A forged (unsigned) purchase',
 			command: `${send('payment-succeeded', 'purchase pi_forged_1 buyer_1')} --unsigned`,
 			answer: '401 ',
 			exitCode: 1,
 		},
 		{
-			does: "A paying customer for promoter user_1002: example (f)'s next poll posts a message",
+			does: "A paying customer for user_1002 (example f's next poll)",
 			command: [
 				`curl -X POST ${sandboxUrl}/__sandbox/activity -H 'Content-Type: application/json' \\`,
 				`  -d '${JSON.stringify(activity)}'`,
@@ -251,7 +251,7 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
  */
 function demoCommandsText(commands) {
 	return commands
-		.map(({ does, command, answer }) => `# ${does}\n# → ${answer}…\n${command}`)
+		.map(({ does, command, answer }) => `# ${does} → ${answer}…\n${command}`)
 		.join('\n');
 }
 
