@@ -181,6 +181,61 @@ async function installRelease(releaseOrVersion, log) {
 		log(`${label} is already installed in ${release.dir} (delete that folder to reinstall).`);
 		return { ...release, installedNow: false, seconds: (Date.now() - started) / 1000 };
 	}
+	claimInstall(release);
+	try {
+		return await installInto(release, label, started, log);
+	} finally {
+		fs.rmSync(installClaimPath(release), { force: true });
+	}
+}
+
+/** @param {N8nRelease} release */
+function installClaimPath(release) {
+	return `${release.dir}.installing`;
+}
+
+/**
+ * Claims the release's install folder for this process. A second install into the same folder at
+ * the same time would delete the first one's files (npm ci starts by emptying node_modules), so it
+ * stops at once while the claiming process runs; a claim left by a process that died is taken over.
+ * @param {N8nRelease} release
+ */
+function claimInstall(release) {
+	const claim = installClaimPath(release);
+	fs.mkdirSync(path.dirname(claim), { recursive: true });
+	try {
+		fs.writeFileSync(claim, `${process.pid}\n`, { flag: 'wx' });
+		return;
+	} catch (error) {
+		if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+	}
+	const owner = Number(fs.readFileSync(claim, 'utf8'));
+	if (isRunning(owner))
+		throw fail(
+			`n8n ${release.n8nVersion} is being installed into ${release.dir} by process ${owner}: wait until it ends, then run this again.`,
+		);
+	fs.writeFileSync(claim, `${process.pid}\n`);
+}
+
+/** @param {number} pid */
+function isRunning(pid) {
+	if (!Number.isInteger(pid) || pid <= 0) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM: it runs, as another user.
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
+/**
+ * The install itself, into a folder this process has claimed.
+ * @param {N8nRelease} release @param {string} label @param {number} started
+ * @param {(line: string) => void} log
+ * @returns {Promise<N8nRelease & { installedNow: boolean, seconds: number }>}
+ */
+async function installInto(release, label, started, log) {
 	const lockPath = path.join(release.manifestDir, 'package-lock.json');
 	const hasLock = fs.existsSync(lockPath);
 	log(`Installing ${label} into ${release.dir} (about 4 minutes and 3 GB)…`);
