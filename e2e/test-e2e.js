@@ -57,6 +57,7 @@ const { webhookChecks } = require('./topics/webhooks');
 const { browserChecks } = require('./topics/browser');
 const { agentChecks } = require('./topics/agent');
 const { pollingTriggerChecks } = require('./topics/pollingTrigger');
+const { demoChecks } = require('./topics/demo');
 const { secretChecks } = require('./topics/secrets');
 
 const { check, counts, abort, finish } = createChecks('E2E');
@@ -112,7 +113,7 @@ async function main() {
 
 		const { base, serverLog } = context;
 		await check(
-			'n8n start answers /healthz/readiness and serves the published webhooks',
+			'n8n start answers /healthz/readiness and serves the published webhooks, logging no "not registered" error',
 			async () => {
 				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks(), ...reportWebhooks()];
 				const started = await startN8nServing(
@@ -126,6 +127,14 @@ async function main() {
 					{ port, logFile: serverLog, webhooks },
 				);
 				n8n = started.child;
+				const unregistered = fs
+					.readFileSync(serverLog, 'utf8')
+					.split('\n')
+					.filter((line) => line.includes('is not registered'));
+				if (unregistered.length > 0)
+					throw new Error(
+						`n8n's start-up log holds ${unregistered.length} 'not registered' errors, first: ${unregistered[0]}`,
+					);
 				return `ready after ${started.readySeconds.toFixed(1)} s, ${webhooks.length} webhooks after ${started.webhooksSeconds.toFixed(1)} s`;
 			},
 		);
@@ -148,6 +157,7 @@ async function main() {
 		await browserChecks(signedIn);
 		await agentChecks(signedIn);
 		await pollingTriggerChecks(signedIn);
+		await demoChecks(signedIn);
 		await secretChecks(signedIn);
 	} finally {
 		if (n8n) await stopProcess(n8n);

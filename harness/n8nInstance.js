@@ -20,6 +20,7 @@ const {
 	fail,
 	forEachOutputLine,
 	runOrThrow,
+	sleep,
 	stopProcess,
 	track,
 	waitUntil,
@@ -405,23 +406,57 @@ async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
 }
 
 /**
+ * n8n's answer, logged with its stack, to a request for a webhook it has not registered (yet).
+ * n8n 2.x registers the published workflows' webhooks after it prints that it is ready, and logs
+ * nothing at info level when it has, so the start-up's probes get these answers.
+ */
+const NOT_REGISTERED =
+	/^ResponseError: (The requested webhook ".*" is not registered|This webhook is not registered for)/;
+
+/**
  * `n8n start` of `release` with its output appended to `logFile`, until it is ready and serves
  * each of `webhooks` (stopped again when it does not). Returns the process and the seconds from
- * the start to ready and to the webhooks served.
+ * the start to ready and to the webhooks served. n8n's "not registered" errors (and their stack
+ * traces) answering the start-up's own probes are left out of the log, which says how many: they
+ * are the state the probes wait out, not a fault.
  * @param {NodeJS.ProcessEnv} env
  * @param {{ port: number, logFile: string, webhooks: { method: string, path: string }[], release?: import('./n8nInstall').N8nRelease }} options
  */
 async function startN8nServing(env, { port, logFile, webhooks, release }) {
 	const log = fs.createWriteStream(logFile, { flags: 'a' });
 	const started = Date.now();
-	const child = await startN8n(env, { port, release, onOutput: (line) => log.write(`${line}\n`) });
+	let probing = true;
+	let inProbeAnswer = false;
+	let probeAnswers = 0;
+	const child = await startN8n(env, {
+		port,
+		release,
+		onOutput: (line) => {
+			if (probing && NOT_REGISTERED.test(line)) {
+				inProbeAnswer = true;
+				probeAnswers++;
+				return;
+			}
+			// The stack trace's lines follow the error's.
+			if (inProbeAnswer && /^\s+at /.test(line)) return;
+			inProbeAnswer = false;
+			log.write(`${line}\n`);
+		},
+	});
 	const readySeconds = (Date.now() - started) / 1000;
 	try {
 		await waitForWebhooks(port, webhooks);
+		// The last refused probe's error can reach the pipe after its answer reached us.
+		await sleep(500);
 	} catch (error) {
 		await stopProcess(child);
 		throw error;
+	} finally {
+		probing = false;
 	}
+	log.write(
+		`(${probeAnswers} "not registered" answers to the start-up's probes left out of this log)\n`,
+	);
 	return { child, readySeconds, webhooksSeconds: (Date.now() - started) / 1000 };
 }
 

@@ -38,9 +38,37 @@ function runCaptured(command, args, options = {}) {
 	return String(runOrThrow(command, args, { encoding: 'utf8', stdio: 'pipe', ...options }).stdout);
 }
 
+/** How often runWithProgress prints its line. */
+const HEARTBEAT_MS = 20_000;
+
+/**
+ * The heartbeat's line: the time since the start, as minutes and seconds, and what moved.
+ * @param {number} elapsedMs @param {string} detail
+ */
+function heartbeatLine(elapsedMs, detail) {
+	const seconds = Math.round(elapsedMs / 1000);
+	const minutes = Math.floor(seconds / 60);
+	const time = minutes > 0 ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+	return `  … ${time}, ${detail}`;
+}
+
+/** @param {number} bytes @returns {string} such as `812 MB` or `1.42 GB` */
+function formatBytes(bytes) {
+	const megabytes = bytes / 1e6;
+	return megabytes >= 1000 ? `${(megabytes / 1000).toFixed(2)} GB` : `${Math.round(megabytes)} MB`;
+}
+
+/**
+ * A heartbeat's detail for bytes that grow: the total and the growth since the previous line.
+ * @param {number} bytes @param {number} previousBytes
+ */
+function bytesProgress(bytes, previousBytes) {
+	return `${formatBytes(bytes)} written (+${formatBytes(Math.max(0, bytes - previousBytes))} since the last line)`;
+}
+
 /**
  * Runs a long command with a progress line every 20 seconds (npm prints none when its output is
- * not a terminal).
+ * not a terminal): the time so far and `describeProgress()`.
  * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnOptions} options
  * @param {(line: string) => void} log @param {() => string} describeProgress
  * @returns {Promise<void>}
@@ -50,8 +78,8 @@ function runWithProgress(command, args, options, log, describeProgress) {
 	return new Promise((resolve, reject) => {
 		const child = track(spawn(command, args, { stdio: 'inherit', ...options }));
 		const timer = setInterval(
-			() => log(`  … ${Math.round((Date.now() - started) / 1000)} s, ${describeProgress()}`),
-			20_000,
+			() => log(heartbeatLine(Date.now() - started, describeProgress())),
+			HEARTBEAT_MS,
 		);
 		child.once('error', reject);
 		child.once('exit', (code, signal) => {
@@ -240,9 +268,12 @@ async function waitUntil(probe, { timeoutMs, intervalMs, what, child, detail }) 
 }
 
 module.exports = {
+	bytesProgress,
 	fail,
 	forEachOutputLine,
+	formatBytes,
 	freePort,
+	heartbeatLine,
 	isStoppingAll,
 	runCaptured,
 	runOrThrow,

@@ -2,10 +2,13 @@
 // @ts-check
 'use strict';
 /**
- * `npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider stripe]`:
- * posts a payment provider's event to a Payment Webhook Trigger, signed with the demo signing
- * secret that `npm start` imports (harness/n8nCore/paymentSignatures.js), and prints the answer. Add
- * `--unsigned` to see the 401 a forged delivery gets.
+ * `npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial]
+ * [--provider stripe] [--unsigned]`: posts a payment provider's event to a Payment Webhook
+ * Trigger, signed with the demo signing secret that `npm start` imports
+ * (harness/n8nCore/paymentSignatures.js), and prints the answer. A Stripe purchase is
+ * `checkout.session.completed` with the transaction ID as its PaymentIntent, the event example (h)
+ * selects and the one whose refund example (a) reverses. `--unsigned` shows the 401 a forged
+ * delivery gets. Exits 1 unless the answer is 2xx.
  */
 const { parseArgs } = require('node:util');
 
@@ -14,6 +17,32 @@ const {
 	sampleEvent,
 	signWithTestSecret,
 } = require('../harness/n8nCore/paymentSignatures');
+
+/**
+ * Why a fetch failed, from undici's cause (`fetch failed` alone names nothing): the code and the
+ * address of each attempt, such as `ECONNREFUSED 127.0.0.1:5679`.
+ * @param {unknown} error
+ */
+function connectionFailure(error) {
+	const cause = error instanceof Error ? error.cause : undefined;
+	// A host name with several addresses fails with one error per address.
+	const attempts = cause instanceof AggregateError ? cause.errors : [cause];
+	const named = attempts.flatMap((attempt) => {
+		const { code, address, hostname, port } =
+			/** @type {{ code?: string, address?: string, hostname?: string, port?: number }} */ (
+				attempt ?? {}
+			);
+		if (!code) return [];
+		const where = address ?? hostname;
+		return [where ? `${code} ${where}${port ? `:${port}` : ''}` : code];
+	});
+	if (named.length > 0) return named.join(', ');
+	return cause instanceof Error
+		? cause.message
+		: error instanceof Error
+			? error.message
+			: String(error);
+}
 
 async function main() {
 	const { values, positionals } = parseArgs({
@@ -38,18 +67,29 @@ async function main() {
 			`usage: npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider ${PROVIDERS.join('|')}] [--unsigned]`,
 		);
 	const body = JSON.stringify(
-		sampleEvent(provider, kind, { transactionId, userId, partial: values.partial }),
+		sampleEvent(provider, kind, {
+			transactionId,
+			userId,
+			partial: values.partial,
+			checkout: true,
+		}),
 	);
 	const headers = values.unsigned ? {} : signWithTestSecret(provider, body);
-	const answer = await fetch(url, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json', ...headers },
-		body,
-	});
+	let answer;
+	try {
+		answer = await fetch(url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ...headers },
+			body,
+		});
+	} catch (error) {
+		throw new Error(`No answer from ${url}: ${connectionFailure(error)}`);
+	}
 	console.log(`${answer.status} ${await answer.text()}`);
+	if (!answer.ok) process.exitCode = 1;
 }
 
 main().catch((error) => {
 	console.error(error instanceof Error ? error.message : error);
-	process.exit(1);
+	process.exitCode = 1;
 });

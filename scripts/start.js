@@ -29,6 +29,8 @@ const {
 	MCP_DEMO_TOKEN,
 	PACKAGE,
 	ROOT_DIR,
+	demoCommands,
+	demoCommandsText,
 	exampleWebhooks,
 } = require('../harness/n8nDemoData');
 const { freePort, isStoppingAll, stopAllAndExit } = require('../harness/processes');
@@ -43,6 +45,8 @@ const USER_FOLDER = path.resolve(
 /** Written once the examples are imported, so that a restart keeps the user's edits. */
 const EXAMPLES_MARKER = path.join(USER_FOLDER, '.examples-imported');
 const N8N_LOG = path.join(USER_FOLDER, 'n8n.log');
+/** How many times npm start ran on this user folder: the demo's transaction IDs are new each time. */
+const STARTS_FILE = path.join(USER_FOLDER, '.starts');
 const STEPS = 6;
 
 const started = Date.now();
@@ -110,31 +114,33 @@ async function main() {
 	});
 
 	const base = `http://127.0.0.1:${N8N_PORT}`;
+	const starts =
+		(fs.existsSync(STARTS_FILE) ? Number(fs.readFileSync(STARTS_FILE, 'utf8')) : 0) + 1;
+	fs.writeFileSync(STARTS_FILE, `${starts}\n`);
+	const commands = demoCommandsText(
+		demoCommands({ n8nUrl: base, sandboxUrl: sandbox.url, start: starts }),
+	).replace(/^/gm, '  ');
 	console.log(`
 ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) / 1000).toFixed(1)} s
 
   Open      ${base}
   Sign in   ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
-  Credential "${DEMO_CREDENTIAL.name}": ${DEMO_KEY} (v2) on the sandbox ${sandbox.url}
+  Sandbox   ${sandbox.url}, in the credential "${DEMO_CREDENTIAL.name}" with the key
+            ${DEMO_KEY} (v2); its secret and the other test keys are in sandbox/seed.js
   Examples  ${EXAMPLES.map((example) => example.file.replace(/\.json$/, '')).join(', ')}
 
-  Try the published webhooks (Stripe events signed with the demo signing secret; add --unsigned
-  to see the 401 a forged one gets):
-    npm run send:webhook -- ${base}/webhook/payment-succeeded/webhook purchase pi_demo_1 buyer_1
-    npm run send:webhook -- ${base}/webhook/payment-refunded/webhook refund txn_1002
-    and in a browser: ${base}/webhook/promoter-center?user_id=user_1001
+  Try the published examples (Stripe events signed with the demo signing secret):
 
-  Example e's chat (an AI agent with the node as its tool; its model is a scripted stand-in
-  on ${model.url} that always looks up the user ID you name): open the workflow and press
-  "Open chat", then ask for example "How is promoter user_1001 doing?"
+${commands}
 
-  The trigger of example f polls every minute; give promoter user_1002 a paying customer:
-    curl -X POST ${sandbox.url}/__sandbox/activity -H 'Content-Type: application/json' \\
-      -d '{"product":"prd_videomax","userId":"user_1002","payingCustomers":1}'
-    and a later poll starts an execution with the chat message (the first one only records).
+  Example (d), the promoter center, in a browser: ${base}/webhook/promoter-center?user_id=user_1001
 
-  Example g is an MCP server: point an MCP client (Streamable HTTP) at
-    ${base}/mcp/affiliate-tracking   with the header   Authorization: Bearer ${MCP_DEMO_TOKEN}
+  Example (e)'s chat: open the workflow and press "Open chat", then ask "How is promoter
+  user_1001 doing?" Its AI agent has the node as its tool; its model is a scripted stand-in on
+  ${model.url} that looks up the user ID you name.
+
+  Example (g) is an MCP server: point an MCP client (Streamable HTTP) at
+  ${base}/mcp/affiliate-tracking with the header Authorization: Bearer ${MCP_DEMO_TOKEN}
 
 Press Ctrl-C to stop n8n and the sandbox.`);
 }

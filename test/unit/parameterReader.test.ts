@@ -1,5 +1,5 @@
 /** ParameterReader on the sources: what each reader accepts, and the error that names the parameter. */
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { ParameterReader } from '../../nodes/shared/helpers/validation';
 import { fakeContext } from './fakeContext';
@@ -44,6 +44,16 @@ describe('ParameterReader', () => {
 		['a boolean', true, { error: 'Parameter "Field" must be text, got boolean true' }],
 	])('requiredString: %s', (_name, value, expected) => {
 		expect(outcome((params) => params.requiredString('field', 'Field'), value)).toEqual(expected);
+	});
+
+	it('requiredString: an expression reading a missing input field says so once', () => {
+		// n8n returns what the expression gave (undefined), not the fallback.
+		const { context } = fakeContext({ parameters: {} });
+		const getNodeParameter = (() => undefined) as unknown as IExecuteFunctions['getNodeParameter'];
+		const params = new ParameterReader({ ...context, getNodeParameter }, 0);
+		expect(() => params.requiredString('transactionId', 'Transaction ID')).toThrow(
+			'Parameter "Transaction ID" must be text, got undefined (is the input field missing?)',
+		);
 	});
 
 	it.each<[string, unknown, unknown]>([

@@ -128,6 +128,8 @@ export class ParameterReader {
 }
 
 function describe(value: unknown): string {
+	// An expression such as {{ $json.id }} gives undefined when the input item lacks the field.
+	if (value === undefined) return 'undefined (is the input field missing?)';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
