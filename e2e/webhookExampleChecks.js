@@ -34,6 +34,15 @@ function paymentWebhookPath(example) {
 	return paymentTriggerPath(trigger.webhookId);
 }
 
+/**
+ * The promoter the checks' purchases and refunds are attributed to: one no polling trigger
+ * watches (example (f) watches user_1001 and user_1002, the matrix's trigger user_1002), so that
+ * a webhook check never gives a watched promoter a change between the trigger's polls.
+ * @param {Sandbox} sandbox
+ */
+const unwatchedPromoter = (sandbox) =>
+	sandbox.instrumentation.addPromoters(PRODUCTS.videomax, 1, 'webhook_examples')[0];
+
 /** Refund calls the sandbox has received. @param {Sandbox} sandbox */
 const refundCalls = (sandbox) =>
 	sandbox.calls.filter((call) => call.path.endsWith('/track/refund')).length;
@@ -68,7 +77,12 @@ async function checkWebhookExamples(n8n) {
 				return /** @type {{ data: { results: unknown[] } }} */ (await answer.json()).data.results
 					.length;
 			};
-			const [refunded, target] = sandbox.instrumentation.addPurchases(PRODUCTS.videomax, 2, 'webhook_a');
+			const [refunded, target] = sandbox.instrumentation.addPurchases(
+				PRODUCTS.videomax,
+				2,
+				'webhook_a',
+				unwatchedPromoter(sandbox),
+			);
 			const refund = await post(refunded);
 			assert.deepEqual(
 				[refund.status, refund.json.status, refund.json.transaction_id],
@@ -124,7 +138,12 @@ async function checkWebhookExamples(n8n) {
 	await check(
 		"example h (signed Stripe webhook): a purchase delivered twice is tracked once (n8n's deduplication store); unsigned → 401",
 		async () => {
-			const [customer] = sandbox.instrumentation.addSignups(PRODUCTS.videomax, 1, 'webhook_h_buyer');
+			const [customer] = sandbox.instrumentation.addSignups(
+				PRODUCTS.videomax,
+				1,
+				'webhook_h_buyer',
+				unwatchedPromoter(sandbox),
+			);
 			const transactionId = `pi_webhook_h_${Date.now().toString(36)}`;
 			const fields = { transactionId, userId: customer, amountMinor: 1990, checkout: true };
 			const first = await deliver(n8n.purchase.json, 'purchase', fields);

@@ -112,13 +112,13 @@ class Instrumentation {
 	}
 
 	/**
-	 * Test data: `count` new users signed up through the product's first promoter with a referral
-	 * code, whose purchases a test then tracks.
-	 * @param {string} product @param {number} count @param {string} prefix
+	 * Test data: `count` new users signed up through the promoter `promoterUserId` (by default the
+	 * product's first promoter with a referral code), whose purchases a test then tracks.
+	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
 	 * @returns {string[]} their user ids in the product
 	 */
-	addSignups(product, count, prefix) {
-		const referral = this.referral(product);
+	addSignups(product, count, prefix, promoterUserId) {
+		const referral = this.referral(product, promoterUserId);
 		return Array.from({ length: count }, (_, i) => {
 			const userId = `${prefix}_user_${i}`;
 			this.signUpThrough(referral, userId);
