@@ -13,7 +13,8 @@ import {
 
 import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
 import { LABELS, properties } from './description';
-import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
+import { DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
+import { ANY_EVENT } from './provider';
 import { isProvider, providerOf, PROVIDERS, type Provider } from './providers';
 import { RefusalLog } from './refusalLog';
 import {

@@ -2,11 +2,10 @@
  * The Payment Webhook Trigger's parameters: provider, its events, how to respond, and options.
  * The values are a contract (saved workflows and the examples hold them).
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { ANY_EVENT, DEFAULT_USER_ID_METADATA_KEY } from './events';
-import type { PaymentProvider } from './provider';
-import { PROVIDERS, type Provider } from './providers';
+import { DEFAULT_USER_ID_METADATA_KEY } from './events';
+import { PROVIDERS } from './providers';
 import { DEFAULT_TOLERANCE_SECONDS } from './signatures';
 
 /** Display names that parameter errors quote. */
@@ -19,29 +18,6 @@ export const LABELS = {
 /** The providers that sign no timestamp: the tolerance option is hidden for them. */
 const UNTIMED = PROVIDERS.filter((provider) => !provider.signsTimestamp);
 const untimedNames = UNTIMED.map((provider) => provider.option.name);
-
-/** One `events` parameter per provider: same name, shown for its provider only. */
-function eventsProperty({ option, events }: PaymentProvider<Provider>): INodeProperties {
-	const options: INodePropertyOptions[] = [
-		{
-			name: 'Any Event (*)',
-			value: ANY_EVENT,
-			description: 'Every event the provider sends to this endpoint',
-		},
-		...events.map(({ value, description }) => ({ name: value, value, description })),
-	];
-	return {
-		displayName: LABELS.events,
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: [option.value] } },
-		options: options.sort((a, b) => a.name.localeCompare(b.name)),
-		default: [...events.map(({ value }) => value)],
-		description:
-			'The event types that start the workflow; others are answered 200 and start nothing. The provider sends only the events its endpoint subscribes to: subscribe to one purchase and one refund event, or drop repeats by transactionId.',
-	};
-}
 
 export const properties: INodeProperties[] = [
 	{
@@ -62,7 +38,7 @@ export const properties: INodeProperties[] = [
 		default: 'stripe',
 		description: 'Who signs the deliveries, and how',
 	},
-	...PROVIDERS.map(eventsProperty),
+	...PROVIDERS.map(({ eventsParameter }) => eventsParameter),
 	{
 		displayName: 'Respond',
 		name: 'responseMode',

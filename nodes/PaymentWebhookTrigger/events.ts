@@ -11,8 +11,6 @@ import { textAt, type EventFields, type JsonObject, type PaymentKind } from './p
 import { providerOf, type Provider } from './providers';
 
 export const DEFAULT_USER_ID_METADATA_KEY = 'user_id';
-/** Selects every event type. */
-export const ANY_EVENT = '*';
 
 /** The fields of the item, in order; `missing` names those an event lacks. */
 export const ITEM_FIELDS = [

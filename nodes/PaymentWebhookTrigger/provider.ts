@@ -4,6 +4,8 @@
  * ID, and its events, each with its kind and its reading of the body. Also the readers of a parsed
  * body that the modules share.
  */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
 import type { Verification, VerificationInput } from './hmac';
 import type { RefundType } from './money';
 
@@ -34,7 +36,6 @@ export interface ProviderEvent {
 	value: string;
 	/** The item's kind, unless the event's fields say it does not count. */
 	kind: Exclude<PaymentKind, 'other'>;
-	description: string;
 	/** The event's fields, or null when the body lacks the object the event is about. */
 	fields: (body: JsonObject) => EventFields | null;
 }
@@ -54,9 +55,27 @@ export interface PaymentProvider<Id extends string = string> {
 	eventType: (body: JsonObject) => string | null;
 	/** The event's ID, from the body or the signed message ID. */
 	eventId: (body: JsonObject, messageId: string | null) => string | null;
-	/** Its purchase and refund events; all are selected by default. */
+	/**
+	 * Its Events parameter, written out so that n8n's lint reads it: shown for this provider only,
+	 * an option per event (and Any Event), all of them selected by default. Its option values are
+	 * `events`' values (test/unit/paymentEvents.test.ts checks it).
+	 */
+	eventsParameter: INodeProperties;
+	/** Its purchase and refund events, each with its kind and its reading of the body. */
 	events: readonly ProviderEvent[];
 }
+
+/** The Events value that selects every event the endpoint receives. */
+export const ANY_EVENT = '*';
+
+export const ANY_EVENT_OPTION: INodePropertyOptions = {
+	name: 'Any Event (*)',
+	value: ANY_EVENT,
+	description: 'Every event the provider sends to this endpoint',
+};
+
+export const EVENTS_PARAMETER_DESCRIPTION =
+	'The event types that start the workflow; others are answered 200 and start nothing. The provider sends only the events its endpoint subscribes to: subscribe to one purchase and one refund event, or drop repeats by transactionId.';
 
 export function objectAt(value: unknown): JsonObject | null {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -5,7 +5,7 @@
  * the user ID, `missing`, and Stripe's invoice.paid (API version basil and before) and
  * checkout.session.completed.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	PROVIDERS,
@@ -18,8 +18,14 @@ import {
 	paymentEventItem,
 	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
+import { LABELS } from '../../nodes/PaymentWebhookTrigger/description';
 import { currencyDecimals, majorUnits } from '../../nodes/PaymentWebhookTrigger/money';
-import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { ANY_EVENT } from '../../nodes/PaymentWebhookTrigger/provider';
+import {
+	providerOf,
+	PROVIDERS as REGISTRY,
+	type Provider,
+} from '../../nodes/PaymentWebhookTrigger/providers';
 
 const SIGNED_AT = 1_764_000_000;
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
@@ -471,4 +477,25 @@ describe('payment event items', () => {
 			expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
 		});
 	});
+});
+
+describe("each provider's Events parameter (written out in its module)", () => {
+	it.each(REGISTRY.map((provider) => [provider.option.value, provider] as const))(
+		'%s: shown for it only, an option per event and Any Event, sorted, all events by default',
+		(id, { eventsParameter, events }) => {
+			const eventValues = events.map(({ value }) => value);
+			const options = (eventsParameter.options ?? []) as INodePropertyOptions[];
+			expect(eventsParameter).toMatchObject({
+				displayName: LABELS.events,
+				name: 'events',
+				type: 'multiOptions',
+				displayOptions: { show: { provider: [id] } },
+				default: eventValues,
+			});
+			expect(options.map(({ value }) => value).sort()).toEqual([ANY_EVENT, ...eventValues].sort());
+			const names = options.map(({ name }) => name);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+			expect(options.filter(({ description }) => !description)).toEqual([]);
+		},
+	);
 });

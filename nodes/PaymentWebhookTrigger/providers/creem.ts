@@ -10,7 +10,15 @@
  */
 import { verifyBodyHex } from '../hmac';
 import { currencyAt, minorAt, refundTypeOf } from '../money';
-import { idAt, objectAt, textAt, whsecSecret, type PaymentProvider } from '../provider';
+import {
+	idAt,
+	objectAt,
+	textAt,
+	whsecSecret,
+	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+} from '../provider';
 
 export const creem: PaymentProvider<'creem'> = {
 	option: {
@@ -24,11 +32,32 @@ export const creem: PaymentProvider<'creem'> = {
 	verify: (input, header) => verifyBodyHex(input, header, 'creem-signature'),
 	eventType: (body) => textAt(body.eventType),
 	eventId: (body) => textAt(body.id),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['creem'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'checkout.completed',
+				value: 'checkout.completed',
+				description: 'A checkout was completed and its order paid',
+			},
+			{
+				name: 'refund.created',
+				value: 'refund.created',
+				description: 'A refund was created, fully or partly',
+			},
+		],
+		default: ['checkout.completed', 'refund.created'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
 	events: [
 		{
 			value: 'checkout.completed',
 			kind: 'purchase',
-			description: 'A checkout was completed and its order paid',
 			fields: (body) => {
 				const checkout = objectAt(body.object);
 				const order = objectAt(checkout?.order);
@@ -46,7 +75,6 @@ export const creem: PaymentProvider<'creem'> = {
 		{
 			value: 'refund.created',
 			kind: 'refund',
-			description: 'A refund was created, fully or partly',
 			fields: (body) => {
 				const refund = objectAt(body.object);
 				if (refund === null) return null;

@@ -14,6 +14,8 @@ import {
 	type EventFields,
 	type JsonObject,
 	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
 } from '../provider';
 
 /** The order's attributes, and what both order events read alike. */
@@ -45,11 +47,32 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 	// Only the signed body: the X-Event-Name header is not signed.
 	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
 	eventId: () => null,
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['lemonSqueezy'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'Order Created',
+				value: 'order_created',
+				description: 'An order was placed and paid (order_created)',
+			},
+			{
+				name: 'Order Refunded',
+				value: 'order_refunded',
+				description: 'An order was refunded, fully or partly (order_refunded)',
+			},
+		],
+		default: ['order_created', 'order_refunded'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
 	events: [
 		{
 			value: 'order_created',
 			kind: 'purchase',
-			description: 'An order was placed and paid',
 			fields: (body) =>
 				read(body, (order) => ({
 					counts: order.status === undefined || order.status === 'paid',
@@ -59,7 +82,6 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 		{
 			value: 'order_refunded',
 			kind: 'refund',
-			description: 'An order was refunded, fully or partly',
 			fields: (body) =>
 				read(body, (order) => ({
 					refundType:

@@ -16,6 +16,8 @@ import {
 	type JsonObject,
 	type PaymentProvider,
 	type ProviderEvent,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
 } from '../provider';
 
 const SCHEME: TimestampedHexScheme = {
@@ -41,10 +43,9 @@ function adjustmentFields(body: JsonObject): EventFields | null {
 	};
 }
 
-const adjustment = (value: string, description: string): ProviderEvent => ({
+const adjustment = (value: string): ProviderEvent => ({
 	value,
 	kind: 'refund',
-	description,
 	fields: adjustmentFields,
 });
 
@@ -60,11 +61,37 @@ export const paddle: PaymentProvider<'paddle'> = {
 	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.event_id),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['paddle'] } },
+		options: [
+			{
+				name: 'adjustment.created',
+				value: 'adjustment.created',
+				description: 'An adjustment was created: a refund once its status is approved',
+			},
+			{
+				name: 'adjustment.updated',
+				value: 'adjustment.updated',
+				description: 'An adjustment changed: a refund once its status is approved',
+			},
+			ANY_EVENT_OPTION,
+			{
+				name: 'transaction.completed',
+				value: 'transaction.completed',
+				description: 'A transaction was paid and completed',
+			},
+		],
+		default: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
 	events: [
 		{
 			value: 'transaction.completed',
 			kind: 'purchase',
-			description: 'A transaction was paid and completed',
 			fields: (body) => {
 				const data = objectAt(body.data);
 				if (data === null) return null;
@@ -77,10 +104,7 @@ export const paddle: PaymentProvider<'paddle'> = {
 				};
 			},
 		},
-		adjustment(
-			'adjustment.created',
-			'An adjustment was created: a refund once its status is approved',
-		),
-		adjustment('adjustment.updated', 'An adjustment changed: a refund once its status is approved'),
+		adjustment('adjustment.created'),
+		adjustment('adjustment.updated'),
 	],
 };

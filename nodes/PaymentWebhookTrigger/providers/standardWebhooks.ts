@@ -15,6 +15,8 @@ import {
 	type EventFields,
 	type JsonObject,
 	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
 } from '../provider';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -81,11 +83,32 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 	},
 	eventType: (body) => textAt(body.type),
 	eventId: (_body, messageId) => messageId,
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['standardWebhooks'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'order.paid',
+				value: 'order.paid',
+				description: "An order was paid (Polar's event)",
+			},
+			{
+				name: 'order.refunded',
+				value: 'order.refunded',
+				description: "An order was refunded, fully or partly (Polar's event)",
+			},
+		],
+		default: ['order.paid', 'order.refunded'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
 	events: [
 		{
 			value: 'order.paid',
 			kind: 'purchase',
-			description: "An order was paid (Polar's event)",
 			fields: (body) =>
 				read(body, (order) => ({
 					amountMinor: minorAt(order.total_amount) ?? minorAt(order.amount),
@@ -94,7 +117,6 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 		{
 			value: 'order.refunded',
 			kind: 'refund',
-			description: "An order was refunded, fully or partly (Polar's event)",
 			fields: (body) =>
 				read(body, (order) => ({
 					refundType: refundTypeByStatus(order.status, 'refunded', 'partially_refunded'),

@@ -17,6 +17,8 @@ import {
 	type EventFields,
 	type JsonObject,
 	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
 } from '../provider';
 
 const SCHEME: TimestampedHexScheme = {
@@ -79,11 +81,54 @@ export const stripe: PaymentProvider<'stripe'> = {
 	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
 	eventType: (body) => textAt(body.type),
 	eventId: (body) => textAt(body.id),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['stripe'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'charge.refunded',
+				value: 'charge.refunded',
+				description: 'A charge was refunded, fully or partly (amount: the total refunded so far)',
+			},
+			{
+				name: 'checkout.session.completed',
+				value: 'checkout.session.completed',
+				description: 'A Checkout Session was paid (payment_status paid or no_payment_required)',
+			},
+			{
+				name: 'invoice.paid',
+				value: 'invoice.paid',
+				description: 'An invoice was paid (subscriptions)',
+			},
+			{
+				name: 'payment_intent.succeeded',
+				value: 'payment_intent.succeeded',
+				description:
+					'A PaymentIntent succeeded (one-time payments and subscription invoices alike)',
+			},
+			{
+				name: 'refund.created',
+				value: 'refund.created',
+				description: 'A refund was created',
+			},
+		],
+		default: [
+			'checkout.session.completed',
+			'payment_intent.succeeded',
+			'invoice.paid',
+			'charge.refunded',
+			'refund.created',
+		],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
 	events: [
 		{
 			value: 'checkout.session.completed',
 			kind: 'purchase',
-			description: 'A Checkout Session was paid (payment_status paid or no_payment_required)',
 			fields: (body) =>
 				read(body, (session) => ({
 					counts: session.payment_status !== 'unpaid',
@@ -95,7 +140,6 @@ export const stripe: PaymentProvider<'stripe'> = {
 		{
 			value: 'payment_intent.succeeded',
 			kind: 'purchase',
-			description: 'A PaymentIntent succeeded (one-time payments and subscription invoices alike)',
 			fields: (body) =>
 				read(body, (intent) => ({
 					transactionId: idAt(intent.id),
@@ -105,7 +149,6 @@ export const stripe: PaymentProvider<'stripe'> = {
 		{
 			value: 'invoice.paid',
 			kind: 'purchase',
-			description: 'An invoice was paid (subscriptions)',
 			fields: (body) =>
 				read(body, (invoice) => ({
 					transactionId: invoicePaymentIntent(invoice),
@@ -119,7 +162,6 @@ export const stripe: PaymentProvider<'stripe'> = {
 		{
 			value: 'charge.refunded',
 			kind: 'refund',
-			description: 'A charge was refunded, fully or partly (amount: the total refunded so far)',
 			fields: (body) =>
 				read(body, (charge) => {
 					const refunded = minorAt(charge.amount_refunded);
@@ -133,7 +175,6 @@ export const stripe: PaymentProvider<'stripe'> = {
 		{
 			value: 'refund.created',
 			kind: 'refund',
-			description: 'A refund was created',
 			fields: (body) =>
 				read(body, (refund) => {
 					// The charge tells full from partial only when it arrives expanded.
