@@ -63,7 +63,7 @@ const { freePort, stopProcess } = require('../harness/processes');
 const {
 	DEFAULT_RELEASE,
 	installRelease,
-	listReleases,
+	matrixReleases,
 	n8nRelease,
 } = require('../harness/n8nInstall');
 const { createChecks } = require('./checks');
@@ -377,10 +377,7 @@ async function main() {
 	// `--tarball <file>` tests a given package tarball (a published release, say) instead of packing dist/.
 	const givenTarball = values.tarball === undefined ? undefined : path.resolve(values.tarball);
 	// test:e2e runs every check here on the default release: the matrix runs it only when named.
-	const versions =
-		positionals.length > 0
-			? positionals
-			: listReleases().filter((version) => version !== DEFAULT_RELEASE);
+	const versions = positionals.length > 0 ? positionals : matrixReleases();
 	console.log(`COMPAT: ${PACKAGE.name}@${PACKAGE.version} in n8n ${versions.join(', ')}`);
 	if (positionals.length === 0) {
 		const release = n8nRelease(DEFAULT_RELEASE);

@@ -72,6 +72,15 @@ function listReleases() {
 }
 
 /**
+ * The releases the version matrix (npm run test:compat) runs: every one but the default release,
+ * which test:e2e proves.
+ * @returns {string[]}
+ */
+function matrixReleases() {
+	return listReleases().filter((version) => version !== DEFAULT_RELEASE);
+}
+
+/**
  * A release as its manifest describes it, and where it is (or will be) installed.
  * @param {string} [version]
  * @returns {N8nRelease}
@@ -323,17 +332,26 @@ module.exports = {
 	installCacheDir,
 	installSourceHash,
 	listReleases,
+	matrixReleases,
 	n8nRelease,
 	nodeBinary,
 	runWithProgress,
 };
 
-// `node harness/n8nInstall.js [version…]`: installs those releases (default: 2.41.1).
+// `node harness/n8nInstall.js [version…]`: installs those releases (default: 2.41.1);
+// `--matrix`: the version matrix's releases (.ci/run installs them while the other suites run).
 if (require.main === module) {
 	(async () => {
-		const versions = parseArgs({ allowPositionals: true }).positionals;
-		for (const version of versions.length > 0 ? versions : [DEFAULT_RELEASE])
-			await installRelease(version, (line) => console.log(line));
+		const { values, positionals } = parseArgs({
+			allowPositionals: true,
+			options: { matrix: { type: 'boolean', default: false } },
+		});
+		const versions = values.matrix
+			? matrixReleases()
+			: positionals.length > 0
+				? positionals
+				: [DEFAULT_RELEASE];
+		for (const version of versions) await installRelease(version, (line) => console.log(line));
 	})().catch((error) => {
 		console.error(error instanceof Error ? error.message : error);
 		process.exit(1);
