@@ -43,7 +43,9 @@ const {
 const { sleep, waitUntil } = require('../harness/processes');
 const {
 	FAULTS,
+	REFUND_WORKFLOW_ID,
 	TRIGGER_WORKFLOW_ID,
+	processorKill,
 	assertForgeriesRefused,
 	runFaultRound,
 	runTriggerRestartRounds,
@@ -51,6 +53,7 @@ const {
 const {
 	PURCHASE_WORKFLOWS,
 	claimCredentials,
+	deliverClaimedPurchases,
 	runDuplicatePurchaseRounds,
 } = require('./queue/purchaseRounds');
 const { triggerWorkflow } = require('../harness/workflowBuilders');
@@ -59,6 +62,10 @@ const { Sandbox, percentile } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 
 const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };
+/** n8n's webhook processors behind nginx for the storm and the processor fault round. */
+const WEBHOOK_PROCESSORS = 2;
+/** Purchases to example (i)'s claim sent beside the processor fault round's refunds (each twice). */
+const PURCHASES_BESIDE_PROCESSOR_KILL = 60;
 /** The provider's deliveries; the forged ones come on top. */
 const DELIVERIES = STORM.refunds + STORM.repeats + STORM.notReferred + STORM.partial;
 const KILL_AFTER = Math.round(DELIVERIES / 3);
@@ -92,6 +99,8 @@ function faultRoundWorkflows(watchedUserId) {
 }
 
 const { check, counts, abort, finish } = createChecks('QUEUE');
+/** Where the storm's deliveries go, for its line: set when the webhook processors start. */
+let stormTopology = 'the main → workers';
 
 async function main() {
 	const startedAt = Date.now();
@@ -157,12 +166,52 @@ async function main() {
 		if (!deployment) throw new Error('the deployment did not start; nothing else can run');
 		const queue = deployment;
 
+		// Faults of the rest of the platform, one per round, the main taking the webhooks.
+		/** Every transaction the rounds mean to refund: nothing else may be refunded. */
+		const refundIds = new Set(storm.refundIds);
+		for (const fault of FAULTS)
+			await check(
+				`fault round ${fault.name}: a refund storm of a few hundred webhooks, the fault landing mid-round; every delivery 2xx, every refund exactly once`,
+				() => runFaultRound(queue, sandbox, product, fault, refundIds),
+			);
+		await check(
+			"purchase webhooks each delivered twice, 5 rounds with the main killed and one with both deliveries at once: example (i)'s PostgreSQL claim tracks each exactly once",
+			() => runDuplicatePurchaseRounds(queue, sandbox, product),
+		);
+		await check(
+			'the trigger, active in queue mode, across a main killed between polls and during a poll: each change emitted, repeats share a change_id',
+			() => runTriggerRestartRounds(queue, sandbox, product, watchedPromoter),
+		);
+
+		await check(
+			"n8n's scaling set-up for webhooks: the main restarted with N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, 2 webhook processors (`n8n webhook`, the package installed on each) behind nginx, round-robin",
+			async () => {
+				const { nginx, processors } = await queue.useWebhookProcessors(WEBHOOK_PROCESSORS);
+				for (const processor of processors)
+					assert.deepEqual(
+						queue.installs[processor.name].packages,
+						[PACKAGE.name],
+						`${processor.name}: a user's install brought more than the package`,
+					);
+				const toMain = await fetch(
+					queue.webhookUrl.replace(queue.webhookBase, `http://127.0.0.1:${queue.mainPort}`),
+					{ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' },
+				);
+				await toMain.arrayBuffer();
+				assert.equal(toMain.status, 404, 'the main still serves production webhooks');
+				stormTopology = `nginx → ${processors.length} webhook processors → ${queue.workers.length} workers`;
+				return `the main answers a production webhook ${toMain.status}; ${processors.map((p) => `${p.name} on port ${p.port}`).join(', ')} serve the published webhooks; nginx on ${nginx.url}`;
+			},
+		);
+
 		/** @type {Awaited<ReturnType<typeof deliverAll>> | undefined} */
 		let delivered;
 		let killedAt = 0;
+		let stormStartedAt = 0;
 		await check(
-			`storm: ${DELIVERIES} signed refund webhooks and ${STORM.forged} forged ones, 20 in flight, up to 8 attempts; worker 1 SIGKILLed after ${KILL_AFTER}, replaced ${REPLACEMENT_AFTER_MS / 1000} s later`,
+			`storm through nginx and the webhook processors: ${DELIVERIES} signed refund webhooks and ${STORM.forged} forged ones, 20 in flight, up to 8 attempts; worker 1 SIGKILLed after ${KILL_AFTER}, replaced ${REPLACEMENT_AFTER_MS / 1000} s later`,
 			async () => {
+				stormStartedAt = Date.now();
 				/** @type {Promise<unknown> | undefined} */
 				let replacement;
 				delivered = await deliverAll(queue.webhookUrl, storm.events, {
@@ -222,38 +271,36 @@ async function main() {
 		);
 
 		await check(
-			"the sandbox's records: each of the 1,500 refunded exactly once, nothing else refunded",
+			"the sandbox's records: each of the storm's 1,500 refunded exactly once, nothing outside the rounds' refunds",
 			() => {
 				const ledger = sandbox.instrumentation.refundLedger;
-				const refundIds = new Set(storm.refundIds);
 				const twice = storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1);
 				assert.deepEqual(
 					twice.slice(0, 10),
 					[],
 					`${twice.length} transactions not refunded exactly once`,
 				);
+				// The fault rounds before the storm refunded their own transactions (refundIds).
 				const others = [...ledger].filter(([id, entry]) => !refundIds.has(id) && entry.applied > 0);
-				assert.deepEqual(others, [], "refunds applied to transactions outside the storm's refunds");
+				assert.deepEqual(others, [], 'refunds applied to transactions no round refunds');
 				const touchedPartials = storm.partialIds.filter((id) => ledger.has(id));
 				assert.deepEqual(touchedPartials, [], 'partial refunds reached the service');
-				const adjusted = sandbox.state.conversions.filter((c) => c.adjustments > 0);
+				const stormRefunds = new Set(storm.refundIds);
+				const adjusted = sandbox.state.conversions.filter(
+					(c) => c.adjustments > 0 && c.transactionId !== null && stormRefunds.has(c.transactionId),
+				);
 				assert.deepEqual(
 					adjusted.map((c) => c.transactionId).sort(),
-					[...refundIds].sort(),
+					[...stormRefunds].sort(),
 					"the conversions the sandbox adjusted are not exactly the storm's refunds",
 				);
-				let applied = 0;
-				let repeats = 0;
-				let refused = 0;
-				for (const entry of ledger.values()) {
-					applied += entry.applied;
-					repeats += entry.alreadyRefunded;
-					refused += entry.refused;
-				}
-				const notReferred = storm.notReferredIds.reduce(
-					(sum, id) => sum + (ledger.get(id)?.refused ?? 0),
-					0,
-				);
+				/** @param {string[]} ids @param {'applied' | 'alreadyRefunded' | 'refused'} field */
+				const total = (ids, field) =>
+					ids.reduce((sum, id) => sum + (ledger.get(id)?.[field] ?? 0), 0);
+				const applied = total(storm.refundIds, 'applied');
+				const repeats = total(storm.refundIds, 'alreadyRefunded');
+				const refused = total([...storm.refundIds, ...storm.notReferredIds], 'refused');
+				const notReferred = total(storm.notReferredIds, 'refused');
 				assert.equal(
 					refused,
 					notReferred,
@@ -265,7 +312,7 @@ async function main() {
 				const attempts = (delivered?.attempts ?? 0) - forged.sent;
 				const all2xx = genuine.length === DELIVERIES && genuine.every((d) => d.status !== null);
 				console.log(
-					`Storm: ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${twice.length === 0 && others.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${forgedSummary(forged)}`,
+					`Storm (${stormTopology}): ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${twice.length === 0 && others.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${forgedSummary(forged)}`,
 				);
 				assert.ok(all2xx, 'a genuine delivery never got a 2xx');
 				assertForgeriesRefused(forged, STORM.forged);
@@ -276,10 +323,13 @@ async function main() {
 		await check(
 			"n8n's executions: none left running or queued; every one that did not succeed ended with the killed worker",
 			async () => {
+				// The storm's executions: example (a)'s, created since it began (the rounds before it
+				// left their own).
+				const ofStorm = `"workflowId" = '${REFUND_WORKFLOW_ID}' AND "createdAt" >= to_timestamp(${stormStartedAt / 1000})`;
 				const unfinished = () =>
 					Number(
 						queue.postgres.query(
-							"SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')",
+							`SELECT count(*) FROM execution_entity WHERE ${ofStorm} AND status IN ('new', 'running')`,
 						)[0],
 					);
 				await waitUntil(() => unfinished() === 0, {
@@ -290,7 +340,7 @@ async function main() {
 				});
 				const statuses = Object.fromEntries(
 					queue.postgres
-						.query('SELECT status, count(*) FROM execution_entity GROUP BY status')
+						.query(`SELECT status, count(*) FROM execution_entity WHERE ${ofStorm} GROUP BY status`)
 						.map((row) => {
 							const [status, count] = row.split('\t');
 							return [status, Number(count)];
@@ -304,7 +354,7 @@ async function main() {
 				// (seen: 5 created within 200 ms after the SIGKILL, never started, failed as stalled).
 				const notSucceeded = queue.postgres.query(
 					`SELECT e.id, e.status, e."createdAt" <= to_timestamp(${killedAt / 1000}) OR (e."startedAt" IS NULL AND e."createdAt" <= to_timestamp(${(killedAt + KILL_HANDOVER_MS) / 1000})), d.data LIKE '%${STALLED_JOB_MESSAGE}%'
-				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.status <> 'success'`,
+				FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.${ofStorm.replace('AND "createdAt"', 'AND e."createdAt"')} AND e.status <> 'success'`,
 				);
 				const unexplained = notSucceeded
 					.map((row) => row.split('\t'))
@@ -334,21 +384,32 @@ async function main() {
 			},
 		);
 
-		// Faults of the rest of the platform, one per round, on the same deployment.
-		/** Every transaction the rounds mean to refund: nothing else may be refunded. */
-		const refundIds = new Set(storm.refundIds);
-		for (const fault of FAULTS)
-			await check(
-				`fault round ${fault.name}: a refund storm of a few hundred webhooks, the fault landing mid-round; every delivery 2xx, every refund exactly once`,
-				() => runFaultRound(queue, sandbox, product, fault, refundIds),
-			);
 		await check(
-			"purchase webhooks each delivered twice, 5 rounds with the main killed and one with both deliveries at once: example (i)'s PostgreSQL claim tracks each exactly once",
-			() => runDuplicatePurchaseRounds(queue, sandbox, product),
-		);
-		await check(
-			'the trigger, active in queue mode, across a main killed between polls and during a poll: each change emitted, repeats share a change_id',
-			() => runTriggerRestartRounds(queue, sandbox, product, watchedPromoter),
+			`fault round webhook-processor-kill: refunds and purchases to example (i) through nginx, webhook-1 SIGKILLed mid-round and started again; every delivery 2xx, every refund exactly once, every purchase tracked once`,
+			async () => {
+				const [processor] = queue.processors;
+				const line = await runFaultRound(
+					queue,
+					sandbox,
+					product,
+					processorKill(processor),
+					refundIds,
+					() =>
+						deliverClaimedPurchases(queue, sandbox, product, {
+							purchases: PURCHASES_BESIDE_PROCESSOR_KILL,
+							prefix: `processor_kill${Date.now().toString(36)}`,
+						}),
+				);
+				const served = queue.nginx?.answeredByUpstream() ?? new Map();
+				const passed = `nginx passed ${[...served].map(([port, n]) => `${n} to port ${port}`).join(', ')}`;
+				const idle = queue.processors.filter((p) => !served.get(p.port));
+				assert.deepEqual(
+					idle.map((p) => p.name),
+					[],
+					`processors nginx passed no webhook to (${passed})`,
+				);
+				return `${line}; ${passed}`;
+			},
 		);
 
 		await check(

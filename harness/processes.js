@@ -8,6 +8,7 @@
  * `sleep`, and `waitUntil` for a condition polled until it holds.
  */
 const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const net = require('node:net');
 
 /** @param {string} message */
@@ -100,6 +101,45 @@ function freePort() {
 			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
 		});
 	});
+}
+
+/**
+ * CPU seconds (user + system) a process and its descendants have used, dead children included
+ * (they count in their parent's cutime/cstime once reaped): from /proc.
+ * @param {number} rootPid
+ */
+function processTreeCpuSeconds(rootPid) {
+	const ticksPerSecond = 100; // USER_HZ on Linux
+	/** @type {Map<number, number[]>} */
+	const children = new Map();
+	/** @type {Map<number, number>} */
+	const cpuTicks = new Map();
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		let stat;
+		try {
+			stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+		} catch {
+			continue; // exited meanwhile
+		}
+		// Fields after the command name, which may hold spaces: state ppid … utime(14) stime cutime cstime.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const pid = Number(entry);
+		const ppid = Number(fields[1]);
+		cpuTicks.set(
+			pid,
+			Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+		);
+		children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+	}
+	let ticks = 0;
+	const pending = [rootPid];
+	while (pending.length > 0) {
+		const pid = /** @type {number} */ (pending.pop());
+		ticks += cpuTicks.get(pid) ?? 0;
+		pending.push(...(children.get(pid) ?? []));
+	}
+	return ticks / ticksPerSecond;
 }
 
 /**
@@ -275,6 +315,7 @@ module.exports = {
 	freePort,
 	heartbeatLine,
 	isStoppingAll,
+	processTreeCpuSeconds,
 	runCaptured,
 	runOrThrow,
 	runWithProgress,

@@ -4,7 +4,10 @@
  * n8n in queue mode, as production runs it: PostgreSQL holds workflows and executions, Redis the
  * queue, the main process takes webhooks and queues executions, workers run them. The package is
  * published to a local registry and installed on every instance with `npm install` in its own
- * ~/.n8n/nodes. Shared by `npm run test:queue` (e2e/test-queue.js) and `npm run bench:queue`.
+ * ~/.n8n/nodes. `useWebhookProcessors()` then moves production webhooks to n8n's documented
+ * scaling set-up: `n8n webhook` processors behind nginx, the main restarted with
+ * N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true. Shared by `npm run test:queue` (e2e/test-queue.js)
+ * and `npm run bench:queue`.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -26,7 +29,8 @@ const {
 	paymentTriggerPath,
 	readExample,
 } = require('./n8nDemoData');
-const { freePort, stopProcess } = require('./processes');
+const { startNginx } = require('./nginx');
+const { freePort, processTreeCpuSeconds, stopProcess } = require('./processes');
 const {
 	ensureRegistry,
 	installFromRegistry,
@@ -53,45 +57,13 @@ const REFUND_WEBHOOK = {
 const REDIS_TIMEOUT_THRESHOLD_MS = 60_000;
 /** Executions a worker runs at once (n8n's default for `n8n worker`). */
 const WORKER_CONCURRENCY = 10;
-
 /**
- * CPU seconds (user + system) a process and its descendants have used, dead children included
- * (they count in their parent's cutime/cstime once reaped): from /proc.
- * @param {number} rootPid
+ * The expression engine's setting on every instance, as docs/queue-mode.md recommends for payment
+ * webhooks at volume: n8n's default `vm` engine, building an isolate only at the first expression
+ * that needs one. With it, a Payment Webhook Trigger of version 2 with static parameters builds
+ * none before its check (bench/RESULTS.md: a flood of forged deliveries).
  */
-function processTreeCpuSeconds(rootPid) {
-	const ticksPerSecond = 100; // USER_HZ on Linux
-	/** @type {Map<number, number[]>} */
-	const children = new Map();
-	/** @type {Map<number, number>} */
-	const cpuTicks = new Map();
-	for (const entry of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		let stat;
-		try {
-			stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-		} catch {
-			continue; // exited meanwhile
-		}
-		// Fields after the command name, which may hold spaces: state ppid … utime(14) stime cutime cstime.
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		const pid = Number(entry);
-		const ppid = Number(fields[1]);
-		cpuTicks.set(
-			pid,
-			Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
-		);
-		children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-	}
-	let ticks = 0;
-	const pending = [rootPid];
-	while (pending.length > 0) {
-		const pid = /** @type {number} */ (pending.pop());
-		ticks += cpuTicks.get(pid) ?? 0;
-		pending.push(...(children.get(pid) ?? []));
-	}
-	return ticks / ticksPerSecond;
-}
+const EXPRESSION_ENGINE_ENVIRONMENT = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 
 /**
  * Starts the whole deployment with example (a) published, and beside it `extraWorkflows`, each
@@ -146,6 +118,7 @@ async function startQueueDeployment({
 			// n8n exits when Redis has been unreachable for this long (its default: 10 s); the
 			// fault rounds stop Redis for 10 s, as a restart does.
 			QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: String(REDIS_TIMEOUT_THRESHOLD_MS),
+			...EXPRESSION_ENGINE_ENVIRONMENT,
 			...extraEnvironment,
 		};
 		/** @type {Record<string, { packages: string[], bytes: number }>} */
@@ -158,7 +131,8 @@ async function startQueueDeployment({
 		};
 
 		const mainPort = await freePort();
-		const mainEnv = {
+		/** @type {NodeJS.ProcessEnv} */
+		let mainEnv = {
 			...n8nEnvironment({
 				userFolder: userFolderFor('main'),
 				port: mainPort,
@@ -184,6 +158,25 @@ async function startQueueDeployment({
 		});
 		const publishedWebhooks = [REFUND_WEBHOOK, ...extraWorkflows.flatMap((w) => w.webhook ?? [])];
 		await waitForWebhooks(mainPort, publishedWebhooks);
+		/** Where production webhooks are sent: the main, or nginx once processors take them. */
+		let webhookBase = `http://127.0.0.1:${mainPort}`;
+		/** @type {Awaited<ReturnType<typeof startNginx>> | undefined} */
+		let nginx;
+
+		/**
+		 * @typedef {{ name: string, port: number, env: NodeJS.ProcessEnv, log: string, child: import('node:child_process').ChildProcess | null }} Processor
+		 * @type {Processor[]}
+		 */
+		const processors = [];
+		/** @param {Processor} processor */
+		const startProcessor = async (processor) => {
+			processor.child = await startN8n(processor.env, {
+				port: processor.port,
+				onOutput: appendTo(processor.log),
+				args: ['webhook'],
+			});
+			await waitForWebhooks(processor.port, publishedWebhooks);
+		};
 
 		/** @type {{ name: string, child: import('node:child_process').ChildProcess, log: string }[]} */
 		const running = [];
@@ -225,26 +218,88 @@ async function startQueueDeployment({
 		for (let i = 0; i < workers; i++) await startWorker();
 
 		return {
-			webhookUrl: `http://127.0.0.1:${mainPort}/webhook/${REFUND_WEBHOOK.path}`,
+			/** Example (a)'s production webhook, where it is served now. */
+			get webhookUrl() {
+				return `${webhookBase}/webhook/${REFUND_WEBHOOK.path}`;
+			},
 			/** The webhook URL of each of `extraWorkflows`, in their order. */
-			extraWebhookUrls: extraWorkflows.flatMap((w) =>
-				w.webhook ? [`http://127.0.0.1:${mainPort}/webhook/${w.webhook.path}`] : [],
-			),
+			get extraWebhookUrls() {
+				return extraWorkflows.flatMap((w) =>
+					w.webhook ? [`${webhookBase}/webhook/${w.webhook.path}`] : [],
+				);
+			},
+			/** The origin production webhooks are sent to: the main, or nginx in front of processors. */
+			get webhookBase() {
+				return webhookBase;
+			},
 			mainPort,
 			mainLog,
 			/** SIGKILL the main and its task runner, as a lost node or the OOM killer would. */
 			killMain() {
 				killGroup(main, 'SIGKILL');
 			},
-			/** A main again (after killMain), ready and serving the published webhooks. */
+			/** A main again (after killMain), ready, and serving the published webhooks unless processors do. */
 			async restartMain() {
 				main = await startMain();
-				await waitForWebhooks(mainPort, publishedWebhooks);
+				if (processors.length === 0) await waitForWebhooks(mainPort, publishedWebhooks);
 			},
+			/**
+			 * n8n's scaling set-up for webhooks: the main stopped and started again with
+			 * N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, `count` webhook processors (`n8n webhook`, the
+			 * package installed on each from the registry) serving the published webhooks, and nginx
+			 * balancing them round-robin; production webhooks are sent to nginx from then on.
+			 * @param {number} count
+			 */
+			async useWebhookProcessors(count) {
+				await stopProcess(main);
+				killGroup(main, 'SIGKILL');
+				mainEnv = { ...mainEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' };
+				main = await startMain();
+				for (let i = 1; i <= count; i++) {
+					const name = `webhook-${i}`;
+					const port = await freePort();
+					const env = {
+						...n8nEnvironment({
+							userFolder: userFolderFor(name),
+							port,
+							brokerPort: await freePort(),
+						}),
+						...shared,
+					};
+					/** @type {Processor} */
+					const processor = { name, port, env, log: path.join(folder, `${name}.log`), child: null };
+					processors.push(processor);
+					stops.push(async () => {
+						if (!processor.child) return;
+						await stopProcess(processor.child);
+						killGroup(processor.child, 'SIGKILL');
+					});
+				}
+				await Promise.all(processors.map(startProcessor));
+				const balancer = await startNginx(folder, {
+					processors: processors.map((processor) => processor.port),
+				});
+				nginx = balancer;
+				stops.push(() => balancer.stop());
+				webhookBase = balancer.url;
+				return { nginx: balancer, processors };
+			},
+			/** SIGKILL a webhook processor, as a lost node would. @param {Processor} processor */
+			killProcessor(processor) {
+				if (processor.child) killGroup(processor.child, 'SIGKILL');
+			},
+			/** A killed processor started again on its port and user folder, serving the webhooks. @param {Processor} processor */
+			restartProcessor: startProcessor,
 			postgres,
 			redis,
 			installs,
 			workers: running,
+			/** The webhook processors, once useWebhookProcessors has started them. */
+			processors,
+			/** nginx in front of them, once started. */
+			get nginx() {
+				return nginx;
+			},
 			startWorker,
 			/** A graceful stop (SIGTERM: the worker finishes its jobs first). */
 			stopWorker,
@@ -264,7 +319,11 @@ async function startQueueDeployment({
 				};
 			},
 			/** Every process's log, for the secret check. */
-			logs: () => [mainLog, ...running.map((worker) => worker.log)],
+			logs: () => [
+				mainLog,
+				...running.map((worker) => worker.log),
+				...processors.map((processor) => processor.log),
+			],
 			stop: stopAll,
 		};
 	} catch (error) {
@@ -295,4 +354,4 @@ function appendTo(file) {
 	return (/** @type {string} */ line) => stream.write(`${line}\n`);
 }
 
-module.exports = { WORKER_CONCURRENCY, startQueueDeployment };
+module.exports = { EXPRESSION_ENGINE_ENVIRONMENT, WORKER_CONCURRENCY, startQueueDeployment };

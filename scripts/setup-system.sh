@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages the end-to-end tests need, once, on Debian or Ubuntu (as root, or
-# with sudo): Chromium, which drives n8n's editor (npm run test:e2e), and PostgreSQL and Redis,
-# n8n's database and queue in queue mode (npm run test:queue, which starts its own servers on free
-# loopback ports). `.ci/run` calls this; tests never install anything and fail at once naming this
+# with sudo): Chromium, which drives n8n's editor (npm run test:e2e); PostgreSQL and Redis, n8n's
+# database and queue in queue mode; and nginx, the load balancer in front of n8n's webhook
+# processors (npm run test:queue and npm run bench:flood start their own servers on free loopback
+# ports). `.ci/run` calls this; tests never install anything and fail at once naming this
 # script when a part is missing. Set CHROMIUM_PATH to use a browser you already have instead.
 set -euo pipefail
 
-packages=(chromium postgresql redis-server)
+packages=(chromium postgresql redis-server nginx)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -41,7 +41,12 @@ const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../harness/queueDeployment').startQueueDeployment>>} Deployment
  * @typedef {import('../../sandbox/server').Sandbox} Sandbox
- * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart', inject: (queue: Deployment) => Promise<void> }} Fault
+ * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart'|'webhook-processor-kill', inject: (queue: Deployment) => Promise<void>, failover?: boolean }} Fault
+ *   `failover`: the deployment keeps serving while the component is down (nginx passes requests on
+ *   to another processor), so recovery counts from the fault, not from the component's return
+ * @typedef {{ summary: string, assertHeld: () => void }} Alongside
+ *   deliveries sent beside a round's refunds (purchases to example (i)'s claim), their part of
+ *   the round's line and their check
  */
 
 /** The main SIGKILLed, and a new one started DOWN_MS later. @param {Deployment} queue */
@@ -57,6 +62,24 @@ const FAULTS = [
 	{ name: 'redis-restart', inject: (queue) => queue.redis.restart(DOWN_MS) },
 	{ name: 'postgres-restart', inject: (queue) => queue.postgres.restart(DOWN_MS) },
 ];
+
+/**
+ * With webhook processors behind nginx (queue.useWebhookProcessors): the first processor
+ * SIGKILLed mid-round and started again DOWN_MS later; nginx sends its share to the other.
+ * @param {Deployment['processors'][number]} processor
+ * @returns {Fault}
+ */
+function processorKill(processor) {
+	return {
+		name: 'webhook-processor-kill',
+		failover: true,
+		async inject(queue) {
+			queue.killProcessor(processor);
+			await sleep(DOWN_MS);
+			await queue.restartProcessor(processor);
+		},
+	};
+}
 
 /**
  * Waits until no execution of the workflow is new or running (a lost job's execution is given up
@@ -104,8 +127,9 @@ function assertForgeriesRefused(forged, expected) {
  * fails when a delivery never got a 2xx or a refund was not applied exactly once.
  * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product @param {Fault} fault
  * @param {Set<string>} allRefundIds every transaction a round so far meant to refund (this one's are added)
+ * @param {() => Promise<Alongside>} [alongside] deliveries sent at the same time, to the same fault
  */
-async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
+async function runFaultRound(queue, sandbox, product, fault, allRefundIds, alongside) {
 	const storm = planStorm(sandbox.instrumentation, product, {
 		...ROUND,
 		prefix: `${fault.name.replace('-', '_')}${Date.now().toString(36)}`,
@@ -117,6 +141,7 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
 	/** @type {Promise<void> | undefined} */
 	let injected;
 	let recoveredAt = 0;
+	const besides = alongside?.();
 	const delivered = await deliverAll(queue.webhookUrl, storm.events, {
 		progress: (line) => console.log(`    ${line}`),
 		onDelivered: (done) => {
@@ -129,10 +154,12 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
 			});
 		},
 		onAttempt: ({ startedAt: attemptStart, endedAt, ok }) => {
-			if (ok && attemptStart >= backAt && recoveredAt === 0) recoveredAt = endedAt;
+			const from = fault.failover ? faultAt || Infinity : backAt;
+			if (ok && attemptStart >= from && recoveredAt === 0) recoveredAt = endedAt;
 		},
 	});
 	await injected;
+	const also = await besides;
 	const failed = await failedExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt);
 	const ledger = sandbox.instrumentation.refundLedger;
 	const genuine = delivered.deliveries.filter((d) => d.forgery === undefined);
@@ -148,9 +175,10 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds) {
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
 	const recovered = recoveredAt > 0 ? ((recoveredAt - faultAt) / 1000).toFixed(1) : 'never';
 	console.log(
-		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${forgedSummary(forged)}`,
+		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${forgedSummary(forged)}`,
 	);
 	assertForgeriesRefused(forged, ROUND.forged);
+	also?.assertHeld();
 	const undelivered = genuine.filter((d) => d.status === null);
 	assert.deepEqual(
 		undelivered.map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`).slice(0, 3),
@@ -303,6 +331,8 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 
 module.exports = {
 	FAULTS,
+	REFUND_WORKFLOW_ID,
+	processorKill,
 	TRIGGER_WORKFLOW_ID,
 	assertForgeriesRefused,
 	killMainAndRestart,

@@ -98,7 +98,7 @@ function trackedCounts(sandbox, transactionIds) {
  */
 async function runPurchaseRound(queue, sandbox, product, { mainKill, label, workflows }) {
 	const urls = workflows.map(
-		(w) => `http://127.0.0.1:${queue.mainPort}/webhook/${paymentTriggerPath(w.webhookId)}`,
+		(w) => `${queue.webhookBase}/webhook/${paymentTriggerPath(w.webhookId)}`,
 	);
 	const plan = planDuplicatedPurchases(sandbox.instrumentation, product, {
 		urls,
@@ -209,6 +209,40 @@ async function runDuplicatePurchaseRounds(queue, sandbox, product) {
 }
 
 /**
+ * Purchases to example (i)'s claim, each delivered twice (all first deliveries, then all second
+ * ones), 5 in flight: sent beside another round's deliveries, so that its fault lands on them too.
+ * Resolves with the claim's counts; `summary` is the round line's part, `assertHeld()` fails
+ * unless every delivery got a 2xx and each purchase was tracked exactly once.
+ * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product
+ * @param {{ purchases: number, prefix: string }} options
+ */
+async function deliverClaimedPurchases(queue, sandbox, product, { purchases, prefix }) {
+	queue.postgres.query(CLAIM_TABLE_SQL);
+	const [claim] = PURCHASE_WORKFLOWS;
+	const plan = planDuplicatedPurchases(sandbox.instrumentation, product, {
+		urls: [`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`],
+		purchases,
+		prefix,
+	});
+	const delivered = await deliverAll('', plan.events, { inFlight: 5 });
+	const counts = trackedCounts(sandbox, plan.targets[0].transactionIds);
+	const undelivered = delivered.deliveries.filter((d) => d.status === null);
+	const once = counts.duplicates === 0 && counts.missing.length === 0;
+	return {
+		summary: `purchases ${purchases} (each delivered twice) tracked each exactly once by example (i)'s claim: ${once && undelivered.length === 0 ? 'yes' : 'no'}`,
+		assertHeld() {
+			assert.deepEqual(
+				undelivered.slice(0, 3).map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`),
+				[],
+				`${undelivered.length} purchase deliveries never got a 2xx`,
+			);
+			assert.deepEqual(counts.twice.slice(0, 5), [], 'purchases the claim tracked twice');
+			assert.deepEqual(counts.missing.slice(0, 5), [], 'purchases the claim never tracked');
+		},
+	};
+}
+
+/**
  * Example (i)'s PostgreSQL credential, on the deployment's database.
  * @param {{ port: number, n8nEnvironment: Record<string, string> }} postgres
  */
@@ -230,4 +264,9 @@ function claimCredentials(postgres) {
 	];
 }
 
-module.exports = { PURCHASE_WORKFLOWS, claimCredentials, runDuplicatePurchaseRounds };
+module.exports = {
+	PURCHASE_WORKFLOWS,
+	claimCredentials,
+	deliverClaimedPurchases,
+	runDuplicatePurchaseRounds,
+};

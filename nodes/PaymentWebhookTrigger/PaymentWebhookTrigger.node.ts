@@ -5,13 +5,19 @@ import {
 	type IDataObject,
 	type IHookFunctions,
 	type INodeCredentialTestResult,
+	type INodeParameters,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
+	type NodeParameterValueType,
 } from 'n8n-workflow';
 
-import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
+import {
+	assertSupportedN8n,
+	MAIN_CONNECTION,
+	webhookResolversKey,
+} from '../shared/helpers/n8nCompatibility';
 import { LABELS, properties } from './description';
 import { DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
 import { ANY_EVENT } from './provider';
@@ -27,6 +33,35 @@ import {
 assertSupportedN8n();
 
 export const SIGNING_CREDENTIAL_NAME = 'paymentWebhookSigningApi';
+
+/** How the webhook answers an accepted delivery, as n8n's editor and older n8n evaluate it. */
+const RESPONSE_MODE_TEMPLATE = '={{$parameter["responseMode"]}}';
+/**
+ * As n8n's Webhook node: the first item's JSON when the last node answers, nothing set otherwise
+ * (a value here would be sent as the body of an immediate answer).
+ */
+const RESPONSE_DATA_TEMPLATE =
+	'={{$parameter["responseMode"] === "lastNode" ? "firstEntryJson" : undefined}}';
+
+/**
+ * The same two fields as functions of the node's parameters. n8n 2.35 and later call them instead
+ * of its expression engine when the parameters hold no expression, so that a delivery (a forged
+ * one too) builds no expression isolate under `N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE`. Each resolver
+ * returns what its template evaluates to (a unit test evaluates both); older n8n evaluates the
+ * templates.
+ */
+export const RESPONSE_RESOLVERS = {
+	responseMode: {
+		template: RESPONSE_MODE_TEMPLATE,
+		resolve: (parameters: INodeParameters): NodeParameterValueType => parameters.responseMode,
+	},
+	responseData: {
+		template: RESPONSE_DATA_TEMPLATE,
+		resolve: (parameters: INodeParameters): NodeParameterValueType =>
+			parameters.responseMode === 'lastNode' ? 'firstEntryJson' : undefined,
+	},
+};
+const resolversKey = webhookResolversKey();
 
 /** The part of Express's response this node uses. */
 interface JsonResponder {
@@ -159,7 +194,10 @@ export class PaymentWebhookTrigger implements INodeType {
 			dark: 'file:../../icons/affiliateTracking.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Version 2 answers exactly as 1. n8n evaluates a version-1 start node's `binaryData` option
+		// as an expression on every delivery (its webhook-helpers.js), which builds an isolate.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["provider"] }}',
 		description: `Starts a workflow on a signed payment webhook (${PROVIDERS.map(({ option }) => option.name).join(', ')}): checks the signature, gives one purchase or refund item`,
 		defaults: { name: 'Payment Webhook Trigger' },
@@ -172,12 +210,10 @@ export class PaymentWebhookTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: '={{$parameter["responseMode"]}}',
-				// As n8n's Webhook node: the first item's JSON when the last node answers, nothing set
-				// otherwise (a value here would be sent as the body of an immediate answer).
-				responseData:
-					'={{$parameter["responseMode"] === "lastNode" ? "firstEntryJson" : undefined}}',
+				responseMode: RESPONSE_MODE_TEMPLATE,
+				responseData: RESPONSE_DATA_TEMPLATE,
 				path: 'webhook',
+				...(resolversKey === undefined ? {} : { [resolversKey]: RESPONSE_RESOLVERS }),
 			},
 		],
 		properties,

@@ -8,6 +8,8 @@
 import { WebhookContext } from 'n8n-core';
 import {
 	NodeHelpers,
+	resolveWebhookDescriptionField,
+	webhookDescriptionIsNativelyResolvable,
 	Workflow,
 	type ICredentialsHelper,
 	type INode,
@@ -50,12 +52,15 @@ async function packageNodeTypes(): Promise<INodeTypes> {
 	};
 }
 
-function triggerNode(parameters: INode['parameters']): INode {
+/** The node's versions: 2, the default, answers as 1 does. */
+const VERSIONS = [1, 2];
+
+function triggerNode(parameters: INode['parameters'], typeVersion: number): INode {
 	return {
 		id: 'payment-trigger',
 		name: 'Payment Webhook Trigger',
 		type: TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters,
@@ -63,17 +68,18 @@ function triggerNode(parameters: INode['parameters']): INode {
 	};
 }
 
-async function workflowWith(parameters: INode['parameters']) {
+async function workflowWith(parameters: INode['parameters'], typeVersion = 2) {
 	const nodeTypes = await packageNodeTypes();
 	const workflow = new Workflow({
-		id: 'payment-workflow',
-		nodes: [triggerNode(parameters)],
+		// One workflow per version: the refusal log keeps one line a minute per workflow.
+		id: `payment-workflow-v${typeVersion}`,
+		nodes: [triggerNode(parameters, typeVersion)],
 		connections: {},
 		nodeTypes,
 		active: true,
 	});
 	const node = workflow.getNode('Payment Webhook Trigger') as INode;
-	const nodeType = nodeTypes.getByNameAndVersion(TYPE, 1) as INodeType;
+	const nodeType = nodeTypes.getByNameAndVersion(TYPE, typeVersion) as INodeType;
 	return { workflow, node, nodeType };
 }
 
@@ -83,8 +89,9 @@ async function deliver(
 	rawBody: string,
 	headers: Record<string, string>,
 	secret: string,
+	typeVersion = 2,
 ) {
-	const { workflow, node, nodeType } = await workflowWith(parameters);
+	const { workflow, node, nodeType } = await workflowWith(parameters, typeVersion);
 	const sent: Sent[] = [];
 	const request = { headers, rawBody: Buffer.from(rawBody, 'utf8'), body: {}, query: {} };
 	const response = {
@@ -175,27 +182,58 @@ describe('Payment Webhook Trigger in n8n-core', () => {
 		]);
 	});
 
-	it('answers a wrong signature 401 itself, logs one warning through n8n, starts nothing', async () => {
-		const body = sampleEvent('stripe', 'purchase', { transactionId: 'pi_engine_2' });
-		const { rawBody, headers } = signedDelivery('stripe', body);
-		const secret = 'whsec_engine_other_secret';
-		const { result, sent, warnings } = await deliver(
-			{ provider: 'stripe' },
-			rawBody,
-			headers,
-			secret,
-		);
-		expect(result).toEqual({ noWebhookResponse: true });
-		expect(sent).toEqual([
-			{
-				status: 401,
-				body: { error: 'Invalid webhook signature' },
-			},
-		]);
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).not.toContain(secret);
-		expect(warnings[0]).not.toContain('pi_engine_2');
-	});
+	it.each(VERSIONS)(
+		'version %s: a signed Stripe purchase gives one purchase item',
+		async (typeVersion) => {
+			const body = sampleEvent('stripe', 'purchase', { transactionId: 'pi_engine_v' });
+			const { rawBody, headers } = signedDelivery('stripe', body);
+			const { result, sent } = await deliver(
+				{ provider: 'stripe' },
+				rawBody,
+				headers,
+				TEST_SIGNING_SECRETS.stripe,
+				typeVersion,
+			);
+			expect(sent).toEqual([]);
+			expect(result.workflowData).toEqual([
+				[
+					{
+						json: expect.objectContaining({
+							provider: 'stripe',
+							kind: 'purchase',
+							transactionId: 'pi_engine_v',
+						}),
+					},
+				],
+			]);
+		},
+	);
+
+	it.each(VERSIONS)(
+		'version %s: answers a wrong signature 401 itself, logs one warning through n8n, starts nothing',
+		async (typeVersion) => {
+			const body = sampleEvent('stripe', 'purchase', { transactionId: 'pi_engine_2' });
+			const { rawBody, headers } = signedDelivery('stripe', body);
+			const secret = 'whsec_engine_other_secret';
+			const { result, sent, warnings } = await deliver(
+				{ provider: 'stripe' },
+				rawBody,
+				headers,
+				secret,
+				typeVersion,
+			);
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(sent).toEqual([
+				{
+					status: 401,
+					body: { error: 'Invalid webhook signature' },
+				},
+			]);
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).not.toContain(secret);
+			expect(warnings[0]).not.toContain('pi_engine_2');
+		},
+	);
 
 	it('an event not selected starts nothing', async () => {
 		const body = sampleEvent('standardWebhooks', 'refund', { transactionId: 'ord_engine_3' });
@@ -245,4 +283,36 @@ describe('Payment Webhook Trigger in n8n-core', () => {
 			);
 		},
 	);
+
+	it.each([
+		['onReceived', undefined],
+		['lastNode', 'firstEntryJson'],
+		['responseNode', undefined],
+	])(
+		"n8n 2.35+ resolves the description without its expression engine, to the expressions' values: %s → %s",
+		async (responseMode, responseData) => {
+			const { node, nodeType } = await workflowWith({ provider: 'stripe', responseMode });
+			const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+			expect(webhookDescriptionIsNativelyResolvable(description)).toBe(true);
+			expect(resolveWebhookDescriptionField(node, description, 'responseMode')).toEqual({
+				resolved: true,
+				value: responseMode,
+			});
+			expect(resolveWebhookDescriptionField(node, description, 'responseData')).toEqual({
+				resolved: true,
+				value: responseData,
+			});
+		},
+	);
+
+	it('a parameter holding an expression sends the description to the engine, as before', async () => {
+		const { node, nodeType } = await workflowWith({
+			provider: 'stripe',
+			responseMode: '={{ "lastNode" }}',
+		});
+		const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+		expect(resolveWebhookDescriptionField(node, description, 'responseData')).toEqual({
+			resolved: false,
+		});
+	});
 });

@@ -356,13 +356,12 @@ describe('Payment Webhook Trigger: description', () => {
 			name: 'paymentWebhookTrigger',
 			displayName: 'Payment Webhook Trigger',
 			group: ['trigger'],
-			version: 1,
 			inputs: [],
 		});
 		expect(description.credentials).toEqual([
 			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
 		]);
-		// Its webhook: test/package/description.test.ts checks the names, and
+		// Its versions and webhook: test/package/description.test.ts checks them, and
 		// test/engine/paymentWebhook.test.ts evaluates responseMode and responseData as n8n does.
 	});
 

@@ -6,6 +6,7 @@ import {
 	DEFAULT_POLL_BUDGET_MS,
 	MINIMUM_N8N_VERSION,
 	pollBudgetMs,
+	webhookResolversKey,
 } from '../../nodes/shared/helpers/n8nCompatibility';
 import {
 	DEFAULT_CONCURRENCY,
@@ -94,5 +95,15 @@ describe('assertSupportedN8n: a clear message below the floor', () => {
 			`n8n-nodes-affiliate-tracking needs n8n ${MINIMUM_N8N_VERSION} or newer; this n8n is older (its n8n-workflow has no NodeConnectionTypes). Update n8n, or uninstall the package.`,
 		);
 		expect(MINIMUM_N8N_VERSION).toBe('1.85');
+	});
+});
+
+describe("webhookResolversKey: n8n's native resolvers where its n8n-workflow has them", () => {
+	it("n8n-workflow 2.35 and later: the shared Symbol.for key n8n's webhook server reads", () => {
+		expect(webhookResolversKey()).toBe(Symbol.for('n8n.webhookDescriptionResolvers'));
+	});
+
+	it('an older n8n-workflow (1.85 to 2.34): none, so the description keeps its expressions only', () => {
+		expect(webhookResolversKey({ NodeConnectionTypes: undefined })).toBeUndefined();
 	});
 });

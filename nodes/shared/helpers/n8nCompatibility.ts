@@ -36,6 +36,18 @@ export function pollBudgetMs(context: IPollFunctions): number {
 	return typeof reported === 'function' ? reported.call(context) : DEFAULT_POLL_BUDGET_MS;
 }
 
+/**
+ * The key under which n8n 2.35 and later read a webhook description's native resolvers
+ * (n8n-workflow's `WEBHOOK_RESOLVERS`, a `Symbol.for` shared by every copy of n8n-workflow), or
+ * undefined in an older n8n, which has none and evaluates the description's expressions instead.
+ */
+export function webhookResolversKey(
+	lentWorkflow: Partial<typeof n8nWorkflow> = n8nWorkflow,
+): typeof n8nWorkflow.WEBHOOK_RESOLVERS | undefined {
+	const key: unknown = lentWorkflow.WEBHOOK_RESOLVERS;
+	return typeof key === 'symbol' ? (key as typeof n8nWorkflow.WEBHOOK_RESOLVERS) : undefined;
+}
+
 /** The calls of n8n's deduplication store (the Remove Duplicates node's) that the package uses. */
 export type DeduplicationStore = Pick<
 	DeduplicationHelperFunctions,
