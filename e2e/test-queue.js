@@ -2,30 +2,35 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:queue`: the package in n8n's queue mode, installed as n8n documents it, through a
- * storm of refund webhooks with a worker killed part-way.
+ * `npm run test:queue`: the package in n8n's queue mode, installed as n8n documents it, under
+ * platform faults, then behind n8n's webhook processors through a storm of refund webhooks.
  *
  * 1. PostgreSQL, Redis and a local npm registry (Verdaccio) on free loopback ports, their data in
  *    a temp folder; the package published to the registry as the release workflow publishes it,
  *    and installed with `npm install` in the main's and each worker's ~/.n8n/nodes (worker 2 with
  *    a copy of n8n-workflow beside it, as another community package can bring).
  * 2. n8n main + two workers; example (a) published.
- * 3. A payment provider sends 2,000 refund webhooks signed with Stripe's scheme (1,500
- *    refundable purchases seeded for the run, 300 repeats, 100 not referred, 100 partial), 20 in
- *    flight, retrying up to 8 times, and an attacker 100 forged ones (bad signature, tampered,
- *    replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
- *    replacement starts 10 s later.
- * 4. Checked against the sandbox's own records and n8n's database.
- * 5. On the same deployment (e2e/queue/faultRounds.js, e2e/queue/purchaseRounds.js): a round of refund
- *    webhooks per platform fault (main killed, Redis restarted, PostgreSQL restarted), each
- *    printing a `FAULT` line; purchases delivered twice, to example (i)'s PostgreSQL claim, Skip
- *    Transactions Already Tracked alone and no guard, in 5 rounds with the main killed and one
- *    with both deliveries at once (`DUPLICATE PURCHASES`); the trigger across main restarts
- *    (`TRIGGER`).
- * 6. No process logged the secret.
+ * 3. The main taking the webhooks (e2e/queue/faultRounds.js, e2e/queue/purchaseRounds.js): a
+ *    round of refund webhooks per platform fault (main killed, Redis restarted, PostgreSQL
+ *    restarted), each printing a `FAULT` line; purchases delivered twice, to example (i)'s
+ *    PostgreSQL claim, Skip Transactions Already Tracked alone and no guard, in 5 rounds with the
+ *    main killed and one with both deliveries at once (`DUPLICATE PURCHASES`); the trigger across
+ *    main restarts (`TRIGGER`).
+ * 4. n8n's scaling set-up for webhooks: the main restarted with
+ *    N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, two `n8n webhook` processors (the package
+ *    installed on each) behind nginx.
+ * 5. Through nginx, a payment provider sends 2,000 refund webhooks signed with Stripe's scheme
+ *    (1,500 refundable purchases seeded for the run, 300 repeats, 100 not referred, 100 partial),
+ *    20 in flight, retrying up to 8 times, and an attacker 100 forged ones (bad signature,
+ *    tampered, replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
+ *    replacement starts 10 s later. Checked against the sandbox's own records and n8n's database.
+ * 6. A round with webhook-1 SIGKILLed mid-round and started again, purchases to example (i)
+ *    beside its refunds (`FAULT webhook-processor-kill`).
+ * 7. No process logged the secret.
  *
- * Needs PostgreSQL and Redis from scripts/setup-system.sh (the run stops at once, naming it, when
- * they are missing). Prints one line per check, the storms' counts and `QUEUE: N passed, N failed`.
+ * Needs PostgreSQL, Redis and nginx from scripts/setup-system.sh (the run stops at once, naming
+ * it, when they are missing). Prints one line per check, the storms' counts and `QUEUE: N passed,
+ * N failed`.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

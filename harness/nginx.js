@@ -64,6 +64,16 @@ function webhookProxyLines({ processors, listen, rateLimit }) {
 	];
 }
 
+/** Fails at once, naming the setup script, when nginx is missing. */
+function requireNginx() {
+	if (fs.existsSync(NGINX)) return;
+	const error = new Error(
+		`nginx is missing at ${NGINX}: run \`${SETUP_SCRIPT}\` once (Debian/Ubuntu, as root or with sudo).`,
+	);
+	error.name = 'SetupError';
+	throw error;
+}
+
 /**
  * Starts nginx balancing `processors` (their ports on 127.0.0.1). Fails at once, naming the setup
  * script, when nginx is missing.
@@ -71,13 +81,7 @@ function webhookProxyLines({ processors, listen, rateLimit }) {
  * @param {{ processors: number[], rateLimit?: { perSecond: number, burst: number }, name?: string }} options
  */
 async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
-	if (!fs.existsSync(NGINX)) {
-		const error = new Error(
-			`nginx is missing at ${NGINX}: run \`${SETUP_SCRIPT}\` once (Debian/Ubuntu, as root or with sudo).`,
-		);
-		error.name = 'SetupError';
-		throw error;
-	}
+	requireNginx();
 	const home = path.join(folder, name);
 	fs.mkdirSync(home, { recursive: true });
 	const port = await freePort();
@@ -167,4 +171,4 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 	};
 }
 
-module.exports = { DEFAULT_RATE_LIMIT, startNginx, webhookProxyLines };
+module.exports = { DEFAULT_RATE_LIMIT, requireNginx, startNginx, webhookProxyLines };

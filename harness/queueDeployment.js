@@ -29,7 +29,7 @@ const {
 	paymentTriggerPath,
 	readExample,
 } = require('./n8nDemoData');
-const { startNginx } = require('./nginx');
+const { requireNginx, startNginx } = require('./nginx');
 const { freePort, processTreeCpuSeconds, stopProcess } = require('./processes');
 const {
 	ensureRegistry,
@@ -86,6 +86,7 @@ async function startQueueDeployment({
 	copyOfN8nWorkflowOnWorker,
 }) {
 	requireServers();
+	requireNginx();
 	await installDefaultRelease(log);
 	ensureRegistry(log);
 	/** @type {(() => Promise<void>)[]} */
