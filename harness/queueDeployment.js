@@ -355,4 +355,4 @@ function appendTo(file) {
 	return (/** @type {string} */ line) => stream.write(`${line}\n`);
 }
 
-module.exports = { EXPRESSION_ENGINE_ENVIRONMENT, WORKER_CONCURRENCY, startQueueDeployment };
+module.exports = { WORKER_CONCURRENCY, startQueueDeployment };

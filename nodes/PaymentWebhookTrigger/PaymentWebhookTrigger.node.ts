@@ -47,10 +47,10 @@ const RESPONSE_DATA_TEMPLATE =
  * The same two fields as functions of the node's parameters. n8n 2.35 and later call them instead
  * of its expression engine when the parameters hold no expression, so that a delivery (a forged
  * one too) builds no expression isolate under `N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE`. Each resolver
- * returns what its template evaluates to (a unit test evaluates both); older n8n evaluates the
- * templates.
+ * returns what its template evaluates to (test/engine/paymentWebhook.test.ts compares them); older
+ * n8n evaluates the templates.
  */
-export const RESPONSE_RESOLVERS = {
+const RESPONSE_RESOLVERS = {
 	responseMode: {
 		template: RESPONSE_MODE_TEMPLATE,
 		resolve: (parameters: INodeParameters): NodeParameterValueType => parameters.responseMode,
