@@ -139,7 +139,6 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 		},
 	);
 	return {
-		port,
 		url: `http://127.0.0.1:${port}`,
 		/**
 		 * How many requests each upstream port answered, from the access log (the last address a
@@ -156,9 +155,6 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 				if (port) counts.set(port, (counts.get(port) ?? 0) + 1);
 			}
 			return counts;
-		},
-		get pid() {
-			return /** @type {number} */ (child.pid);
 		},
 		async stop() {
 			await stopProcess(child, 10_000, 'SIGQUIT');

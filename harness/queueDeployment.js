@@ -248,7 +248,8 @@ async function startQueueDeployment({
 			 * n8n's scaling set-up for webhooks: the main stopped and started again with
 			 * N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, `count` webhook processors (`n8n webhook`, the
 			 * package installed on each from the registry) serving the published webhooks, and nginx
-			 * balancing them round-robin; production webhooks are sent to nginx from then on.
+			 * balancing them round-robin (`processors`, `nginx`); production webhooks are sent to
+			 * nginx from then on.
 			 * @param {number} count
 			 */
 			async useWebhookProcessors(count) {
@@ -283,7 +284,6 @@ async function startQueueDeployment({
 				nginx = balancer;
 				stops.push(() => balancer.stop());
 				webhookBase = balancer.url;
-				return { nginx: balancer, processors };
 			},
 			/** SIGKILL a webhook processor, as a lost node would. @param {Processor} processor */
 			killProcessor(processor) {

@@ -123,6 +123,20 @@ function assertForgeriesRefused(forged, expected) {
 }
 
 /**
+ * Fails unless each of `deliveries` got a 2xx in the end, naming the first few that did not and
+ * their last failure. @param {{ id: string, status: number | null, failures: string[] }[]} deliveries
+ * @param {string} what what they are, for the message ("deliveries", "purchase deliveries")
+ */
+function assertAllDelivered(deliveries, what) {
+	const undelivered = deliveries.filter((d) => d.status === null);
+	assert.deepEqual(
+		undelivered.slice(0, 3).map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`),
+		[],
+		`${undelivered.length} ${what} never got a 2xx`,
+	);
+}
+
+/**
  * One refund storm with `fault` landing after FAULT_AFTER deliveries. Prints its FAULT line, then
  * fails when a delivery never got a 2xx or a refund was not applied exactly once.
  * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product @param {Fault} fault
@@ -179,12 +193,7 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	);
 	assertForgeriesRefused(forged, ROUND.forged);
 	also?.assertHeld();
-	const undelivered = genuine.filter((d) => d.status === null);
-	assert.deepEqual(
-		undelivered.map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`).slice(0, 3),
-		[],
-		`${undelivered.length} deliveries never got a 2xx`,
-	);
+	assertAllDelivered(genuine, 'deliveries');
 	assert.deepEqual(notOnce.slice(0, 5), [], `${notOnce.length} refunds not applied exactly once`);
 	assert.deepEqual(strays.slice(0, 5), [], 'refunds applied to transactions no round refunds');
 	return `${delivered.attempts} attempts for ${ROUND_DELIVERIES} deliveries (${ROUND.forged} forged); ${fault.name} at ${((faultAt - startedAt) / 1000).toFixed(1)} s into the round, back ${((backAt - faultAt) / 1000).toFixed(1)} s later`;
@@ -334,6 +343,7 @@ module.exports = {
 	REFUND_WORKFLOW_ID,
 	processorKill,
 	TRIGGER_WORKFLOW_ID,
+	assertAllDelivered,
 	assertForgeriesRefused,
 	killMainAndRestart,
 	runFaultRound,
