@@ -10,19 +10,19 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }]
 /** @type {import('jest').Config} */
 module.exports = {
 	testTimeout: 60000,
-	reporters: ['default', '<rootDir>/test/helpers/summaryReporter.js'],
+	reporters: ['default', '<rootDir>/support/testing/summaryReporter.js'],
 	// `npm run test:coverage`: the unit tests' coverage of the TypeScript sources.
 	collectCoverageFrom: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 	coverageProvider: 'v8',
 	coverageReporters: ['text-summary', 'text'],
 	projects: [
 		{
-			// Decisions of the TypeScript sources, no build and no sockets.
+			// Decisions of the TypeScript sources, no build and no sockets: test/<subject>/*.unit.test.ts.
 			displayName: 'unit',
 			testEnvironment: 'node',
 			// The sources are roots too, so that coverage counts the files no unit test loads.
-			roots: ['<rootDir>/test/unit', '<rootDir>/nodes', '<rootDir>/credentials'],
-			testMatch: ['**/*.test.ts'],
+			roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
+			testMatch: ['**/*.unit.test.ts'],
 			transform,
 		},
 		{
@@ -30,8 +30,9 @@ module.exports = {
 			// contract, the description n8n reads.
 			displayName: 'integration',
 			testEnvironment: 'node',
-			roots: ['<rootDir>/test/engine', '<rootDir>/test/contract', '<rootDir>/test/package'],
-			testMatch: ['**/*.test.ts'],
+			// test/<subject>/*.{engine,contract,package}.test.ts
+			roots: ['<rootDir>/test'],
+			testMatch: ['**/*.engine.test.ts', '**/*.contract.test.ts', '**/*.package.test.ts'],
 			transform,
 			// n8n-core's dependency injection needs the metadata polyfill before anything loads.
 			setupFiles: ['reflect-metadata'],

@@ -31,7 +31,7 @@
  * Then the flood with valid deliveries: forged deliveries to (a) version 2 at full rate while
  * BENCH_FLOOD_VALID valid ones go to the same trigger (paced, BENCH_FLOOD_VALID_PER_SECOND, at
  * most 5 in flight), the flood lasting until the last valid one is answered; and the same through
- * nginx with `limit_req` (harness/nginx.js), the forged deliveries from 127.0.0.3 and the valid
+ * nginx with `limit_req` (support/services/nginx.js), the forged deliveries from 127.0.0.3 and the valid
  * ones from 127.0.0.2, first the forged deliveries alone, then with the valid ones.
  *
  * Environment: BENCH_FLOOD_FORGED (default 300 forged deliveries per receiver and engine,
@@ -54,28 +54,28 @@ const {
 	installPackedPackage,
 	n8nEnvironment,
 	startN8nServing,
-} = require('../harness/n8nInstance');
+} = require('../support/n8n/n8nInstance');
 const {
 	PAYMENT_TRIGGER_TYPE,
 	SIGNING_CREDENTIALS,
 	paymentTriggerPath,
 	signingCredential,
-} = require('../harness/n8nDemoData');
+} = require('../support/n8n/n8nDemoData');
 const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signDelivery,
-} = require('../harness/n8nCore/paymentSignatures');
-const { DEFAULT_RATE_LIMIT, startNginx } = require('../harness/nginx');
+} = require('../support/payment/paymentSignatures');
+const { DEFAULT_RATE_LIMIT, startNginx } = require('../support/services/nginx');
 const {
 	freePort,
 	processTreeCpuSeconds,
 	runOrThrow,
 	sleep,
 	stopProcess,
-} = require('../harness/processes');
+} = require('../support/services/processes');
 const { percentile } = require('../sandbox/server');
-const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
+const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
 
 const FORGED = Number(process.env.BENCH_FLOOD_FORGED ?? 300);
 const ROUNDS = Number(process.env.BENCH_FLOOD_ROUNDS ?? 3);

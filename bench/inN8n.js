@@ -2,7 +2,7 @@
 'use strict';
 /**
  * `npm run bench:n8n`: the node against the hand-built alternative inside a running n8n 2.41.1
- * (installed by harness/n8nInstall.js), started as users start workflows: a webhook call. Both
+ * (installed by support/n8n/n8nInstall.js), started as users start workflows: a webhook call. Both
  * workflows make the same items in a Code node (n8n's real Code node, run by its task runner), then
  *   a. Affiliate Tracking, Get Promoter Statistics, at Concurrency 20 and 50;
  *   b. the Code node also signs each item (v2, node:crypto), then n8n's HTTP Request node sends
@@ -25,9 +25,9 @@ const {
 	installPackedPackage,
 	n8nEnvironment,
 	startN8nServing,
-} = require('../harness/n8nInstance');
-const { DEMO_CREDENTIAL } = require('../harness/n8nDemoData');
-const { freePort, stopProcess } = require('../harness/processes');
+} = require('../support/n8n/n8nInstance');
+const { DEMO_CREDENTIAL } = require('../support/n8n/n8nDemoData');
+const { freePort, stopProcess } = require('../support/services/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox/seed');

@@ -30,15 +30,15 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { N8N_VERSION } = require('../harness/n8nInstance');
-const { DEMO_KEY } = require('../harness/n8nDemoData');
-const { deliverAll, planStorm } = require('../harness/paymentProvider');
-const { sleep } = require('../harness/processes');
-const { WORKER_CONCURRENCY, startQueueDeployment } = require('../harness/queueDeployment');
+const { N8N_VERSION } = require('../support/n8n/n8nInstance');
+const { DEMO_KEY } = require('../support/n8n/n8nDemoData');
+const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
+const { sleep } = require('../support/services/processes');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
 const { Sandbox, percentile } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');
-const { medianAndRange, ratioLine } = require('./statistics');
+const { medianAndRange, ratioLine } = require('../support/statistics');
 
 const DELIVERIES = Number(process.env.BENCH_QUEUE_DELIVERIES ?? 1000);
 const ROUND = Number(process.env.BENCH_QUEUE_ROUND ?? 200);

@@ -18,7 +18,7 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	paymentTriggerPath,
 	readExample,
-} = require('../harness/n8nDemoData');
+} = require('../support/n8n/n8nDemoData');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 
 const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (

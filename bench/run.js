@@ -59,12 +59,12 @@ const { Agent, request } = require('undici');
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const { runWorkflow } = require('../harness/n8nCore/runWorkflow');
-const { oneNodeWorkflow, singleNodeWorkflow } = require('../harness/n8nCore/workflows');
+const { runWorkflow } = require('../support/n8n/core/runWorkflow');
+const { oneNodeWorkflow, singleNodeWorkflow } = require('../support/n8n/core/workflows');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
-const { track } = require('../harness/processes');
+const { track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');
-const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
+const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
 const { KEYS } = require('../sandbox/seed');
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
@@ -79,7 +79,7 @@ const LIMITED_CONCURRENCY = 20;
 const API_KEY = 'pk_test_videomax_v2';
 const SECRET = KEYS[API_KEY].secret;
 const NODES_BASE = path.join(
-	require('../harness/n8nInstall').n8nRelease().modules,
+	require('../support/n8n/n8nInstall').n8nRelease().modules,
 	'n8n-nodes-base',
 );
 const USER_ID = 'user_1001';
@@ -158,7 +158,7 @@ async function runNode(url, size, options) {
 	return { ok: items.length - errors, errors, lost: size - items.length };
 }
 
-/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (harness/n8nInstall.js), if there is one. */
+/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (support/n8n/n8nInstall.js), if there is one. */
 function loadHttpRequestNode() {
 	if (!existsSync(NODES_BASE)) return undefined;
 	const { PackageDirectoryLoader } = require('n8n-core');
@@ -377,10 +377,10 @@ async function measureInChild() {
 }
 
 /**
- * A private copy of what the rounds load (the built package, harness/ with the n8n-core runner,
+ * A private copy of what the rounds load (the built package, support/ with the n8n-core runner,
  * the benchmark), so that a build started elsewhere during the run (`npm test`, another `npm run
  * bench`) can neither break a round (n8n-node build empties dist/ first) nor change the code
- * between rounds. The runner loads the package from two folders up, so harness/ is copied (its
+ * between rounds. The runner loads the package from two folders up, so support/ is copied (its
  * git-ignored dot folders aside); node_modules, sandbox and scripts are only read and are linked.
  * BENCH_SNAPSHOT=0 runs from the working tree.
  * @returns {{ script: string, remove: () => void }}
@@ -390,7 +390,7 @@ function snapshot() {
 	if (process.env.BENCH_SNAPSHOT === '0') return { script: __filename, remove: () => {} };
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
 	const notDotFolder = (/** @type {string} */ source) => !path.basename(source).startsWith('.');
-	for (const entry of ['package.json', 'dist', 'harness', 'bench'])
+	for (const entry of ['package.json', 'dist', 'support', 'bench'])
 		cpSync(path.join(root, entry), path.join(dir, entry), {
 			recursive: true,
 			filter: notDotFolder,
@@ -600,7 +600,7 @@ async function main() {
 		}
 		if (!hasHttpRequestNode)
 			console.log(
-				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 (harness/n8nInstall.js).',
+				'\n(b) needs n8n-nodes-base: `npm run setup:n8n` installs n8n 2.41.1 (support/n8n/n8nInstall.js).',
 			);
 		console.log(`\nBench time: ${fmt((performance.now() - began) / 60000, 1)} min.`);
 	} finally {

@@ -4,7 +4,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { request } = require('undici');
-const { track } = require('../harness/processes');
+const { track } = require('../support/services/processes');
 
 const ROOT = path.resolve(__dirname, '..');
 

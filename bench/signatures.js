@@ -17,8 +17,8 @@ const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signWithTestSecret,
-} = require('../harness/n8nCore/paymentSignatures');
-const { medianAndRange } = require('./statistics');
+} = require('../support/payment/paymentSignatures');
+const { medianAndRange } = require('../support/statistics');
 
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -32,7 +32,7 @@ const { verifyDelivery } = require(
 /**
  * A signed delivery of a sample purchase; `padTo` pads the event's metadata to about that many
  * bytes.
- * @param {import('../harness/n8nCore/paymentSignatures').Provider} provider @param {number} [padTo]
+ * @param {import('../support/payment/paymentSignatures').Provider} provider @param {number} [padTo]
  */
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });

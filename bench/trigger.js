@@ -24,8 +24,8 @@ const path = require('node:path');
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const { pollTrigger } = require('../harness/n8nCore/pollTrigger');
-const { fmt, median, medianAndRange, ratioLine, rounds } = require('./statistics');
+const { pollTrigger } = require('../support/n8n/core/pollTrigger');
+const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, PRODUCTS } = require('../sandbox/seed');
 

@@ -1,11 +1,11 @@
 // @ts-check
 'use strict';
 /**
- * The every-operation fixture (test/fixtures/workflows/every-operation.json) in a real n8n, for
+ * The every-operation fixture (support/fixtures/workflows/every-operation.json) in a real n8n, for
  * test:e2e and the version matrix: imported with the credentials it names mapped to n8n's, run
  * with `n8n execute`, and each of its operations checked to have succeeded. What each operation
  * gives is asserted once, by the engine test that runs the same fixture
- * (test/engine/operations.test.ts); here n8n only has to load and run them.
+ * (test/actions/operations.engine.test.ts); here n8n only has to load and run them.
  */
 const assert = require('node:assert/strict');
 
@@ -15,8 +15,8 @@ const {
 	DEMO_KEY,
 	NODE_TYPE,
 	sandboxCredential,
-} = require('../harness/n8nDemoData');
-const { readWorkflowFixture } = require('../test/fixtures/workflows');
+} = require('../support/n8n/n8nDemoData');
+const { readWorkflowFixture } = require('../support/fixtures/workflows');
 const { KEYS } = require('../sandbox/seed');
 
 const PHOTOPAL_CREDENTIAL = { id: 'affTrackPhotopal1', name: 'Affiliate Tracking PhotoPal' };
@@ -57,7 +57,7 @@ function photopalCredential(sandboxUrl) {
 /**
  * `n8n execute`'s run of the workflow: it did not fail, and every operation node ran without an
  * error and gave items. Returns the check's line.
- * @param {NonNullable<Awaited<ReturnType<typeof import('../harness/n8nInstance').executeWorkflow>>['run']>} run
+ * @param {NonNullable<Awaited<ReturnType<typeof import('../support/n8n/n8nInstance').executeWorkflow>>['run']>} run
  */
 function assertEveryOperationRan(run) {
 	const error = run.data.resultData.error;

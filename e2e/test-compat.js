@@ -2,7 +2,7 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:compat`: the packed package in every n8n release of harness/n8n-releases/ but the
+ * `npm run test:compat`: the packed package in every n8n release of support/n8n/n8n-releases/ but the
  * default one, each on the Node its manifest names. test:e2e runs the default release (2.41.1)
  * with every check below, so the matrix prints one line for it,
  * `COMPAT n8n 2.41.1 (Node …): proven by test:e2e`; named releases run whatever they are
@@ -10,7 +10,7 @@
  *
  * The matrix proves that each release loads and runs the package; what the package does is proven
  * once, by the unit and engine tests. For each release: n8n installed with its Node
- * (harness/n8nInstall.js, cached between runs), the tarball installed into a fresh user folder the
+ * (support/n8n/n8nInstall.js, cached between runs), the tarball installed into a fresh user folder the
  * way n8n installs community packages, then
  *   1. n8n loads both node types and the credential types, and derives the AI tool (usableAsTool);
  *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
@@ -24,7 +24,7 @@
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
- * What differs between releases is handled in harness/n8nReleaseDifferences.js, one function per
+ * What differs between releases is handled in support/n8n/n8nReleaseDifferences.js, one function per
  * difference, each saying which releases need it.
  */
 const assert = require('node:assert/strict');
@@ -43,8 +43,8 @@ const {
 	startN8nServing,
 	assertPackageLoaded,
 	signInToRest,
-} = require('../harness/n8nInstance');
-const { packPackage } = require('../harness/pack');
+} = require('../support/n8n/n8nInstance');
+const { packPackage } = require('../support/n8n/pack');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
@@ -58,18 +58,18 @@ const {
 	modelCredential,
 	sandboxCredential,
 	signingCredential,
-} = require('../harness/n8nDemoData');
-const { freePort, stopProcess } = require('../harness/processes');
+} = require('../support/n8n/n8nDemoData');
+const { freePort, stopProcess } = require('../support/services/processes');
 const {
 	DEFAULT_RELEASE,
 	installRelease,
 	matrixReleases,
 	n8nRelease,
-} = require('../harness/n8nInstall');
+} = require('../support/n8n/n8nInstall');
 const { createChecks } = require('./checks');
-const { TRIGGER_NODE, triggerWorkflow } = require('../harness/workflowBuilders');
-const { TEST_SIGNING_SECRETS } = require('../harness/n8nCore/paymentSignatures');
-const { ScriptedModel } = require('../harness/scriptedModel');
+const { TRIGGER_NODE, triggerWorkflow } = require('../support/n8n/workflowBuilders');
+const { TEST_SIGNING_SECRETS } = require('../support/payment/paymentSignatures');
+const { ScriptedModel } = require('../support/services/scriptedModel');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, WRONG_SECRET } = require('../sandbox/seed');
 const {
@@ -78,7 +78,7 @@ const {
 	fitTypeVersions,
 	loginBody,
 	setUpOwner,
-} = require('../harness/n8nReleaseDifferences');
+} = require('../support/n8n/n8nReleaseDifferences');
 const {
 	EVERY_OPERATION_SECRETS,
 	assertEveryOperationRan,

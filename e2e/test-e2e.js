@@ -32,7 +32,7 @@ const {
 	startN8nServing,
 	assertPackageLoaded,
 	signInToRest,
-} = require('../harness/n8nInstance');
+} = require('../support/n8n/n8nInstance');
 const {
 	DEMO_OWNER,
 	PACKAGE,
@@ -40,12 +40,12 @@ const {
 	NODE_TYPE,
 	PAYMENT_TRIGGER_TYPE,
 	TRIGGER_TYPE,
-} = require('../harness/n8nDemoData');
-const { loginBody } = require('../harness/n8nReleaseDifferences');
-const { freePort, stopProcess } = require('../harness/processes');
+} = require('../support/n8n/n8nDemoData');
+const { loginBody } = require('../support/n8n/n8nReleaseDifferences');
+const { freePort, stopProcess } = require('../support/services/processes');
 const { Sandbox } = require('../sandbox/server');
-const { ScriptedModel } = require('../harness/scriptedModel');
-const { SmtpServer } = require('../harness/smtpServer');
+const { ScriptedModel } = require('../support/services/scriptedModel');
+const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
 const { CHROMIUM } = require('./topics/context');

@@ -20,8 +20,13 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { createChecks } = require('./checks');
-const { forEachOutputLine, stopProcess, track, waitUntil } = require('../harness/processes');
-const { requireServers } = require('../harness/services');
+const {
+	forEachOutputLine,
+	stopProcess,
+	track,
+	waitUntil,
+} = require('../support/services/processes');
+const { requireServers } = require('../support/services/services');
 
 const MARKER = 'N8N_NODES_INTERRUPT_TEST_RUN';
 /** test:queue's first check: the whole deployment is up. */

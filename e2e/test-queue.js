@@ -37,15 +37,15 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../harness/n8nDemoData');
+const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
 const { createChecks } = require('./checks');
 const {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
 	planStorm,
-} = require('../harness/paymentProvider');
-const { sleep, waitUntil } = require('../harness/processes');
+} = require('../support/payment/paymentProvider');
+const { sleep, waitUntil } = require('../support/services/processes');
 const {
 	FAULTS,
 	REFUND_WORKFLOW_ID,
@@ -62,8 +62,8 @@ const {
 	deliverClaimedPurchases,
 	runDuplicatePurchaseRounds,
 } = require('./queue/purchaseRounds');
-const { triggerWorkflow } = require('../harness/workflowBuilders');
-const { WORKER_CONCURRENCY, startQueueDeployment } = require('../harness/queueDeployment');
+const { triggerWorkflow } = require('../support/n8n/workflowBuilders');
+const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
 const { Sandbox, percentile } = require('../sandbox/server');
 const { KEYS } = require('../sandbox/seed');
 

@@ -9,8 +9,11 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { sleep, waitUntil } = require('../harness/processes');
-const { askAgentAboutNewPromoter, assertReplyFromSandbox } = require('../harness/scriptedModel');
+const { sleep, waitUntil } = require('../support/services/processes');
+const {
+	askAgentAboutNewPromoter,
+	assertReplyFromSandbox,
+} = require('../support/services/scriptedModel');
 const { PRODUCTS } = require('../sandbox/seed');
 const { readPromoter } = require('../sandbox/api/promoters');
 
@@ -139,7 +142,7 @@ async function triggerEmitsAChange(trigger) {
  * scripted model is offered the node's two tools and calls Get Promoter Statistics with the
  * promoter and the prompt's dates, the node runs with those arguments, and the reply carries the
  * sandbox's figures. Returns the check's line.
- * @param {{ sandbox: import('../sandbox/server').Sandbox, model: import('../harness/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
+ * @param {{ sandbox: import('../sandbox/server').Sandbox, model: import('../support/services/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
  */
 async function agentRepliesWithSandboxFigures({ sandbox, model, chatUrl, session, seen }) {
 	const { promoter, text, reply } = await askAgentAboutNewPromoter(

@@ -8,8 +8,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { PAYMENT_TRIGGER_TYPE, paymentTriggerPath } = require('../harness/n8nDemoData');
-const { sleep } = require('../harness/processes');
+const { PAYMENT_TRIGGER_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const { sleep } = require('../support/services/processes');
 const { PRODUCTS } = require('../sandbox/seed');
 const { postStripeEvent } = require('./webhookSecurity');
 
@@ -56,7 +56,7 @@ async function checkWebhookExamples(n8n) {
 	/**
 	 * A Stripe event posted to an example's Payment Webhook Trigger, signed unless `signed` is false.
 	 * @param {ExampleJson} example @param {'purchase' | 'refund'} kind
-	 * @param {import('../harness/n8nCore/paymentSignatures').SampleFields} fields @param {boolean} [signed]
+	 * @param {import('../support/payment/paymentSignatures').SampleFields} fields @param {boolean} [signed]
 	 */
 	const deliver = (example, kind, fields, signed = true) =>
 		postStripeEvent({ base, webhookPath: paymentWebhookPath(example), kind, fields, signed, seen });

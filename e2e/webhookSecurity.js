@@ -4,7 +4,7 @@
  * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
  * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
  * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
- * workflow per provider (harness/workflowBuilders.js: the trigger → Track Purchase), imported
+ * workflow per provider (support/n8n/workflowBuilders.js: the trigger → Track Purchase), imported
  * beside the examples and published; `checkWebhookSecurity` runs on the started n8n and prints one
  * `WEBHOOK` line each.
  */
@@ -18,12 +18,12 @@ const {
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
-} = require('../harness/n8nCore/paymentSignatures');
-const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../harness/n8nDemoData');
-const { sleep, waitUntil } = require('../harness/processes');
-const { purchaseWorkflow } = require('../harness/workflowBuilders');
+} = require('../support/payment/paymentSignatures');
+const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const { sleep, waitUntil } = require('../support/services/processes');
+const { purchaseWorkflow } = require('../support/n8n/workflowBuilders');
 
-/** @typedef {import('../harness/n8nCore/paymentSignatures').Provider} Provider */
+/** @typedef {import('../support/payment/paymentSignatures').Provider} Provider */
 
 /** Valid deliveries sent to each provider's workflow. */
 const VALID_DELIVERIES = 3;
@@ -113,7 +113,7 @@ function webhookSecurityWebhooks() {
 /**
  * A Stripe event posted to a Payment Webhook Trigger's production path, signed with the demo
  * secret unless `signed` is false; the answer's text goes into `seen` (for the secret checks).
- * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../harness/n8nCore/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
+ * @param {{ base: string, webhookPath: string, kind: 'purchase' | 'refund', fields: import('../support/payment/paymentSignatures').SampleFields, signed?: boolean, seen: string[] }} delivery
  */
 async function postStripeEvent({ base, webhookPath, kind, fields, signed = true, seen }) {
 	const body = JSON.stringify(sampleEvent('stripe', kind, fields));

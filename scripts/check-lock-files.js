@@ -6,7 +6,7 @@
  * placeholders for optional packages of other platforms (unrs-resolver's and msgpackr-extract's
  * bindings); npm 11.19's `npm ci` with an empty cache then stops with "Invalid Version:", while a
  * machine whose cache already holds those packages installs fine. This check sees it on any
- * machine. `.ci/run` calls it before `npm ci`; harness/n8nInstall.js before each release's install.
+ * machine. `.ci/run` calls it before `npm ci`; support/n8n/n8nInstall.js before each release's install.
  *
  * Usage: node scripts/check-lock-files.js [lock file…] (default: every committed lock).
  */
@@ -14,14 +14,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.dirname(__dirname);
-const RELEASES_DIR = path.join(ROOT, 'harness', 'n8n-releases');
+const RELEASES_DIR = path.join(ROOT, 'support', 'n8n', 'n8n-releases');
 
 /** The repository's lock files: the package's, the local registry's, each n8n release's. */
 function committedLockFiles() {
 	const releases = fs.existsSync(RELEASES_DIR) ? fs.readdirSync(RELEASES_DIR) : [];
 	return [
 		path.join(ROOT, 'package-lock.json'),
-		path.join(ROOT, 'harness', 'registry', 'package-lock.json'),
+		path.join(ROOT, 'support', 'services', 'registry', 'package-lock.json'),
 		...releases.map((release) => path.join(RELEASES_DIR, release, 'package-lock.json')),
 	].filter((file) => fs.existsSync(file));
 }

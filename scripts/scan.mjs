@@ -26,7 +26,7 @@ import {
 import { ESLint } from 'eslint';
 import glob from 'fast-glob';
 
-import pack from '../harness/pack.js';
+import pack from '../support/n8n/pack.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];

@@ -5,7 +5,7 @@
  * `npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial]
  * [--provider stripe] [--unsigned]`: posts a payment provider's event to a Payment Webhook
  * Trigger, signed with the demo signing secret that `npm start` imports
- * (harness/n8nCore/paymentSignatures.js), and prints the answer. A Stripe purchase is
+ * (support/payment/paymentSignatures.js), and prints the answer. A Stripe purchase is
  * `checkout.session.completed` with the transaction ID as its PaymentIntent, the event example (h)
  * selects and the one whose refund example (a) reverses. `--unsigned` shows the 401 a forged
  * delivery gets. Exits 1 unless the answer is 2xx.
@@ -16,7 +16,7 @@ const {
 	PROVIDERS,
 	sampleEvent,
 	signWithTestSecret,
-} = require('../harness/n8nCore/paymentSignatures');
+} = require('../support/payment/paymentSignatures');
 
 /**
  * Why a fetch failed, from undici's cause (`fetch failed` alone names nothing): the code and the
@@ -54,7 +54,7 @@ async function main() {
 		},
 	});
 	const [url, kind, transactionId, userId = 'buyer_1'] = positionals;
-	const provider = /** @type {import('../harness/n8nCore/paymentSignatures').Provider} */ (
+	const provider = /** @type {import('../support/payment/paymentSignatures').Provider} */ (
 		values.provider
 	);
 	if (

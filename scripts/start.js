@@ -6,7 +6,7 @@
  * credential pointing at a local sandbox, and the examples, on http://127.0.0.1:5678.
  * Ctrl-C stops n8n and the sandbox.
  *
- * Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_DEMO_FOLDER (harness/.n8n-home).
+ * Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_DEMO_FOLDER (support/.n8n-home).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,7 +19,7 @@ const {
 	installPackedPackage,
 	n8nEnvironment,
 	startN8nServing,
-} = require('../harness/n8nInstance');
+} = require('../support/n8n/n8nInstance');
 const {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
@@ -32,10 +32,10 @@ const {
 	demoCommands,
 	demoCommandsText,
 	exampleWebhooks,
-} = require('../harness/n8nDemoData');
-const { freePort, isStoppingAll, stopAllAndExit } = require('../harness/processes');
+} = require('../support/n8n/n8nDemoData');
+const { freePort, isStoppingAll, stopAllAndExit } = require('../support/services/processes');
 const { Sandbox } = require('../sandbox/server');
-const { ScriptedModel } = require('../harness/scriptedModel');
+const { ScriptedModel } = require('../support/services/scriptedModel');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
@@ -57,7 +57,7 @@ function progress(step, text) {
 }
 
 /*
- * Ctrl-C, and a failure, stop n8n with harness/processes.js's stopAllAndExit; the sandbox and the
+ * Ctrl-C, and a failure, stop n8n with support/services/processes.js's stopAllAndExit; the sandbox and the
  * model run in this process and end with it.
  */
 async function main() {
@@ -65,7 +65,7 @@ async function main() {
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('npm run build failed (see above)');
 
-	progress(2, `Setting up n8n ${N8N_VERSION} (harness/n8nInstall.js)`);
+	progress(2, `Setting up n8n ${N8N_VERSION} (support/n8n/n8nInstall.js)`);
 	await installDefaultRelease((line) => console.log(`      ${line}`));
 
 	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);

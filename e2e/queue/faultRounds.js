@@ -2,7 +2,7 @@
 'use strict';
 /**
  * The platform-fault rounds of `npm run test:queue`, on its running deployment
- * (harness/queueDeployment.js):
+ * (support/n8n/queueDeployment.js):
  * - refund storms with one fault landing mid-round: the main SIGKILLed and restarted 10 s later,
  *   Redis stopped for 10 s, PostgreSQL stopped for 10 s;
  * - the trigger, active in queue mode, across a main killed between polls and during a poll.
@@ -12,17 +12,17 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
+const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
 const { readPromoter } = require('../../sandbox/api/promoters');
-const { EXAMPLES } = require('../../harness/n8nDemoData');
+const { EXAMPLES } = require('../../support/n8n/n8nDemoData');
 const {
 	deliverAll,
 	forgedOutcomes,
 	forgedSummary,
 	planStorm,
-} = require('../../harness/paymentProvider');
-const { sleep, waitUntil } = require('../../harness/processes');
-const { TRIGGER_NODE } = require('../../harness/workflowBuilders');
+} = require('../../support/payment/paymentProvider');
+const { sleep, waitUntil } = require('../../support/services/processes');
+const { TRIGGER_NODE } = require('../../support/n8n/workflowBuilders');
 
 /** How long each fault keeps its component down. */
 const DOWN_MS = 10_000;
@@ -39,7 +39,7 @@ const REFUND_WORKFLOW_ID = /** @type {(typeof EXAMPLES)[number]} */ (
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 
 /**
- * @typedef {Awaited<ReturnType<typeof import('../../harness/queueDeployment').startQueueDeployment>>} Deployment
+ * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
  * @typedef {import('../../sandbox/server').Sandbox} Sandbox
  * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart'|'webhook-processor-kill', inject: (queue: Deployment) => Promise<void>, failover?: boolean }} Fault
  *   `failover`: the deployment keeps serving while the component is down (nginx passes requests on

@@ -2,7 +2,7 @@
 'use strict';
 /**
  * The purchase rounds of `npm run test:queue`, on its running deployment
- * (harness/queueDeployment.js): purchase webhooks each delivered twice, to three workflows side by
+ * (support/n8n/queueDeployment.js): purchase webhooks each delivered twice, to three workflows side by
  * side: example (i)'s PostgreSQL claim, *Skip Transactions Already Tracked* alone, and no guard; in
  * rounds with the main killed mid-round (e2e/queue/faultRounds.js), and in one where both
  * deliveries of a purchase arrive at once. Checks the sandbox's own records and prints
@@ -14,10 +14,10 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	paymentTriggerPath,
 	readExample,
-} = require('../../harness/n8nDemoData');
+} = require('../../support/n8n/n8nDemoData');
 const { assertAllDelivered, killMainAndRestart } = require('./faultRounds');
-const { deliverAll, planDuplicatedPurchases } = require('../../harness/paymentProvider');
-const { purchaseWorkflow } = require('../../harness/workflowBuilders');
+const { deliverAll, planDuplicatedPurchases } = require('../../support/payment/paymentProvider');
+const { purchaseWorkflow } = require('../../support/n8n/workflowBuilders');
 
 /** Purchases per workflow in each duplicate-delivery round (each delivered twice). */
 const PURCHASES = 120;
@@ -63,7 +63,7 @@ const PURCHASE_WORKFLOWS = [
 ];
 
 /**
- * @typedef {Awaited<ReturnType<typeof import('../../harness/queueDeployment').startQueueDeployment>>} Deployment
+ * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
  * @typedef {import('../../sandbox/server').Sandbox} Sandbox
  */
 

@@ -6,7 +6,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { MCP_DEMO_TOKEN, readExample } = require('../../harness/n8nDemoData');
+const { MCP_DEMO_TOKEN, readExample } = require('../../support/n8n/n8nDemoData');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { readPromoter } = require('../../sandbox/api/promoters');
 const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');

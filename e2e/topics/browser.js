@@ -2,14 +2,14 @@
 'use strict';
 /**
  * test:e2e in headless Chromium: example (d)'s page with the promoter center in its iframe, then
- * the editor (harness/editor.js): the nodes panel, the credential dialog's test, example (a)'s
+ * the editor (support/n8n/editor.js): the nodes panel, the credential dialog's test, example (a)'s
  * canvas and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEMO_CREDENTIAL, DEMO_KEY, DEMO_OWNER } = require('../../harness/n8nDemoData');
+const { DEMO_CREDENTIAL, DEMO_KEY, DEMO_OWNER } = require('../../support/n8n/n8nDemoData');
 const {
 	closeDialogs,
 	credentialTest,
@@ -18,8 +18,8 @@ const {
 	openExampleNode,
 	openNode,
 	signIn,
-} = require('../../harness/editor');
-const { NODES: HTTP_NODES } = require('../../harness/httpRequestWorkflow');
+} = require('../../support/n8n/editor');
+const { NODES: HTTP_NODES } = require('../../support/n8n/httpRequestWorkflow');
 const { WRONG_SECRET } = require('../../sandbox/seed');
 const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, example } = require('./context');
 
@@ -94,7 +94,7 @@ async function browserChecks(context) {
 		const page = await browser.newPage({ viewport: { width: 1400, height: 1150 } });
 		const pictures = SCREENSHOTS_DIR ?? path.join(work, 'screenshots');
 		fs.mkdirSync(pictures, { recursive: true });
-		/** @type {import('../../harness/editor').Screenshot} */
+		/** @type {import('../../support/n8n/editor').Screenshot} */
 		const screenshot = async (shown, name, element) => {
 			seenOutput.push(await shown.content());
 			await (element ?? shown).screenshot({ path: path.join(pictures, `${name}.png`) });

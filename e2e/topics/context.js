@@ -6,8 +6,8 @@
  */
 const assert = require('node:assert/strict');
 
-const { executeWorkflow } = require('../../harness/n8nInstance');
-const { DEMO_KEY, EXAMPLES } = require('../../harness/n8nDemoData');
+const { executeWorkflow } = require('../../support/n8n/n8nInstance');
+const { DEMO_KEY, EXAMPLES } = require('../../support/n8n/n8nDemoData');
 const { KEYS } = require('../../sandbox/seed');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,7 +21,7 @@ const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
  * @typedef {object} Context
  * @property {ReturnType<typeof import('../checks').createChecks>['check']} check runs one check and prints its line
  * @property {import('../../sandbox/server').Sandbox} sandbox the API emulation the credentials point at
- * @property {import('../../harness/scriptedModel').ScriptedModel} model the scripted model of example (e)
+ * @property {import('../../support/services/scriptedModel').ScriptedModel} model the scripted model of example (e)
  * @property {string} work the run's temporary folder (kept when a check failed)
  * @property {string} userFolder n8n's user folder, inside `work`
  * @property {NodeJS.ProcessEnv} env the environment of the n8n CLI runs

@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * test:e2e, the commands `npm start` and the README print (harness/n8nDemoData.js's
+ * test:e2e, the commands `npm start` and the README print (support/n8n/n8nDemoData.js's
  * demoCommands), rendered for this run's n8n and sandbox and run through a shell exactly as
  * printed: each one's exit code and answer. Prints `DEMO: N printed commands ran as printed, N as
  * expected`. Then n8n's log must hold no "not registered" error. Run after example (f)'s check:
@@ -10,7 +10,7 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 
-const { ROOT_DIR, demoCommands } = require('../../harness/n8nDemoData');
+const { ROOT_DIR, demoCommands } = require('../../support/n8n/n8nDemoData');
 
 /**
  * Runs `command` through `sh -c` without blocking this process, where the sandbox answers.

@@ -2,14 +2,14 @@
 'use strict';
 /**
  * test:e2e, n8n's HTTP Request node with Predefined Credential Type → Affiliate Tracking API (the
- * workflow: harness/httpRequestWorkflow.js): run once with `n8n execute`, then one check per case
+ * workflow: support/n8n/httpRequestWorkflow.js): run once with `n8n execute`, then one check per case
  * on its node's output and on what the sandbox received.
  */
 const assert = require('node:assert/strict');
 
-const { importCredentials, importWorkflows } = require('../../harness/n8nInstance');
-const { DEMO_CREDENTIAL } = require('../../harness/n8nDemoData');
-const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../harness/httpRequestWorkflow');
+const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
+const { DEMO_CREDENTIAL } = require('../../support/n8n/n8nDemoData');
+const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../support/n8n/httpRequestWorkflow');
 const { KEYS, PRODUCTS } = require('../../sandbox/seed');
 const { readPromoter } = require('../../sandbox/api/promoters');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');

@@ -15,9 +15,9 @@ const {
 	importDemo,
 	importWorkflows,
 	installAsCommunityPackage,
-} = require('../../harness/n8nInstance');
-const { installedPackages, packPackage } = require('../../harness/pack');
-const { EXAMPLES } = require('../../harness/n8nDemoData');
+} = require('../../support/n8n/n8nInstance');
+const { installedPackages, packPackage } = require('../../support/n8n/pack');
+const { EXAMPLES } = require('../../support/n8n/n8nDemoData');
 const {
 	EVERY_OPERATION_SECRETS,
 	assertEveryOperationRan,

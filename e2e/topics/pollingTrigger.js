@@ -6,7 +6,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { DEFAULT_N8N_MODULES } = require('../../harness/n8nInstance');
+const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
 const { triggerEmitsAChange } = require('../triggerAndAgentChecks');
 const { example } = require('./context');
 

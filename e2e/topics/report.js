@@ -5,7 +5,7 @@
  * backend modules, data tables among them, so everything here goes through webhooks): example (d)'s
  * page, opened twice, adds its promoter to the data table "Promoters to report" once; example (b)
  * upserts each promoter's month-to-date statistics into "Promoter statistics" and mails them as an
- * .xlsx to a real SMTP server on 127.0.0.1 (harness/smtpServer.js). The attachment is read with
+ * .xlsx to a real SMTP server on 127.0.0.1 (support/services/smtpServer.js). The attachment is read with
  * exceljs and compared with the sandbox's figures and with the data table; a second run updates
  * the rows in place; a promoter the service does not know gets its own row with the service's
  * message; an empty list sends a mail that says so. Example (b) runs as imported but for its
@@ -14,8 +14,8 @@
 const assert = require('node:assert/strict');
 const ExcelJS = require('exceljs');
 
-const { importCredentials, importWorkflows } = require('../../harness/n8nInstance');
-const { readExample, smtpCredential } = require('../../harness/n8nDemoData');
+const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
+const { readExample, smtpCredential } = require('../../support/n8n/n8nDemoData');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { trackConversion } = require('../../sandbox/api/conversions');
 const { readPromoter } = require('../../sandbox/api/promoters');
@@ -212,7 +212,7 @@ async function sheetRows(bytes) {
 
 /**
  * The one new mail since `before`, with its xlsx attachment read.
- * @param {import("../../harness/smtpServer").SmtpServer} smtp @param {number} before
+ * @param {import("../../support/services/smtpServer").SmtpServer} smtp @param {number} before
  */
 async function reportMail(smtp, before) {
 	assert.equal(smtp.messages.length, before + 1, 'expected exactly one new mail');
@@ -382,7 +382,7 @@ async function reportSetup(context, smtpPort) {
 /**
  * On the started n8n: (d) adds a promoter once; (b)'s mail, spreadsheet and data table; a second
  * run the same day; an unknown promoter; an empty list.
- * @param {import('./context').Started} context @param {import('../../harness/smtpServer').SmtpServer} smtp
+ * @param {import('./context').Started} context @param {import('../../support/services/smtpServer').SmtpServer} smtp
  */
 async function reportChecks(context, smtp) {
 	const { check, sandbox, base, seenOutput } = context;

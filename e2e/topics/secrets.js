@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
-const { TEST_SIGNING_SECRETS } = require('../../harness/n8nCore/paymentSignatures');
+const { TEST_SIGNING_SECRETS } = require('../../support/payment/paymentSignatures');
 const { KEYS } = require('../../sandbox/seed');
 const { API_SECRET, V1_KEY } = require('./context');
 

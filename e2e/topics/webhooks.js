@@ -8,7 +8,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { readExample } = require('../../harness/n8nDemoData');
+const { readExample } = require('../../support/n8n/n8nDemoData');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS } = require('../../sandbox/seed');

@@ -47,7 +47,7 @@ const RESPONSE_DATA_TEMPLATE =
  * The same two fields as functions of the node's parameters. n8n 2.35 and later call them instead
  * of its expression engine when the parameters hold no expression, so that a delivery (a forged
  * one too) builds no expression isolate under `N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE`. Each resolver
- * returns what its template evaluates to (test/engine/paymentWebhook.test.ts compares them); older
+ * returns what its template evaluates to (test/paymentWebhook/webhook.engine.test.ts compares them); older
  * n8n evaluates the templates.
  */
 const RESPONSE_RESOLVERS = {

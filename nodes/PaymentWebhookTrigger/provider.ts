@@ -58,7 +58,7 @@ export interface PaymentProvider<Id extends string = string> {
 	/**
 	 * Its Events parameter, written out so that n8n's lint reads it: shown for this provider only,
 	 * an option per event (and Any Event), all of them selected by default. Its option values are
-	 * `events`' values (test/unit/paymentEvents.test.ts checks it).
+	 * `events`' values (test/paymentWebhook/events.unit.test.ts checks it).
 	 */
 	eventsParameter: INodeProperties;
 	/** Its purchase and refund events, each with its kind and its reading of the body. */

@@ -3,11 +3,11 @@
  * its description, the credential test and the item builder know the providers only from here.
  */
 import type { PaymentProvider } from '../provider';
-import { creem } from './creem';
-import { lemonSqueezy } from './lemonSqueezy';
-import { paddle } from './paddle';
-import { standardWebhooks } from './standardWebhooks';
-import { stripe } from './stripe';
+import { creem } from './creem/creem';
+import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
+import { paddle } from './paddle/paddle';
+import { standardWebhooks } from './standardWebhooks/standardWebhooks';
+import { stripe } from './stripe/stripe';
 
 export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem] as const;
 

@@ -1,0 +1,99 @@
+/**
+ * Creem (a merchant of record): `creem-signature: <hex>`, HMAC-SHA256 of the body keyed with the
+ * webhook secret as shown (`whsec_…`); no timestamp is signed. The body names the event in
+ * `eventType` and its ID in `id`; the event's object is `object`.
+ *
+ * The transaction ID a purchase and its refund share is the order ID: `checkout.completed` carries
+ * the order it created (`object.order.id`), and `refund.created` names the refunded order
+ * (`object.order`, an ID or the order expanded; else its transaction's `order`). Amounts are in
+ * the smallest unit (cents), currencies upper case; the user ID is in the checkout's metadata.
+ */
+import { verifyBodyHex } from '../../hmac';
+import { currencyAt, minorAt, refundTypeOf } from '../../money';
+import {
+	idAt,
+	objectAt,
+	textAt,
+	whsecSecret,
+	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+} from '../../provider';
+
+export const creem: PaymentProvider<'creem'> = {
+	option: {
+		name: 'Creem',
+		value: 'creem',
+		description: 'Creem-Signature header; the secret starts with whsec_',
+	},
+	signatureHeader: 'creem-signature',
+	signsTimestamp: false,
+	secretProblem: whsecSecret('Creem'),
+	verify: (input, header) => verifyBodyHex(input, header, 'creem-signature'),
+	eventType: (body) => textAt(body.eventType),
+	eventId: (body) => textAt(body.id),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['creem'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'checkout.completed',
+				value: 'checkout.completed',
+				description: 'A checkout was completed and its order paid',
+			},
+			{
+				name: 'refund.created',
+				value: 'refund.created',
+				description: 'A refund was created, fully or partly',
+			},
+		],
+		default: ['checkout.completed', 'refund.created'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
+	events: [
+		{
+			value: 'checkout.completed',
+			kind: 'purchase',
+			fields: (body) => {
+				const checkout = objectAt(body.object);
+				const order = objectAt(checkout?.order);
+				if (checkout === null || order === null) return null;
+				return {
+					counts: order.status === undefined || order.status === 'paid',
+					transactionId: textAt(order.id),
+					amountMinor: minorAt(order.amount_paid) ?? minorAt(order.amount),
+					currency: currencyAt(order.currency),
+					metadata: objectAt(checkout.metadata),
+					moreMetadata: [objectAt(objectAt(checkout.subscription)?.metadata)],
+				};
+			},
+		},
+		{
+			value: 'refund.created',
+			kind: 'refund',
+			fields: (body) => {
+				const refund = objectAt(body.object);
+				if (refund === null) return null;
+				const transaction = objectAt(refund.transaction);
+				const refunded = minorAt(refund.refund_amount);
+				const charged =
+					minorAt(transaction?.amount_paid) ??
+					minorAt(transaction?.amount) ??
+					minorAt(objectAt(refund.order)?.amount);
+				return {
+					counts: refund.status !== 'failed' && refund.status !== 'canceled',
+					refundType: refundTypeOf(refunded, charged),
+					transactionId: idAt(refund.order) ?? idAt(transaction?.order),
+					amountMinor: refunded,
+					currency: currencyAt(refund.refund_currency),
+					metadata: objectAt(objectAt(refund.checkout)?.metadata),
+					moreMetadata: [objectAt(objectAt(refund.subscription)?.metadata)],
+				};
+			},
+		},
+	],
+};

@@ -1,0 +1,95 @@
+/**
+ * Lemon Squeezy: `X-Signature: <hex>`, HMAC-SHA256 of the body keyed with the webhook's signing
+ * secret; no timestamp is signed.
+ *
+ * The transaction ID a purchase and its refund share is the order ID (`order_created` /
+ * `order_refunded`, `data.id`).
+ */
+import { verifyBodyHex } from '../../hmac';
+import { currencyAt, minorAt, refundTypeByStatus } from '../../money';
+import {
+	anySecret,
+	objectAt,
+	textAt,
+	type EventFields,
+	type JsonObject,
+	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+} from '../../provider';
+
+/** The order's attributes, and what both order events read alike. */
+function read(
+	body: JsonObject,
+	fields: (attributes: JsonObject) => EventFields,
+): EventFields | null {
+	const data = objectAt(body.data);
+	const attributes = objectAt(data?.attributes);
+	if (data === null || attributes === null) return null;
+	return {
+		transactionId: textAt(data.id),
+		currency: currencyAt(attributes.currency),
+		metadata: objectAt(objectAt(body.meta)?.custom_data),
+		...fields(attributes),
+	};
+}
+
+export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
+	option: {
+		name: 'Lemon Squeezy',
+		value: 'lemonSqueezy',
+		description: "X-Signature header; the webhook's signing secret",
+	},
+	signatureHeader: 'x-signature',
+	signsTimestamp: false,
+	secretProblem: anySecret,
+	verify: (input, header) => verifyBodyHex(input, header, 'X-Signature'),
+	// Only the signed body: the X-Event-Name header is not signed.
+	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
+	eventId: () => null,
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['lemonSqueezy'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'Order Created',
+				value: 'order_created',
+				description: 'An order was placed and paid (order_created)',
+			},
+			{
+				name: 'Order Refunded',
+				value: 'order_refunded',
+				description: 'An order was refunded, fully or partly (order_refunded)',
+			},
+		],
+		default: ['order_created', 'order_refunded'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
+	events: [
+		{
+			value: 'order_created',
+			kind: 'purchase',
+			fields: (body) =>
+				read(body, (order) => ({
+					counts: order.status === undefined || order.status === 'paid',
+					amountMinor: minorAt(order.total),
+				})),
+		},
+		{
+			value: 'order_refunded',
+			kind: 'refund',
+			fields: (body) =>
+				read(body, (order) => ({
+					refundType:
+						order.refunded === true
+							? 'full'
+							: refundTypeByStatus(order.status, 'refunded', 'partial_refund'),
+					amountMinor: minorAt(order.refunded_amount),
+				})),
+		},
+	],
+};

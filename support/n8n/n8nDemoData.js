@@ -1,0 +1,327 @@
+// @ts-check
+'use strict';
+/**
+ * What the end-to-end runs give n8n, with no n8n process: the clone's folders, the package's name
+ * and its installed type names, the demo credentials, and the examples with their webhooks. The
+ * n8n instance and its CLI that use them are in support/n8n/n8nInstance.js.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { TEST_SIGNING_SECRETS } = require('../payment/paymentSignatures');
+
+const TESTING_DIR = path.dirname(__dirname);
+const ROOT_DIR = path.dirname(TESTING_DIR);
+const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
+const PACKAGE = /** @type {{ name: string, version: string }} */ (
+	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
+);
+/** The installed type names (a contract: users' saved workflows use them). */
+const NODE_TYPE = `${PACKAGE.name}.affiliateTracking`;
+const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
+const PAYMENT_TRIGGER_TYPE = `${PACKAGE.name}.paymentWebhookTrigger`;
+const CREDENTIAL_TYPE = 'affiliateTrackingApi';
+const SIGNING_CREDENTIAL_TYPE = 'paymentWebhookSigningApi';
+
+/** The demo credential's id and name; the examples refer to it by both. */
+const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
+/** Example (e)'s model credential: an OpenAI credential whose Base URL is the scripted model. */
+const MODEL_CREDENTIAL = { id: 'exampleOpenAi001', name: 'Scripted model (stand-in for OpenAI)' };
+const DEMO_KEY = 'pk_test_videomax_v2';
+/**
+ * Example (g)'s MCP Server Trigger asks MCP clients for this bearer token (an n8n Bearer Auth
+ * credential); a demo value for the local n8n only.
+ */
+const MCP_CREDENTIAL = { id: 'exampleMcpBearer1', name: 'MCP clients (bearer token)' };
+const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
+/**
+ * Example (b)'s mail credential (n8n's SMTP type); test:e2e points it at support/services/smtpServer.js.
+ */
+const SMTP_CREDENTIAL = { id: 'exampleSmtpMail01', name: 'Team mail (SMTP)' };
+/** The owner account of every local n8n here (npm start, test:e2e, the matrix): loopback only. */
+const DEMO_OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
+/**
+ * The demo endpoint signing secrets, one credential per payment provider (test secrets from
+ * support/payment/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
+ */
+const SIGNING_CREDENTIALS = {
+	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
+	paddle: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
+	lemonSqueezy: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
+	standardWebhooks: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
+	creem: { id: 'paySigningCreem01', name: 'Creem webhook signing secret (demo)' },
+};
+
+/**
+ * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;
+ * `published` ones are activated on import (their webhooks answer, their trigger polls).
+ */
+const EXAMPLES = [
+	{
+		letter: 'a',
+		file: 'a-refund-on-payment-webhook.json',
+		id: 'exRefundWebhook01',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'b',
+		file: 'b-daily-promoter-statistics.json',
+		id: 'exDailyStats00001',
+		webhook: false,
+		published: false,
+	},
+	{
+		letter: 'c',
+		file: 'c-relay-landing-signup.json',
+		id: 'exRelayLanding001',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'd',
+		file: 'd-promoter-center-embed.json',
+		id: 'exPromoterCenter1',
+		webhook: true,
+		published: true,
+	},
+	{
+		letter: 'e',
+		file: 'e-ask-about-promoters-agent.json',
+		id: 'exPromoterAgent01',
+		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'f',
+		file: 'f-team-news-paying-customers.json',
+		id: 'exTeamNewsPaying1',
+		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'g',
+		file: 'g-ask-about-promoters-mcp.json',
+		id: 'exPromoterMcp0001',
+		webhook: false,
+		published: true,
+	},
+	{
+		letter: 'h',
+		file: 'h-purchase-on-payment-webhook.json',
+		id: 'exPurchaseHook001',
+		webhook: true,
+		published: true,
+	},
+];
+
+/**
+ * An Affiliate Tracking API credential for the sandbox at `sandboxUrl` with one of its keys, in
+ * `n8n import:credentials` form (n8n encrypts `data` on import).
+ * @param {string} sandboxUrl @param {string} apiKey @param {{ id: string, name: string }} credential
+ */
+function sandboxCredential(sandboxUrl, apiKey, credential) {
+	const { KEYS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
+	return {
+		...credential,
+		type: CREDENTIAL_TYPE,
+		data: {
+			baseUrl: sandboxUrl,
+			apiKey,
+			apiSecret: KEYS[apiKey].secret,
+			signatureVersion: 'v2',
+			promoterCenterUrl: `${sandboxUrl}/promoter-center`,
+		},
+	};
+}
+
+/** The OpenAI credential of example (e), pointed at the scripted model's base URL. @param {string} modelUrl */
+function modelCredential(modelUrl) {
+	return {
+		...MODEL_CREDENTIAL,
+		type: 'openAiApi',
+		// The scripted model checks no key; OpenAI's client insists on one.
+		data: { apiKey: 'scripted-model-needs-no-key', url: modelUrl },
+	};
+}
+
+/**
+ * A provider's demo signing credential with its test secret.
+ * @param {keyof typeof SIGNING_CREDENTIALS} provider
+ */
+function signingCredential(provider) {
+	return {
+		...SIGNING_CREDENTIALS[provider],
+		type: SIGNING_CREDENTIAL_TYPE,
+		data: { signingSecret: TEST_SIGNING_SECRETS[provider] },
+	};
+}
+
+/**
+ * Example (b)'s SMTP credential for a plain-SMTP server on 127.0.0.1:`port` (no TLS, no STARTTLS),
+ * with a throwaway login that the test server accepts.
+ * @param {number} port
+ */
+function smtpCredential(port) {
+	return {
+		...SMTP_CREDENTIAL,
+		type: 'smtp',
+		data: {
+			host: '127.0.0.1',
+			port,
+			secure: false,
+			disableStartTls: true,
+			user: 'n8n-e2e',
+			password: 'loopback-smtp-only',
+		},
+	};
+}
+
+/**
+ * The demo credentials, in `n8n import:credentials` form: the sandbox at `sandboxUrl`, an OpenAI
+ * credential for the scripted model at `modelUrl`, every provider's signing secret, and the
+ * bearer token example (g)'s MCP clients send.
+ * @param {string} sandboxUrl @param {string} modelUrl
+ */
+function demoCredentials(sandboxUrl, modelUrl) {
+	return [
+		modelCredential(modelUrl),
+		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
+		...Object.keys(SIGNING_CREDENTIALS).map((provider) =>
+			signingCredential(/** @type {keyof typeof SIGNING_CREDENTIALS} */ (provider)),
+		),
+		sandboxCredential(sandboxUrl, DEMO_KEY, DEMO_CREDENTIAL),
+	];
+}
+
+/** An example workflow's JSON. @param {string} file @returns {{ nodes: Record<string, any>[], connections: Record<string, any> } & Record<string, unknown>} */
+function readExample(file) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+}
+
+/**
+ * The production path of a Payment Webhook Trigger: its fixed webhook path under its webhookId.
+ * @param {string} webhookId
+ */
+function paymentTriggerPath(webhookId) {
+	return `${webhookId}/webhook`;
+}
+
+/**
+ * @typedef {object} DemoCommand
+ * @property {string} does what the command shows
+ * @property {string} command the command, as `npm start` and the README print it
+ * @property {string} answer the start of the line of its output that answers it
+ * @property {number} exitCode
+ */
+
+/**
+ * The commands `npm start` prints to try the published examples, each with the answer it gets:
+ * examples (h) and (a) behind signed Stripe deliveries, a forged delivery, example (f)'s trigger.
+ * The README prints them for `npm start`'s default ports and test:e2e runs them as printed.
+ * `start` is the number of the `npm start` in its user folder: n8n keeps the transactions example
+ * (h) sent across restarts while the sandbox starts empty, so each start needs a new one.
+ * @param {{ n8nUrl: string, sandboxUrl: string, start?: number }} options
+ * @returns {DemoCommand[]}
+ */
+function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
+	const { PRODUCTS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
+	const activity = { product: PRODUCTS.videomax, userId: 'user_1002', payingCustomers: 1 };
+	const transactionId = `pi_demo_${start}`;
+	/** @param {string} webhookId @param {string} event */
+	const send = (webhookId, event) =>
+		`npm run send:webhook -- ${n8nUrl}/webhook/${paymentTriggerPath(webhookId)} ${event}`;
+	const purchase = send('payment-succeeded', `purchase ${transactionId} buyer_1`);
+	return [
+		{
+			does: 'A purchase (example h)',
+			command: purchase,
+			answer: '200 {"received":true,"status":"TRACKED"',
+			exitCode: 0,
+		},
+		{
+			does: 'Its repeat, as Stripe retries',
+			command: purchase,
+			answer: '200 {"received":true,"status":"ALREADY_TRACKED"',
+			exitCode: 0,
+		},
+		{
+			does: 'Its refund (example a)',
+			command: send('payment-refunded', `refund ${transactionId} buyer_1`),
+			answer: '200 {"received":true,"status":"APPLIED"',
+			exitCode: 0,
+		},
+		{
+			does: 'A forged (unsigned) purchase',
+			command: `${send('payment-succeeded', 'purchase pi_forged_1 buyer_1')} --unsigned`,
+			answer: '401 ',
+			exitCode: 1,
+		},
+		{
+			does: "A paying customer for user_1002 (example f's next poll)",
+			command: [
+				`curl -X POST ${sandboxUrl}/__sandbox/activity -H 'Content-Type: application/json' \\`,
+				`  -d '${JSON.stringify(activity)}'`,
+			].join('\n'),
+			answer: '{"recorded":true}',
+			exitCode: 0,
+		},
+	];
+}
+
+/**
+ * The commands as the banner and the README print them: each after a comment saying what it
+ * shows and how its answer begins.
+ * @param {DemoCommand[]} commands
+ */
+function demoCommandsText(commands) {
+	return commands
+		.map(({ does, command, answer }) => `# ${does} → ${answer}…\n${command}`)
+		.join('\n');
+}
+
+/**
+ * The production webhooks of the published examples, read from their Webhook nodes and their
+ * Payment Webhook Triggers.
+ * @returns {{ method: string, path: string }[]}
+ */
+function exampleWebhooks() {
+	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
+		return /** @type {{ type: string, webhookId?: string, parameters: { httpMethod?: string, path: string } }[]} */ (
+			readExample(example.file).nodes
+		).flatMap((node) => {
+			if (node.type === 'n8n-nodes-base.webhook')
+				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
+			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
+				return [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }];
+			return [];
+		});
+	});
+}
+
+module.exports = {
+	CREDENTIAL_TYPE,
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	DEMO_OWNER,
+	TESTING_DIR,
+	EXAMPLES,
+	MCP_DEMO_TOKEN,
+	NODE_TYPE,
+	PACKAGE,
+	PAYMENT_TRIGGER_TYPE,
+	ROOT_DIR,
+	SIGNING_CREDENTIAL_TYPE,
+	SIGNING_CREDENTIALS,
+	TRIGGER_TYPE,
+	demoCommands,
+	demoCommandsText,
+	demoCredentials,
+	exampleWebhooks,
+	modelCredential,
+	paymentTriggerPath,
+	readExample,
+	sandboxCredential,
+	signingCredential,
+	smtpCredential,
+};

@@ -1,0 +1,339 @@
+// @ts-check
+'use strict';
+/**
+ * A payment provider delivering refund and purchase webhooks, as Stripe does: Stripe-shaped events
+ * (`charge.refunded`, `payment_intent.succeeded`), each attempt signed anew with Stripe's scheme
+ * (support/payment/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
+ * flight, each retried with exponential backoff after any answer but a 2xx or after a timeout, up
+ * to a number of attempts. Forged deliveries, as an attacker sends them, are sent once each. Used
+ * by the queue-mode test and benchmark.
+ */
+
+const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('./paymentSignatures');
+const { mulberry32 } = require('../../sandbox/server');
+const { sleep } = require('../services/processes');
+
+/**
+ * @typedef {'bad signature' | 'tampered' | 'stale' | 'unsigned'} Forgery how a forged delivery is made
+ * @typedef {{ id: string, body: object, url?: string, forgery?: Forgery, transactionId?: string }} WebhookEvent an event, sent to its own `url` when it has one
+ * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[], forgery?: Forgery }} Delivery
+ */
+
+/** The ways a forged delivery is made, in turn. @type {Forgery[]} */
+const FORGERIES = ['bad signature', 'tampered', 'stale', 'unsigned'];
+
+/**
+ * What an attempt sends: the body as text, and Stripe's signature header made now with the
+ * endpoint's secret; or, for a forged event, what an attacker without the secret sends.
+ * @param {WebhookEvent} event @returns {{ body: string, headers: Record<string, string> }}
+ */
+function signedAttempt(event) {
+	const body = JSON.stringify(event.body);
+	const secret = TEST_SIGNING_SECRETS.stripe;
+	switch (event.forgery) {
+		case undefined:
+			return { body, headers: signDelivery('stripe', body, secret) };
+		case 'bad signature':
+			return { body, headers: signDelivery('stripe', body, `${secret}_guessed`) };
+		case 'tampered': {
+			// Signed once, then the amount changed on the way.
+			const tampered = body.replace(/"amount":\d+/, '"amount":1');
+			if (tampered === body) throw new Error(`event ${event.id} has no amount to tamper with`);
+			return { body: tampered, headers: signDelivery('stripe', body, secret) };
+		}
+		case 'stale':
+			// A genuine delivery captured an hour ago and replayed.
+			return {
+				body,
+				headers: signDelivery('stripe', body, secret, {
+					timestamp: Math.floor(Date.now() / 1000) - 3600,
+				}),
+			};
+		case 'unsigned':
+			return { body, headers: {} };
+	}
+}
+
+/** Fisher–Yates with the seeded generator. @template T @param {T[]} items @param {() => number} random */
+function shuffle(items, random) {
+	const copy = [...items];
+	for (let i = copy.length - 1; i > 0; i--) {
+		const j = Math.floor(random() * (i + 1));
+		[copy[i], copy[j]] = [copy[j], copy[i]];
+	}
+	return copy;
+}
+
+/**
+ * A Stripe `charge.refunded` event for a purchase of 100.00: the whole amount refunded, or 40 %.
+ * @param {string} transactionId @param {{ partial?: boolean }} [options]
+ */
+function refundEvent(transactionId, { partial = false } = {}) {
+	return sampleEvent('stripe', 'refund', {
+		transactionId,
+		partial,
+		eventId: `evt_${transactionId}`,
+	});
+}
+
+/**
+ * `count` forged refund deliveries of purchases seeded for them: each would cancel commissions if
+ * it ran; each must get 401 and reach nothing.
+ * @param {import('../../sandbox/instrumentation').Instrumentation} seeders @param {string} product
+ * @param {number} count @param {string} prefix
+ * @returns {{ events: WebhookEvent[], transactionIds: string[] }}
+ */
+function planForgedRefunds(seeders, product, count, prefix) {
+	const transactionIds = seeders.addPurchases(product, count, `${prefix}_forged`);
+	return {
+		transactionIds,
+		events: transactionIds.map((id, i) => ({
+			id: `evt_forged_${id}`,
+			body: refundEvent(id),
+			forgery: FORGERIES[i % FORGERIES.length],
+			transactionId: id,
+		})),
+	};
+}
+
+/**
+ * A storm's events: a full refund of each of `refunds` purchases seeded in the sandbox for the
+ * run, `repeats` of them delivered again, `notReferred` refunds of payments no promoter referred
+ * (unknown to the service), `partial` partial refunds of other seeded purchases (to be ignored)
+ * and `forged` forged refunds of purchases seeded for them (to be refused), in a seeded random
+ * order.
+ * @param {import('../../sandbox/instrumentation').Instrumentation} seeders @param {string} product
+ * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, forged?: number, prefix: string, seed?: number }} mix
+ */
+function planStorm(
+	seeders,
+	product,
+	{ refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 },
+) {
+	const random = mulberry32(seed);
+	const refundIds = seeders.addPurchases(product, refunds, `${prefix}_refund`);
+	const partialIds = seeders.addPurchases(product, partial, `${prefix}_partial`);
+	const notReferredIds = Array.from(
+		{ length: notReferred },
+		(_, i) => `${prefix}_not_referred_${i}`,
+	);
+	/** @type {WebhookEvent[]} */
+	const events = [
+		...refundIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
+		...shuffle(refundIds, random)
+			.slice(0, repeats)
+			.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
+		...notReferredIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
+		...partialIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id, { partial: true }) })),
+	];
+	const forgeries = planForgedRefunds(seeders, product, forged, prefix);
+	return {
+		events: shuffle([...events, ...forgeries.events], random),
+		refundIds,
+		partialIds,
+		notReferredIds,
+		forgedIds: forgeries.transactionIds,
+	};
+}
+
+/**
+ * A Stripe `checkout.session.completed` event of 49.90 for a user signed up in the sandbox (its
+ * ID in the session's `client_reference_id`), the PaymentIntent ID its transaction ID.
+ * @param {string} transactionId @param {string} customerId
+ */
+function purchaseEvent(transactionId, customerId) {
+	return sampleEvent('stripe', 'purchase', {
+		transactionId,
+		userId: customerId,
+		amountMinor: 4990,
+		eventId: `evt_${transactionId}`,
+		checkout: true,
+	});
+}
+
+/**
+ * A storm of purchase webhooks, each delivered twice, as at-least-once providers redeliver: for
+ * each target (a webhook URL), `purchases` new users signed up in the sandbox, each paying once.
+ * The first deliveries come in a seeded random order, then the second ones in the same order, so
+ * that the two deliveries of one purchase are `purchases × targets` deliveries apart (never in
+ * flight together unless a retry brings them together).
+ * @param {import('../../sandbox/instrumentation').Instrumentation} seeders @param {string} product
+ * @param {{ urls: string[], purchases: number, prefix: string, seed?: number }} plan
+ */
+function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, seed = 22 }) {
+	const random = mulberry32(seed);
+	const targets = urls.map((url, target) => {
+		const users = seeders.addSignups(product, purchases, `${prefix}_${target}`);
+		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
+		/** @type {WebhookEvent[]} */
+		const events = users.map((user, i) => ({
+			id: `evt_${transactionIds[i]}`,
+			url,
+			body: purchaseEvent(transactionIds[i], user),
+		}));
+		return { url, transactionIds, events };
+	});
+	const firsts = shuffle(
+		targets.flatMap((target) => target.events),
+		random,
+	);
+	return { events: [...firsts, ...firsts], targets };
+}
+
+/**
+ * Delivers every event to `url` and resolves with each delivery's outcome.
+ * @param {string} url @param {WebhookEvent[]} events
+ * @param {{ inFlight?: number, maxAttempts?: number, timeoutMs?: number, firstRetryMs?: number, maxRetryMs?: number,
+ *   onDelivered?: (done: number) => void, onAttempt?: (attempt: { startedAt: number, endedAt: number, ok: boolean }) => void,
+ *   progress?: (line: string) => void }} [options]
+ * @returns {Promise<{ deliveries: Delivery[], attempts: number, elapsedMs: number }>}
+ */
+async function deliverAll(url, events, options = {}) {
+	const {
+		inFlight = 20,
+		maxAttempts = 8,
+		timeoutMs = 30_000,
+		firstRetryMs = 1_000,
+		maxRetryMs = 30_000,
+		onDelivered,
+		onAttempt,
+		progress,
+	} = options;
+	const started = Date.now();
+	/** @type {Delivery[]} */
+	const deliveries = [];
+	let attempts = 0;
+	let next = 0;
+	let active = 0;
+	const timer = progress
+		? setInterval(
+				() =>
+					progress(
+						`  … ${Math.round((Date.now() - started) / 1000)} s: ${deliveries.length} of ${events.length} delivered, ${attempts} attempts, ${active} in flight`,
+					),
+				10_000,
+			)
+		: undefined;
+
+	/** @param {WebhookEvent} event @returns {Promise<Delivery>} */
+	const deliver = async (event) => {
+		const first = Date.now();
+		/** @type {string[]} */
+		const failures = [];
+		for (let attempt = 1; ; attempt++) {
+			attempts++;
+			const startedAt = Date.now();
+			try {
+				const { body, headers } = signedAttempt(event);
+				const response = await fetch(event.url ?? url, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json', ...headers },
+					body,
+					signal: AbortSignal.timeout(timeoutMs),
+				});
+				const text = await response.text();
+				onAttempt?.({ startedAt, endedAt: Date.now(), ok: response.ok });
+				// An attacker sends a forgery once; whatever the answer, it is that delivery's outcome.
+				if (response.ok || event.forgery) {
+					return {
+						id: event.id,
+						attempts: attempt,
+						status: response.status,
+						answer: parseJson(text),
+						latencyMs: Date.now() - first,
+						failures,
+						forgery: event.forgery,
+					};
+				}
+				failures.push(`HTTP ${response.status}: ${text.slice(0, 200)}`);
+			} catch (error) {
+				onAttempt?.({ startedAt, endedAt: Date.now(), ok: false });
+				failures.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+			}
+			if (attempt === maxAttempts || event.forgery)
+				return {
+					id: event.id,
+					attempts: attempt,
+					status: null,
+					answer: null,
+					latencyMs: Date.now() - first,
+					failures,
+					forgery: event.forgery,
+				};
+			const backoff = Math.min(maxRetryMs, firstRetryMs * 2 ** (attempt - 1));
+			await sleep(backoff * (0.5 + Math.random() / 2));
+		}
+	};
+
+	await new Promise((resolve) => {
+		const startNext = () => {
+			while (active < inFlight && next < events.length) {
+				const event = events[next++];
+				active++;
+				void deliver(event).then((delivery) => {
+					active--;
+					deliveries.push(delivery);
+					onDelivered?.(deliveries.length);
+					if (deliveries.length === events.length) resolve(undefined);
+					else startNext();
+				});
+			}
+		};
+		if (events.length === 0) resolve(undefined);
+		else startNext();
+	});
+	if (timer) clearInterval(timer);
+	return { deliveries, attempts, elapsedMs: Date.now() - started };
+}
+
+/** @param {string} text */
+function parseJson(text) {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * The forged deliveries' outcomes: how many there were, how many got 401, and the transaction IDs
+ * of forged refunds that reached the sandbox (a refund call naming one, or a refund applied to
+ * one): must be none.
+ * @param {Delivery[]} deliveries @param {string[]} forgedIds
+ * @param {import('../../sandbox/server').Sandbox} sandbox
+ */
+function forgedOutcomes(deliveries, forgedIds, sandbox) {
+	const forged = deliveries.filter((delivery) => delivery.forgery !== undefined);
+	const refundCalls = sandbox.calls
+		.filter((call) => call.path.endsWith('/track/refund'))
+		.map((call) => call.body);
+	const reached = forgedIds.filter(
+		(id) =>
+			refundCalls.some((body) => body.includes(`"${id}"`)) ||
+			(sandbox.state.conversions.find((c) => c.transactionId === id)?.adjustments ?? 0) > 0,
+	);
+	return {
+		sent: forged.length,
+		refused: forged.filter((delivery) => delivery.status === 401).length,
+		reached,
+	};
+}
+
+/**
+ * `forged F answered 401, R reached the sandbox`; `forged F, A answered 401, …` when not all were.
+ * @param {ReturnType<typeof forgedOutcomes>} forged
+ */
+function forgedSummary({ sent, refused, reached }) {
+	const answered =
+		refused === sent ? `forged ${sent} answered 401` : `forged ${sent}, ${refused} answered 401`;
+	return `${answered}, ${reached.length} reached the sandbox`;
+}
+
+module.exports = {
+	deliverAll,
+	forgedOutcomes,
+	forgedSummary,
+	planDuplicatedPurchases,
+	planForgedRefunds,
+	planStorm,
+};

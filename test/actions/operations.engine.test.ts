@@ -1,0 +1,419 @@
+/**
+ * One workflow per operation (JSON fixtures in support/fixtures/workflows), run through n8n-core's
+ * engine against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+
+import { runWorkflow, type WorkflowRun } from '../../support/n8n/core/runWorkflow';
+import { withCredential } from '../../support/n8n/core/workflows';
+import { readWorkflowFixture, type WorkflowFixtureName } from '../../support/fixtures/workflows';
+import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../../support/services/sandbox';
+
+const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
+/**
+ * n8n's Manual Trigger as a manual run uses it: it passes on the one empty item it is given. Its
+ * package (n8n-nodes-base) is not installed here; test:e2e and the matrix run the real one.
+ */
+const manualTrigger: INodeType = {
+	description: {
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: '',
+		defaults: {},
+		inputs: [],
+		outputs: ['main'],
+		properties: [],
+	},
+	async execute(this: IExecuteFunctions) {
+		return [this.getInputData()];
+	},
+};
+const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedItem);
+
+describe('every operation as a workflow through the n8n engine', () => {
+	const sandbox = useSandbox();
+
+	async function run(
+		fixture: WorkflowFixtureName,
+		input: object[],
+		credentialId?: string,
+	): Promise<WorkflowRun> {
+		const workflow = readWorkflowFixture(fixture);
+		const result = await runWorkflow(
+			credentialId ? withCredential(workflow, credentialId) : workflow,
+			{
+				credentials: allCredentials(sandbox),
+				input: input.map((item) => ({ json: item as INodeExecutionData['json'] })),
+			},
+		);
+		expect(result.error).toBeUndefined();
+		return result;
+	}
+
+	describe.each(['photopal-v2', 'photopal-v1'])('authorization with %s', (credentialId) => {
+		it('Authorize returns a one-time code and the redirect URL', async () => {
+			const out = (
+				await run(
+					'authorization-authorize',
+					[
+						{ userId: 'pp_1', name: 'Ada' },
+						{ userId: 'pp_2', name: 'Bo' },
+					],
+					credentialId,
+				)
+			).output('Authorize');
+			expect(out).toHaveLength(2);
+			expect(paired(out)).toEqual([{ item: 0 }, { item: 1 }]);
+			for (const { json: data } of out) {
+				expect(data.redirect_url).toBe(
+					`https://videomax.example/landing?ps_ref=${new URL(String(data.redirect_url)).searchParams.get('ps_ref')}&x_auth_code=${data.code}`,
+				);
+			}
+		});
+
+		it('Authorize and get redirect returns the Location and its ps_ref and x_auth_code', async () => {
+			const [item] = (
+				await run(
+					'authorization-authorizeAndRedirect',
+					[{ userId: 'pp 1/ü', name: 'Ada' }],
+					credentialId,
+				)
+			).output('Authorize and Redirect');
+			expect(item.json.redirect_url).toMatch(
+				/^https:\/\/videomax\.example\/landing\?ps_ref=rl_[0-9a-f]+&x_auth_code=[0-9a-f]{32}$/,
+			);
+			expect(item.json.ps_ref).toMatch(/^rl_/);
+			expect(item.json.x_auth_code).toMatch(/^[0-9a-f]{32}$/);
+		});
+	});
+
+	it.each([
+		['videomax-v2', 'photopal-v2'],
+		['videomax-v1', 'photopal-v1'],
+	])(
+		'Exchange Code (%s) returns the authorized user of a relay',
+		async (exchangeCredential, authorizeCredential) => {
+			const workflow = readWorkflowFixture('authorization-exchangeCode');
+			workflow.nodes[0].credentials = {
+				affiliateTrackingApi: { id: authorizeCredential, name: authorizeCredential },
+			};
+			workflow.nodes[1].credentials = {
+				affiliateTrackingApi: { id: exchangeCredential, name: exchangeCredential },
+			};
+			const result = await runWorkflow(workflow, {
+				credentials: allCredentials(sandbox),
+				input: [{ json: { userId: 'pp_9', name: 'Ada' } }],
+			});
+			expect(result.error).toBeUndefined();
+			expect(json(result.output('Exchange Code'))).toEqual([
+				{
+					user_key: expect.stringMatching(/^uk_/),
+					user_name: 'Ada',
+					ref: 'PhotoPal',
+					ref_product_key: 'prd_photopal',
+					locale: 'en',
+					extra: { name: 'Ada' },
+				},
+			]);
+		},
+	);
+
+	it('Get Debug Code returns a code the target product can exchange', async () => {
+		const result = await run('authorization-getDebugCode', [{ userId: 'debug_1' }]);
+		expect(result.output('Get Debug Code')[0].json).toEqual({
+			code: expect.any(String),
+			redirect_url: expect.stringContaining('x_auth_code='),
+		});
+		expect(result.output('Exchange Code')[0].json).toMatchObject({
+			user_name: 'Debug User',
+			ref_product_key: 'prd_photopal',
+		});
+	});
+
+	describe.each(['videomax-v2', 'videomax-v1'])('conversions with %s', (credentialId) => {
+		it('Track Signup reports signups attributed by the invite code', async () => {
+			const out = (
+				await run(
+					'conversion-trackSignup',
+					[
+						{ userId: 'vm_1', name: 'Ann', ps_ref: 'ADA2026' },
+						{ userId: 'vm_2', name: 'Ben', ps_ref: 'ADA-SPRING' },
+					],
+					credentialId,
+				)
+			).output('Track Signup');
+			const signup = {
+				conversion_id: expect.any(Number),
+				campaign_id: 202,
+				affiliate_id: expect.any(Number),
+				event_type: 1,
+				event_name: 'signup',
+				status: 1,
+			};
+			expect(json(out)).toEqual([signup, signup]);
+			expect(paired(out)).toEqual([{ item: 0 }, { item: 1 }]);
+		});
+
+		it('Track Purchase reports a paid conversion after the signup', async () => {
+			const out = (
+				await run(
+					'conversion-trackPurchase',
+					[{ userId: 'buyer_1', orderId: 'order_77', amount: '49.90' }],
+					credentialId,
+				)
+			).output('Track Purchase');
+			expect(out[0].json).toMatchObject({ event_name: 'purchase', event_type: 2, status: 1 });
+			const recorded = sandbox.state.conversions.find((c) => c.transactionId === 'order_77');
+			expect(recorded).toMatchObject({
+				eventName: 'purchase',
+				invitedUserId: 'buyer_1',
+				valueCents: 4990,
+				// The fixture's Extra Body Fields, as the service received them.
+				otherFields: { currency: 'USD' },
+			});
+		});
+
+		it('Track Custom Event reports a custom event with a value', async () => {
+			const out = (
+				await run(
+					'conversion-trackEvent',
+					[{ event: 'renewal', userId: 'buyer_2', orderId: 'renew_1', amount: 9.5 }],
+					credentialId,
+				)
+			).output('Track Custom Event');
+			expect(out[0].json).toMatchObject({ event_name: 'renewal', event_type: 3 });
+			const recorded = sandbox.state.conversions.find((c) => c.transactionId === 'renew_1');
+			expect(recorded).toMatchObject({
+				eventName: 'renewal',
+				invitedUserId: 'buyer_2',
+				valueCents: 950,
+				otherFields: {},
+			});
+		});
+	});
+
+	it('Refund applies once; a repeat is a success with ALREADY_PROCESSED', async () => {
+		const out = (
+			await run('conversion-refund', [
+				{ transactionId: 'txn_1001', reason: 'customer request' },
+				{ transactionId: 'txn_1001', reason: '' },
+				{ transactionId: 20260301 },
+			])
+		).output('Refund');
+		expect(json(out).map((data) => data.status)).toEqual([
+			'APPLIED',
+			'ALREADY_PROCESSED',
+			'APPLIED',
+		]);
+		expect(out[0].json).toMatchObject({
+			cancelled_reward_count: 2,
+			preserved_paid_reward_count: 1,
+			cancelled_sub_reward_count: 1,
+			preserved_paid_sub_reward_count: 1,
+		});
+		expect(out[1].json).toMatchObject({
+			cancelled_reward_count: 0,
+			preserved_paid_reward_count: 0,
+		});
+		expect(sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001')?.reason).toBe(
+			'customer request',
+		);
+	});
+
+	describe.each(['videomax-v2', 'videomax-v1'])('Promoter Login with %s', (credentialId) => {
+		it('returns the token and the promoter-center addresses', async () => {
+			const [item] = (
+				await run(
+					'promoter-login',
+					[{ userId: 'brand_user_5', email: 'eve@example.com', name: 'Eve' }],
+					credentialId,
+				)
+			).output('Promoter Login');
+			const token = String(item.json.token);
+			expect(item.json).toEqual({
+				token,
+				user_string_id: expect.stringMatching(/^ps_/),
+				lang: 'zh',
+				theme_mode: 'dark',
+				promoterCenterUrl: `${PROMOTER_CENTER_URL}?at=${encodeURIComponent(token)}`,
+				promoterCenterIframeUrl: `${PROMOTER_CENTER_URL}/iframe/${encodeURIComponent(token)}`,
+			});
+		});
+	});
+
+	it('Promoter Login without a promoter-center address returns the API data only', async () => {
+		const credentials = allCredentials(sandbox);
+		credentials['videomax-v2'] = { ...credentials['videomax-v2'], promoterCenterUrl: '' };
+		const result = await runWorkflow(readWorkflowFixture('promoter-login'), {
+			credentials,
+			input: [{ json: { userId: 'u5' } }],
+		});
+		expect(Object.keys(result.output('Promoter Login')[0].json).sort()).toEqual([
+			'lang',
+			'theme_mode',
+			'token',
+			'user_string_id',
+		]);
+	});
+
+	it('Get Promoter returns the promoter with links, statistics and balances', async () => {
+		const [item] = (await run('promoter-get', [{ userId: 'user_1001' }])).output('Get Promoter');
+		expect(item.json).toMatchObject({
+			object: 'promoter',
+			external_user_id: 'user_1001',
+			status: 'approved',
+			referral_code: 'ADA2026',
+			joined_at: '2026-01-30T10:00:00+08:00',
+			statistics: { object: 'promoter_statistics', clicks: 4, signups: 2, start_date: null },
+		});
+		expect(item.json.links).toHaveLength(2);
+		expect(item.json.balances).toHaveLength(2);
+	});
+
+	it('Get Promoter Links gives one item per link, paired with its input', async () => {
+		const out = (
+			await run('promoter-getLinks', [{ userId: 'user_1001' }, { userId: 'user_1002' }])
+		).output('Get Promoter Links');
+		expect(json(out).map((link) => link.url)).toEqual([
+			'https://go.videomax.example/ADA2026',
+			'https://go.videomax.example/ADA-SPRING',
+			'https://cn.go.videomax.example/LILEI88',
+		]);
+		expect(paired(out)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+	});
+
+	it('Get Promoter Links with Split Into Items off gives one item per input, even without links', async () => {
+		const workflow = readWorkflowFixture('promoter-getLinks');
+		workflow.nodes[0].parameters.splitIntoItems = false;
+		const result = await runWorkflow(workflow, {
+			credentials: allCredentials(sandbox),
+			input: [{ json: { userId: 'user_1001' } }, { json: { userId: 'user/with space&ü' } }],
+		});
+		expect(
+			json(result.output('Get Promoter Links')).map((data) => (data.links as unknown[]).length),
+		).toEqual([2, 0]);
+	});
+
+	it('Get Promoter Statistics passes the date range (read in UTC+8)', async () => {
+		const out = (
+			await run('promoter-getStatistics', [
+				{ userId: 'user_1001', from: '2026-03-01', to: '2026-03-01' },
+				{ userId: 'user_1001', from: '', to: '' },
+			])
+		).output('Get Promoter Statistics');
+		expect(out[0].json).toMatchObject({
+			object: 'promoter_statistics',
+			clicks: 1,
+			start_date: '2026-03-01',
+			end_date: '2026-03-01',
+		});
+		expect(out[1].json).toMatchObject({ clicks: 4, start_date: null, end_date: null });
+	});
+
+	it('Get Promoter Balances gives one item per currency', async () => {
+		const out = (
+			await run('promoter-getBalances', [{ userId: 'user_1001' }, { userId: 'user_1002' }])
+		).output('Get Promoter Balances');
+		expect(json(out).map((balance) => balance.currency)).toEqual(['EUR', 'USD', 'USD']);
+		expect(paired(out)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+	});
+
+	it('every-operation: all 13 operations in one workflow, as test:e2e and the matrix run it in n8n', async () => {
+		const result = await runWorkflow(readWorkflowFixture('every-operation'), {
+			credentials: allCredentials(sandbox),
+			otherNodeTypes: { 'n8n-nodes-base.manualTrigger': manualTrigger },
+		});
+		expect(result.error).toBeUndefined();
+		const one = (node: string) => {
+			const out = result.output(node);
+			expect(out).toHaveLength(1);
+			return out[0].json;
+		};
+		const authorized = one('Authorize');
+		expect(new URL(String(authorized.redirect_url)).searchParams.get('x_auth_code')).toBe(
+			authorized.code,
+		);
+		expect(one('Exchange Code')).toMatchObject({
+			user_key: expect.stringMatching(/^uk_/),
+			user_name: 'Ada',
+			ref_product_key: 'prd_photopal',
+		});
+		expect(one('Authorize and Redirect')).toMatchObject({
+			redirect_url: expect.stringMatching(
+				/^https:\/\/videomax\.example\/landing\?ps_ref=rl_[0-9a-f]+&x_auth_code=[0-9a-f]{32}$/,
+			),
+			ps_ref: expect.stringMatching(/^rl_/),
+		});
+		expect(one('Get Debug Code')).toEqual({
+			code: expect.any(String),
+			redirect_url: expect.stringContaining('x_auth_code='),
+		});
+		expect(one('Exchange Debug Code')).toMatchObject({ user_name: 'Debug User' });
+		expect(one('Track Signup')).toMatchObject({
+			event_name: 'signup',
+			status: 1,
+			campaign_id: 202,
+		});
+		expect(one('Track Purchase')).toMatchObject({ event_name: 'purchase', event_type: 2 });
+		expect(
+			sandbox.state.conversions.find((c) => c.transactionId === 'order_every_1'),
+		).toMatchObject({ valueCents: 4990, otherFields: { currency: 'USD' } });
+		expect(one('Track Custom Event')).toMatchObject({ event_name: 'renewal', event_type: 3 });
+		expect(
+			sandbox.state.conversions.find((c) => c.transactionId === 'renew_every_1'),
+		).toMatchObject({ valueCents: 950 });
+		// txn_1002 has one paid reward: preserved, none cancelled.
+		expect(one('Refund')).toMatchObject({
+			status: 'APPLIED',
+			transaction_id: 'txn_1002',
+			cancelled_reward_count: 0,
+			preserved_paid_reward_count: 1,
+		});
+		expect(sandbox.state.conversions.find((c) => c.transactionId === 'txn_1002')).toMatchObject({
+			reason: 'every operation',
+			adjustments: 1,
+		});
+		const login = one('Promoter Login');
+		const token = String(login.token);
+		expect(sandbox.state.centerTokens.has(token)).toBe(true);
+		expect(login).toMatchObject({
+			theme_mode: 'dark',
+			lang: 'zh',
+			promoterCenterIframeUrl: `${PROMOTER_CENTER_URL}/iframe/${encodeURIComponent(token)}`,
+		});
+		const promoter = one('Get Promoter');
+		expect(promoter).toMatchObject({
+			external_user_id: 'user_1001',
+			referral_code: 'ADA2026',
+			statistics: { object: 'promoter_statistics' },
+		});
+		expect(promoter.links).toHaveLength(2);
+		expect(promoter.balances).toHaveLength(2);
+		expect(json(result.output('Get Promoter Links')).map((link) => link.url)).toEqual([
+			'https://go.videomax.example/ADA2026',
+			'https://go.videomax.example/ADA-SPRING',
+		]);
+		expect(one('Get Promoter Statistics')).toMatchObject({
+			clicks: 1,
+			start_date: '2026-03-01',
+			end_date: '2026-03-01',
+		});
+		expect(json(result.output('Get Promoter Balances')).map((b) => b.currency)).toEqual([
+			'EUR',
+			'USD',
+		]);
+	});
+
+	it('the promoter reads refuse a v1 key with the rotation hint', async () => {
+		const workflow = withCredential(readWorkflowFixture('promoter-getBalances'), 'videomax-v1');
+		const result = await runWorkflow(workflow, {
+			credentials: allCredentials(sandbox),
+			input: [{ json: { userId: 'user_1001' } }],
+		});
+		expect(result.error?.message).toBe('This endpoint requires signature version 2');
+		expect(result.error?.description).toContain('Code 1000004');
+		expect(result.error?.description).toContain('Create a new key');
+	});
+});

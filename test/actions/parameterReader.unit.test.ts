@@ -1,0 +1,170 @@
+/** ParameterReader on the sources: what each reader accepts, and the error that names the parameter. */
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { ParameterReader } from '../../nodes/shared/helpers/validation';
+import { fakeContext } from '../../support/fakes/fakeContext';
+
+function reader(value: unknown): ParameterReader {
+	const parameters: IDataObject = value === undefined ? {} : { field: value as IDataObject };
+	return new ParameterReader(fakeContext({ parameters }).context, 3);
+}
+
+/** The message a reader throws, or its result. */
+function outcome(read: (params: ParameterReader) => unknown, value: unknown): unknown {
+	try {
+		return { value: read(reader(value)) };
+	} catch (error) {
+		expect(error).toBeInstanceOf(NodeOperationError);
+		const nodeError = error as NodeOperationError;
+		expect(nodeError.context.itemIndex).toBe(3);
+		expect(nodeError.description).toBe(
+			'The request was not sent. Fix the parameter (or the input field it reads) and run again.',
+		);
+		return { error: nodeError.message };
+	}
+}
+
+const longText = 'x'.repeat(256);
+
+describe('ParameterReader', () => {
+	it.each<[string, unknown, unknown]>([
+		['trimmed text', '  u_1 ', { value: 'u_1' }],
+		['a number from an expression', 20260301, { value: '20260301' }],
+		['255 characters', 'y'.repeat(255), { value: 'y'.repeat(255) }],
+		['empty', '', { error: 'Parameter "Field" is required and must not be empty' }],
+		['missing', undefined, { error: 'Parameter "Field" is required and must not be empty' }],
+		['whitespace', '   ', { error: 'Parameter "Field" is required and must not be empty' }],
+		[
+			'256 characters',
+			longText,
+			{ error: 'Parameter "Field" must be at most 255 characters (got 256)' },
+		],
+		['an object', { a: 1 }, { error: 'Parameter "Field" must be text, got an object' }],
+		['a list', [1], { error: 'Parameter "Field" must be text, got a list' }],
+		['a boolean', true, { error: 'Parameter "Field" must be text, got boolean true' }],
+	])('requiredString: %s', (_name, value, expected) => {
+		expect(outcome((params) => params.requiredString('field', 'Field'), value)).toEqual(expected);
+	});
+
+	it('requiredString: an expression reading a missing input field says so once', () => {
+		// n8n returns what the expression gave (undefined), not the fallback.
+		const { context } = fakeContext({ parameters: {} });
+		const getNodeParameter = (() => undefined) as unknown as IExecuteFunctions['getNodeParameter'];
+		const params = new ParameterReader({ ...context, getNodeParameter }, 0);
+		expect(() => params.requiredString('transactionId', 'Transaction ID')).toThrow(
+			'Parameter "Transaction ID" must be text, got undefined (is the input field missing?)',
+		);
+	});
+
+	it.each<[string, unknown, unknown]>([
+		['empty', '', { value: undefined }],
+		['whitespace', '  ', { value: undefined }],
+		['null', null, { value: undefined }],
+		['text', ' a ', { value: 'a' }],
+		[
+			'256 characters',
+			longText,
+			{ error: 'Parameter "Field" must be at most 255 characters (got 256)' },
+		],
+	])('optionalString: %s', (_name, value, expected) => {
+		expect(outcome((params) => params.optionalString('field', 'Field'), value)).toEqual(expected);
+	});
+
+	it.each<[string, unknown, unknown]>([
+		['allowed', 'dark', { value: 'dark' }],
+		['empty', '', { value: undefined }],
+		['other', 'blue', { error: 'Parameter "Field" must be one of light, dark (got "blue")' }],
+	])('oneOf: %s', (_name, value, expected) => {
+		expect(outcome((params) => params.oneOf('field', 'Field', ['light', 'dark']), value)).toEqual(
+			expected,
+		);
+	});
+
+	it.each<[string, unknown, unknown]>([
+		['an address', 'ada@example.com', { value: 'ada@example.com' }],
+		[
+			'no domain',
+			'ada@',
+			{ error: 'Parameter "Field" must be an email address like name@example.com (got "ada@")' },
+		],
+	])('email: %s', (_name, value, expected) => {
+		expect(outcome((params) => params.email('field', 'Field'), value)).toEqual(expected);
+	});
+
+	it.each<[string, unknown, boolean, unknown]>([
+		['a number', 12.5, true, { value: 12.5 }],
+		['numeric text', ' 49.90 ', true, { value: 49.9 }],
+		['zero', 0, true, { value: 0 }],
+		['empty, optional', '', false, { value: undefined }],
+		['empty, required', '', true, { error: 'Parameter "Field" is required' }],
+		['negative', -1, true, { error: 'Parameter "Field" must not be negative (got -1)' }],
+		['text', 'ten', true, { error: 'Parameter "Field" must be a number, got "ten"' }],
+		[
+			'infinite',
+			Infinity,
+			true,
+			{ error: 'Parameter "Field" must be a number, got number Infinity' },
+		],
+	])('amount: %s', (_name, value, required, expected) => {
+		expect(outcome((params) => params.amount('field', 'Field', required), value)).toEqual(expected);
+	});
+
+	it.each<[string, unknown, unknown]>([
+		['an object', { a: 1 }, { value: { a: 1 } }],
+		['the text of one', '{"a": 1}', { value: { a: 1 } }],
+		['empty text', ' ', { value: undefined }],
+		[
+			'a list',
+			'[1]',
+			{ error: 'Parameter "Field" must be a JSON object like {"key": "value"}, got a list' },
+		],
+		[
+			'null',
+			'null',
+			{ error: 'Parameter "Field" must be a JSON object like {"key": "value"}, got null' },
+		],
+		[
+			'invalid JSON',
+			'{"a": ',
+			{
+				error: expect.stringMatching(
+					/^Parameter "Field" must be a JSON object; the text is not valid JSON \(/,
+				),
+			},
+		],
+	])('jsonObject: %s', (_name, value, expected) => {
+		expect(outcome((params) => params.jsonObject('field', 'Field'), value)).toEqual(expected);
+	});
+
+	it.each<[string, unknown, unknown]>([
+		['a date', '2026-02-28', { value: '2026-02-28' }],
+		['a leap day', '2028-02-29', { value: '2028-02-29' }],
+		['empty', '', { value: undefined }],
+		[
+			'30 February',
+			'2026-02-30',
+			{
+				error:
+					'Parameter "Field" must be a real date written YYYY-MM-DD, like 2026-03-01 (got "2026-02-30")',
+			},
+		],
+		[
+			'unpadded',
+			'2026-3-1',
+			{
+				error:
+					'Parameter "Field" must be a real date written YYYY-MM-DD, like 2026-03-01 (got "2026-3-1")',
+			},
+		],
+		[
+			'a time',
+			'2026-03-01T10:00',
+			{
+				error:
+					'Parameter "Field" must be a real date written YYYY-MM-DD, like 2026-03-01 (got "2026-03-01T10:00")',
+			},
+		],
+	])('date: %s', (_name, value, expected) => {
+		expect(outcome((params) => params.date('field', 'Field'), value)).toEqual(expected);
+	});
+});

@@ -1,0 +1,288 @@
+/**
+ * The item loop on the sources: order and pairing under concurrency, both Continue On Fail
+ * modes, and what a stopped run does and reports.
+ */
+import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+
+import {
+	runForEachItem,
+	type Operation,
+	type OperationResult,
+} from '../../nodes/shared/helpers/itemLoop';
+import { profile as PURCHASE } from '../../nodes/AffiliateTracking/actions/conversion/trackPurchase.operation';
+import { ERROR_CONTEXT } from '../../nodes/shared/transport/errors';
+import { fakeContext, type FakeContextOptions } from '../../support/fakes/fakeContext';
+
+/** Track Purchase doing `handler` for each item. */
+const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
+	profile: PURCHASE,
+	execute: async ({ itemIndex }) => await handler(itemIndex),
+});
+
+const byItem = (itemIndex: number) => ({ transactionId: `order_${itemIndex}` });
+
+/** The context of a run over `items` items, each with its own transaction ID. */
+const contextOf = (items: number, onError?: FakeContextOptions['onError']) =>
+	fakeContext({ parameters: byItem, items, onError }).context;
+
+/** The error a run stopped with; a run that did not stop fails the test. */
+async function rejection<T extends Error>(run: Promise<unknown>): Promise<T> {
+	try {
+		await run;
+	} catch (error) {
+		return error as T;
+	}
+	throw new Error('the run did not stop');
+}
+
+/** Resolves after a few microtask turns, so that items overlap in a repeatable order. */
+async function later(turns: number): Promise<void> {
+	for (let turn = 0; turn < turns; turn++) await Promise.resolve();
+}
+
+/** Asserts the item states a stopped run's error reports: all four, those not given empty. */
+function expectItemStates(
+	error: Error & { context: IDataObject },
+	states: { succeeded?: string; failed?: string; uncertain?: string; notSent?: string },
+) {
+	expect(error.context.itemStates).toEqual({
+		succeeded: '',
+		failed: '',
+		uncertain: '',
+		notSent: '',
+		...states,
+	});
+}
+
+function apiError(
+	context: ReturnType<typeof fakeContext>['context'],
+	message: string,
+	code = 6000000,
+) {
+	const error = new NodeApiError(context.getNode(), { message } as IDataObject as never, {
+		message,
+		description: `Code ${code}. Remedy.`,
+		httpCode: '200',
+	});
+	error.context[ERROR_CONTEXT.envelopeCode] = code;
+	return error;
+}
+
+describe('order and pairing', () => {
+	it('keeps input order and pairs every result under concurrency, lists becoming items', async () => {
+		const context = contextOf(6);
+		let inFlight = 0;
+		let peak = 0;
+		const [out] = await runForEachItem(
+			context,
+			purchase(async (itemIndex) => {
+				inFlight++;
+				peak = Math.max(peak, inFlight);
+				await later(6 - itemIndex); // later items finish first
+				inFlight--;
+				return itemIndex === 2
+					? [
+							{ n: 2, part: 'a' },
+							{ n: 2, part: 'b' },
+						]
+					: { n: itemIndex };
+			}),
+			{ concurrency: 3, batchIntervalMs: 0 },
+		);
+		expect(peak).toBe(3);
+		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual([
+			[0, { item: 0 }],
+			[1, { item: 1 }],
+			[2, { item: 2 }],
+			[2, { item: 2 }],
+			[3, { item: 3 }],
+			[4, { item: 4 }],
+			[5, { item: 5 }],
+		]);
+	});
+
+	it('batches: never more than the batch in flight, and a pause between batches', async () => {
+		const context = contextOf(5);
+		const started: number[] = [];
+		let inFlight = 0;
+		let peak = 0;
+		await runForEachItem(
+			context,
+			purchase(async (itemIndex) => {
+				started.push(itemIndex);
+				inFlight++;
+				peak = Math.max(peak, inFlight);
+				await later(2);
+				inFlight--;
+				return {};
+			}),
+			{ concurrency: 10, batchSize: 2, batchIntervalMs: 1 },
+		);
+		expect(peak).toBe(2);
+		expect(started).toEqual([0, 1, 2, 3, 4]);
+	});
+});
+
+describe('Continue On Fail', () => {
+	const failOdd =
+		(context: ReturnType<typeof fakeContext>['context']) => async (itemIndex: number) => {
+			if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
+			return { ok: itemIndex };
+		};
+
+	it('regular output: an error item with message, code and remedy in place of each failure', async () => {
+		const context = contextOf(3, 'continueRegularOutput');
+		const [out] = await runForEachItem(context, purchase(failOdd(context)), {
+			concurrency: 2,
+			batchIntervalMs: 0,
+		});
+		expect(out).toEqual([
+			{ json: { ok: 0 }, pairedItem: { item: 0 } },
+			{
+				json: {
+					error: 'item 1 failed',
+					code: 6000000,
+					httpCode: '200',
+					description: 'Code 6000000. Remedy.',
+				},
+				pairedItem: { item: 1 },
+			},
+			{ json: { ok: 2 }, pairedItem: { item: 2 } },
+		]);
+	});
+
+	it('error output: message, code and remedy under the one key every n8n release routes', async () => {
+		const context = contextOf(2, 'continueErrorOutput');
+		const [out] = await runForEachItem(context, purchase(failOdd(context)));
+		expect(out[1]).toEqual({
+			json: {
+				error: {
+					message: 'item 1 failed',
+					code: 6000000,
+					httpCode: '200',
+					description: 'Code 6000000. Remedy.',
+				},
+			},
+			pairedItem: { item: 1 },
+		});
+		// n8n 1.x and 2.x before 2.34.4 send an item to the error output only as { error } or
+		// { error, message }; anything else goes out on the success branch.
+		expect(Object.keys(out[1].json)).toEqual(['error']);
+	});
+
+	it('error output: a write that may have been recorded says outcomeUnknown, a refused one does not', async () => {
+		const context = contextOf(2, 'continueErrorOutput');
+		const [out] = await runForEachItem(
+			context,
+			purchase(async (itemIndex) => {
+				const error = apiError(context, `item ${itemIndex} failed`);
+				if (itemIndex === 0) error.context[ERROR_CONTEXT.mayHaveBeenRecorded] = true;
+				throw error;
+			}),
+		);
+		expect(out.map((item) => (item.json.error as IDataObject).outcomeUnknown)).toEqual([
+			true,
+			undefined,
+		]);
+		expect(out.map((item) => Object.keys(item.json))).toEqual([['error'], ['error']]);
+	});
+
+	it('an error that is not a node error still becomes a paired error item', async () => {
+		const context = contextOf(1, 'continueRegularOutput');
+		const [out] = await runForEachItem(
+			context,
+			purchase(async () => {
+				throw new TypeError('unexpected');
+			}),
+		);
+		expect(out).toEqual([{ json: { error: 'unexpected' }, pairedItem: { item: 0 } }]);
+	});
+});
+
+describe('a run stopped by an error', () => {
+	it('starts no further item, waits for those under way, and accounts for every item', async () => {
+		const context = contextOf(12);
+		const started: number[] = [];
+		const finished: number[] = [];
+		const error = await rejection<NodeApiError>(
+			runForEachItem(
+				context,
+				purchase(async (itemIndex) => {
+					started.push(itemIndex);
+					if (itemIndex === 4) {
+						await later(1);
+						throw apiError(context, 'Failed to record the conversion');
+					}
+					await later(itemIndex === 5 ? 10 : 3);
+					finished.push(itemIndex);
+					return {};
+				}),
+				{ concurrency: 3, batchIntervalMs: 0 },
+			),
+		);
+
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Failed to record the conversion');
+		// Items 3 and 5 were under way when item 4 failed: they finished; nothing started after.
+		expect(started.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(finished.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 5]);
+		expectItemStates(error, { succeeded: '0-3, 5', failed: '4', notSent: '6-11' });
+		expect(error.description).toBe(
+			[
+				'Code 6000000. Remedy.',
+				'',
+				'The node stopped at item 4: it started no further item and waited for those under way. All 12 input items, by index:',
+				'- Recorded by the service (5): 0-3, 5. Transaction ID: 0: order_0; 1: order_1; 2: order_2; 3: order_3; 5: order_5.',
+				'- Failed, not recorded (1): 4. 4: Failed to record the conversion.',
+				'- Never sent (6): 6-11.',
+				'Re-run only the items that were not recorded: Track Purchase is not safe to repeat for an item the service recorded. For batch writes, set On Error to "Continue (using error output)" so that every item reports its own outcome.',
+			].join('\n'),
+		);
+	});
+
+	it('accounts for failures of items under way, the first failure being the error', async () => {
+		const context = contextOf(4);
+		const error = await rejection<NodeOperationError>(
+			runForEachItem(
+				context,
+				purchase(async (itemIndex) => {
+					await later(itemIndex === 0 ? 1 : 4);
+					if (itemIndex === 2) throw apiError(context, 'second failure');
+					if (itemIndex === 0) throw new NodeOperationError(context.getNode(), 'first failure');
+					if (itemIndex === 1) {
+						const lost = apiError(context, 'The service did not answer within 300 ms');
+						lost.context[ERROR_CONTEXT.mayHaveBeenRecorded] = true;
+						throw lost;
+					}
+					return {};
+				}),
+				{ concurrency: 3, batchIntervalMs: 0 },
+			),
+		);
+		expect(error.message).toBe('first failure');
+		expect(error.context.itemIndex).toBe(0);
+		expectItemStates(error, { failed: '0, 2', uncertain: '1', notSent: '3' });
+		expect(error.description).toContain(
+			'- Failed, not recorded (2): 0, 2. 0: first failure; 2: second failure.',
+		);
+		expect(error.description).toContain(
+			'- Sent, outcome unknown (1): 1. The request may have reached the service; check Transaction ID 1: order_1 in the brand dashboard.',
+		);
+	});
+
+	it('a single item throws its own error unchanged', async () => {
+		const context = contextOf(1);
+		const thrown = apiError(context, 'only item');
+		const error = await rejection<NodeApiError>(
+			runForEachItem(
+				context,
+				purchase(async () => {
+					throw thrown;
+				}),
+			),
+		);
+		expect(error).toBe(thrown);
+		expect(error.description).toBe('Code 6000000. Remedy.');
+		expect(error.context.itemStates).toBeUndefined();
+	});
+});

@@ -1,0 +1,142 @@
+/**
+ * The direction of imports in the sources: the node folders (the node's actions, the trigger)
+ * use the shared helpers, which use the shared transport, which uses nothing of ours; the
+ * credential uses only the transport; no node folder uses another; the Payment Webhook Trigger
+ * uses only its own folder and the helpers.
+ */
+import { readSources } from '../../support/testing/sourceFiles';
+
+type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'paymentTrigger' | 'credential';
+
+/** Every layer, its folder, and the layers its files may import (their own included). */
+const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerName[] }> = [
+	{ name: 'transport', folder: 'nodes/shared/transport', mayImport: ['transport'] },
+	{ name: 'helpers', folder: 'nodes/shared/helpers', mayImport: ['helpers', 'transport'] },
+	{
+		name: 'node',
+		folder: 'nodes/AffiliateTracking',
+		mayImport: ['node', 'helpers', 'transport'],
+	},
+	{
+		name: 'trigger',
+		folder: 'nodes/AffiliateTrackingTrigger',
+		mayImport: ['trigger', 'helpers', 'transport'],
+	},
+	{
+		// The Payment Webhook Trigger talks to no API: only the compatibility helpers.
+		name: 'paymentTrigger',
+		folder: 'nodes/PaymentWebhookTrigger',
+		mayImport: ['paymentTrigger', 'helpers'],
+	},
+	{ name: 'credential', folder: 'credentials', mayImport: ['credential', 'transport'] },
+];
+
+function layerOf(path: string) {
+	return LAYERS.find(({ folder }) => path === folder || path.startsWith(`${folder}/`));
+}
+
+/** The module names a file imports, re-exports or requires. */
+function importsOf(source: string): string[] {
+	const pattern =
+		/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]|\brequire\s*\(\s*['"]([^'"]+)['"]/g;
+	return [...source.matchAll(pattern)].map((match) => match[1] ?? match[2] ?? match[3]);
+}
+
+/** The path an import of `file` names, from the repository root. */
+function resolveFrom(file: string, name: string): string {
+	return new URL(name, `file:///${file}`).pathname.slice(1);
+}
+
+/** The imports of `file` (a path from the repository root) that cross the order. */
+function violations(file: string, source: string): string[] {
+	const layer = layerOf(file);
+	if (layer === undefined) return [`${file} is in no layer`];
+	return importsOf(source)
+		.filter((name) => name.startsWith('.'))
+		.flatMap((name) => {
+			const target = layerOf(resolveFrom(file, name));
+			if (target !== undefined && layer.mayImport.includes(target.name)) return [];
+			return [`${file} (${layer.name}) imports ${name} (${target?.name ?? 'outside the layers'})`];
+		});
+}
+
+const SOURCES = readSources(['nodes', 'credentials']);
+
+/** A call of one of n8n's HTTP helpers (this.helpers.httpRequest…, context.helpers.request…). */
+const SENDS = /\bhelpers\s*\.\s*(httpRequest|request)\w*/;
+
+describe('import layers', () => {
+	it('every source file belongs to a layer', () => {
+		expect(SOURCES.length).toBeGreaterThan(30);
+		expect(SOURCES.filter(({ path }) => layerOf(path) === undefined)).toEqual([]);
+	});
+
+	it('no import of nodes/ or credentials/ crosses the order', () => {
+		const found = SOURCES.flatMap(({ path, source }) => violations(path, source));
+		expect(found).toEqual([]);
+	});
+
+	it('only nodes/shared/transport/index.ts sends requests', () => {
+		const senders = SOURCES.filter(({ source }) => SENDS.test(source)).map(({ path }) => path);
+		expect(senders).toEqual(['nodes/shared/transport/index.ts']);
+		expect(SENDS.test('await this.helpers.httpRequest(options)')).toBe(true);
+		expect(SENDS.test('context.helpers.requestWithAuthentication.call(context, name, o)')).toBe(
+			true,
+		);
+		expect(SENDS.test('this.helpers.checkProcessedAndRecord(items)')).toBe(false);
+	});
+
+	// Planted sources: the check must catch each of these.
+	it.each([
+		[
+			'nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts',
+			"import { profile } from '../AffiliateTracking/actions/promoter/getBalances.operation';",
+		],
+		[
+			'nodes/AffiliateTracking/actions/router.ts',
+			"import type { TriggerEvent } from '../../AffiliateTrackingTrigger/changes';",
+		],
+		[
+			'nodes/shared/helpers/itemLoop.ts',
+			"import { router } from '../../AffiliateTracking/actions/router';",
+		],
+		['nodes/shared/transport/index.ts', "import { readRunOptions } from '../helpers/runOptions';"],
+		[
+			'nodes/shared/transport/errors.ts',
+			"export { RESULT_FIGURES } from '../../AffiliateTrackingTrigger/changes';",
+		],
+		[
+			'credentials/AffiliateTrackingApi.credentials.ts',
+			"import { MAIN_CONNECTION } from '../nodes/shared/helpers/n8nCompatibility';",
+		],
+		[
+			'nodes/shared/helpers/validation.ts',
+			"const fake = require('../../../support/fakes/fakeContext');",
+		],
+		[
+			'nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts',
+			"import { apiRequest } from '../shared/transport';",
+		],
+		[
+			'nodes/AffiliateTrackingTrigger/changes.ts',
+			"import { PROVIDERS } from '../PaymentWebhookTrigger/signatures';",
+		],
+	])('catches a planted import in %s: %s', (file, source) => {
+		expect(violations(file, source)).toHaveLength(1);
+	});
+
+	it.each([
+		['nodes/shared/helpers/itemLoop.ts', "import { apiRequest } from '../transport';"],
+		[
+			'nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts',
+			"import { promoterBalancesProfile } from '../shared/helpers/promoterReads';",
+		],
+		[
+			'credentials/AffiliateTrackingApi.credentials.ts',
+			"import { signRequestOptions } from '../nodes/shared/transport/requestSigner';",
+		],
+		['nodes/shared/transport/signing.ts', "import { createHash } from 'node:crypto';"],
+	])('lets %s import downwards: %s', (file, source) => {
+		expect(violations(file, source)).toEqual([]);
+	});
+});

@@ -1,0 +1,501 @@
+/**
+ * What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts): each
+ * provider's purchase and refund (full and partial) in the documented shapes of the test signer's
+ * sample events, the transaction ID a purchase and its refund share, amounts in major units,
+ * the user ID, `missing`, and Stripe's invoice.paid (API version basil and before) and
+ * checkout.session.completed.
+ */
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+
+import {
+	PROVIDERS,
+	sampleEvent,
+	SIGNS_NO_TIMESTAMP,
+} from '../../support/payment/paymentSignatures';
+import {
+	DEFAULT_USER_ID_METADATA_KEY,
+	eventTypeOf,
+	paymentEventItem,
+	type DeliveryFacts,
+} from '../../nodes/PaymentWebhookTrigger/events';
+import { LABELS } from '../../nodes/PaymentWebhookTrigger/description';
+import { currencyDecimals, majorUnits } from '../../nodes/PaymentWebhookTrigger/money';
+import { ANY_EVENT } from '../../nodes/PaymentWebhookTrigger/provider';
+import {
+	providerOf,
+	PROVIDERS as REGISTRY,
+	type Provider,
+} from '../../nodes/PaymentWebhookTrigger/providers';
+
+const SIGNED_AT = 1_764_000_000;
+const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
+
+const factsFor = (provider: Provider, overrides: Partial<DeliveryFacts> = {}): DeliveryFacts => ({
+	signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
+	messageId: provider === 'standardWebhooks' ? 'msg_unit_1' : null,
+	userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
+	...overrides,
+});
+
+function itemOf(provider: Provider, body: IDataObject, overrides: Partial<DeliveryFacts> = {}) {
+	const eventType = eventTypeOf(provider, body);
+	if (eventType === null) throw new Error('the sample names no event type');
+	return paymentEventItem(provider, eventType, body, factsFor(provider, overrides));
+}
+
+const sample = (
+	provider: Provider,
+	kind: 'purchase' | 'refund',
+	fields: { partial?: boolean; amountMinor?: number; currency?: string } = {},
+) => sampleEvent(provider, kind, { transactionId: 'txn_shared_1', ...fields }) as IDataObject;
+
+/** The item's fields read from the event itself, in the item's order (an unknown event lacks them all). */
+const EVENT_FIELDS = ['transactionId', 'amount', 'amountMinor', 'currency', 'userId', 'metadata'];
+
+/** What differs per provider in an otherwise common item. */
+const EXPECTED: Record<
+	Provider,
+	{ purchase: string; refund: string; eventId: (kind: string) => string | null }
+> = {
+	stripe: {
+		purchase: 'payment_intent.succeeded',
+		refund: 'charge.refunded',
+		eventId: (kind) => `evt_${kind}_txn_shared_1`,
+	},
+	paddle: {
+		purchase: 'transaction.completed',
+		refund: 'adjustment.updated',
+		eventId: (kind) => `evt_${kind}_txn_shared_1`,
+	},
+	lemonSqueezy: { purchase: 'order_created', refund: 'order_refunded', eventId: () => null },
+	standardWebhooks: {
+		purchase: 'order.paid',
+		refund: 'order.refunded',
+		eventId: () => 'msg_unit_1',
+	},
+	creem: {
+		purchase: 'checkout.completed',
+		refund: 'refund.created',
+		eventId: (kind) => `evt_${kind}_txn_shared_1`,
+	},
+};
+
+describe('payment event items', () => {
+	describe.each(PROVIDERS)('%s', (provider) => {
+		const expected = EXPECTED[provider];
+		const unsigned = [
+			...(expected.eventId('purchase') === null ? ['eventId'] : []),
+			...(SIGNS_NO_TIMESTAMP.includes(provider) ? ['signedAt'] : []),
+		];
+
+		it('a purchase: the transaction ID, amount, currency, user ID and metadata', () => {
+			const body = sample(provider, 'purchase');
+			const item = itemOf(provider, body);
+			expect(item).toEqual({
+				provider,
+				eventType: expected.purchase,
+				eventId: expected.eventId('purchase'),
+				signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT_ISO,
+				kind: 'purchase',
+				refundType: null,
+				transactionId: 'txn_shared_1',
+				amount: '100.00',
+				amountMinor: 10000,
+				currency: 'USD',
+				userId: 'user_1001',
+				metadata: { user_id: 'user_1001' },
+				missing: unsigned,
+				event: body,
+			});
+			expect(Object.keys(item)).toEqual([
+				'provider',
+				'eventType',
+				'eventId',
+				'signedAt',
+				'kind',
+				'refundType',
+				...EVENT_FIELDS,
+				'missing',
+				'event',
+			]);
+		});
+
+		it('a full refund shares the purchase’s transaction ID', () => {
+			const purchase = itemOf(provider, sample(provider, 'purchase'));
+			const refund = itemOf(provider, sample(provider, 'refund'));
+			expect(refund).toMatchObject({
+				eventType: expected.refund,
+				eventId: expected.eventId('refund'),
+				kind: 'refund',
+				refundType: 'full',
+				transactionId: purchase.transactionId,
+				amount: '100.00',
+				amountMinor: 10000,
+				currency: 'USD',
+			});
+		});
+
+		it('a partial refund: refundType partial and the amount refunded', () => {
+			const refund = itemOf(provider, sample(provider, 'refund', { partial: true }));
+			expect(refund).toMatchObject({
+				kind: 'refund',
+				refundType: 'partial',
+				transactionId: 'txn_shared_1',
+				amount: '40.00',
+				amountMinor: 4000,
+			});
+		});
+
+		it('zero-decimal and three-decimal currencies', () => {
+			expect(
+				itemOf(provider, sample(provider, 'purchase', { amountMinor: 1000, currency: 'JPY' })),
+			).toMatchObject({ amount: '1000', amountMinor: 1000, currency: 'JPY' });
+			expect(
+				itemOf(provider, sample(provider, 'purchase', { amountMinor: 12345, currency: 'KWD' })),
+			).toMatchObject({ amount: '12.345', currency: 'KWD' });
+		});
+
+		it('reads the user ID under another metadata key', () => {
+			const body = sample(provider, 'purchase');
+			expect(itemOf(provider, body, { userIdMetadataKey: 'customer_ref' })).toMatchObject({
+				userId: null,
+				missing: [...unsigned, 'userId'],
+			});
+		});
+
+		it('lists every field of an event it does not know as missing', () => {
+			const body: IDataObject =
+				provider === 'stripe'
+					? { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } }
+					: provider === 'paddle'
+						? { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } }
+						: provider === 'lemonSqueezy'
+							? { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } }
+							: provider === 'creem'
+								? { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } }
+								: { type: 'customer.created', data: { id: 'cus_1' } };
+			const item = itemOf(provider, body);
+			expect(item.kind).toBe('other');
+			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);
+			expect(item.event).toBe(body);
+		});
+
+		it('offers its purchase and refund events, selected by default', () => {
+			const events = providerOf(provider).events;
+			expect(events.map((event) => event.value)).toEqual(
+				expect.arrayContaining([expected.purchase, expected.refund]),
+			);
+			expect(events.filter((event) => event.kind === 'purchase').length).toBeGreaterThan(0);
+			expect(events.filter((event) => event.kind === 'refund').length).toBeGreaterThan(0);
+		});
+	});
+
+	describe('Stripe', () => {
+		const event = (type: string, object: IDataObject): IDataObject => ({
+			id: 'evt_1',
+			object: 'event',
+			api_version: '2025-03-31.basil',
+			type,
+			data: { object },
+		});
+
+		// Each case: the event's type and object, and what the item must hold.
+		it.each<[string, string, IDataObject, IDataObject]>([
+			[
+				'checkout.session.completed: the PaymentIntent, client_reference_id before metadata',
+				'checkout.session.completed',
+				{
+					id: 'cs_1',
+					object: 'checkout.session',
+					payment_intent: 'pi_checkout',
+					payment_status: 'paid',
+					amount_total: 2599,
+					currency: 'eur',
+					client_reference_id: 'user_ref_7',
+					metadata: { user_id: 'user_meta_8', plan: 'pro' },
+				},
+				{
+					kind: 'purchase',
+					transactionId: 'pi_checkout',
+					amount: '25.99',
+					currency: 'EUR',
+					userId: 'user_ref_7',
+					metadata: { user_id: 'user_meta_8', plan: 'pro' },
+					missing: [],
+				},
+			],
+			[
+				'checkout.session.completed not yet paid (a delayed payment method) is no purchase',
+				'checkout.session.completed',
+				{
+					payment_intent: 'pi_later',
+					payment_status: 'unpaid',
+					amount_total: 100,
+					currency: 'usd',
+				},
+				{ kind: 'other', transactionId: 'pi_later' },
+			],
+			[
+				'invoice.paid since API version basil: the PaymentIntent through invoice.payments',
+				'invoice.paid',
+				{
+					id: 'in_1',
+					object: 'invoice',
+					amount_paid: 4900,
+					currency: 'usd',
+					metadata: {},
+					parent: { subscription_details: { metadata: { user_id: 'user_sub_3' } } },
+					payments: {
+						object: 'list',
+						data: [
+							{
+								object: 'invoice_payment',
+								status: 'canceled',
+								payment: { type: 'payment_intent', payment_intent: 'pi_failed_first' },
+							},
+							{
+								object: 'invoice_payment',
+								status: 'paid',
+								payment: { type: 'payment_intent', payment_intent: 'pi_basil' },
+							},
+						],
+					},
+				},
+				{
+					kind: 'purchase',
+					transactionId: 'pi_basil',
+					amount: '49.00',
+					userId: 'user_sub_3',
+					metadata: {},
+				},
+			],
+			[
+				'invoice.paid of nothing (a trial): no transaction, said in missing',
+				'invoice.paid',
+				{ id: 'in_3', amount_paid: 0, currency: 'usd' },
+				{
+					kind: 'purchase',
+					transactionId: null,
+					amount: '0.00',
+					missing: ['transactionId', 'userId', 'metadata'],
+				},
+			],
+			[
+				'a failed refund.created is no refund',
+				'refund.created',
+				{
+					amount: 500,
+					currency: 'usd',
+					payment_intent: 'pi_x',
+					status: 'failed',
+				},
+				{ kind: 'other', refundType: null },
+			],
+			[
+				'an event without a currency or metadata says so in missing',
+				'payment_intent.succeeded',
+				{ id: 'pi_bare', amount: 700 },
+				{
+					transactionId: 'pi_bare',
+					amount: null,
+					amountMinor: 700,
+					currency: null,
+					missing: ['amount', 'currency', 'userId', 'metadata'],
+				},
+			],
+		])('%s', (_title, type, object, expected) => {
+			expect(itemOf('stripe', event(type, object))).toMatchObject(expected);
+		});
+
+		it('invoice.paid before basil: invoice.payment_intent, as a string or expanded', () => {
+			const legacy = (paymentIntent: string | IDataObject) =>
+				event('invoice.paid', {
+					id: 'in_2',
+					amount_paid: 1000,
+					currency: 'usd',
+					payment_intent: paymentIntent,
+					subscription_details: { metadata: { user_id: 'user_legacy' } },
+				});
+			expect(itemOf('stripe', legacy('pi_legacy'))).toMatchObject({
+				transactionId: 'pi_legacy',
+				userId: 'user_legacy',
+			});
+			expect(
+				itemOf('stripe', legacy({ id: 'pi_expanded', object: 'payment_intent' })),
+			).toMatchObject({
+				transactionId: 'pi_expanded',
+			});
+		});
+
+		it('refund.created: the PaymentIntent; full or partial only with the charge expanded', () => {
+			const refund = (charge: string | IDataObject, amount = 500) =>
+				event('refund.created', {
+					id: 're_1',
+					object: 'refund',
+					amount,
+					currency: 'usd',
+					payment_intent: 'pi_refunded',
+					charge,
+					status: 'succeeded',
+					metadata: {},
+				});
+			expect(itemOf('stripe', refund('ch_1'))).toMatchObject({
+				kind: 'refund',
+				refundType: null,
+				transactionId: 'pi_refunded',
+				amount: '5.00',
+				missing: ['refundType', 'userId'],
+			});
+			expect(
+				itemOf('stripe', refund({ id: 'ch_1', amount_captured: 500, amount_refunded: 500 })),
+			).toMatchObject({ refundType: 'full' });
+			expect(
+				itemOf('stripe', refund({ id: 'ch_1', amount_captured: 900, amount_refunded: 500 })),
+			).toMatchObject({ refundType: 'partial' });
+		});
+	});
+
+	describe('Paddle Billing', () => {
+		it('an adjustment is a refund only when it is a refund and approved', () => {
+			const approved = sample('paddle', 'refund');
+			const withData = (data: IDataObject) => ({
+				...approved,
+				data: { ...(approved.data as IDataObject), ...data },
+			});
+			expect(itemOf('paddle', approved)).toMatchObject({
+				kind: 'refund',
+				userId: null,
+				metadata: null,
+				missing: ['userId', 'metadata'],
+			});
+			expect(itemOf('paddle', withData({ status: 'pending_approval' }))).toMatchObject({
+				kind: 'other',
+				refundType: null,
+				transactionId: 'txn_shared_1',
+			});
+			expect(itemOf('paddle', withData({ action: 'chargeback' })).kind).toBe('other');
+			const created = { ...approved, event_type: 'adjustment.created' };
+			expect(itemOf('paddle', created)).toMatchObject({
+				kind: 'refund',
+				eventType: 'adjustment.created',
+			});
+		});
+	});
+
+	describe('Lemon Squeezy', () => {
+		it('takes the event name only from the signed body (meta.event_name)', () => {
+			expect(eventTypeOf('lemonSqueezy', { meta: { event_name: 'order_refunded' } })).toBe(
+				'order_refunded',
+			);
+			expect(eventTypeOf('lemonSqueezy', { data: {} })).toBeNull();
+			expect(eventTypeOf('lemonSqueezy', {})).toBeNull();
+		});
+
+		it('an order that is not paid is no purchase', () => {
+			const body = sample('lemonSqueezy', 'purchase');
+			const data = body.data as IDataObject;
+			const pending = {
+				...body,
+				data: { ...data, attributes: { ...(data.attributes as IDataObject), status: 'pending' } },
+			};
+			expect(itemOf('lemonSqueezy', pending).kind).toBe('other');
+		});
+	});
+
+	describe('Creem', () => {
+		const refund = sample('creem', 'refund');
+		const withObject = (object: IDataObject) => ({
+			...refund,
+			object: { ...(refund.object as IDataObject), ...object },
+		});
+
+		it('a refund names its order as an ID, expanded, or through its transaction', () => {
+			expect(
+				itemOf('creem', withObject({ order: { id: 'txn_shared_1', amount: 10000 } })),
+			).toMatchObject({ transactionId: 'txn_shared_1', refundType: 'full' });
+			expect(itemOf('creem', withObject({ order: undefined }))).toMatchObject({
+				transactionId: 'txn_shared_1',
+			});
+			expect(itemOf('creem', withObject({ order: undefined, transaction: {} }))).toMatchObject({
+				transactionId: null,
+				refundType: null,
+				missing: expect.arrayContaining(['transactionId', 'refundType']),
+			});
+		});
+
+		it('a failed or canceled refund is no refund; an unpaid order is no purchase', () => {
+			expect(itemOf('creem', withObject({ status: 'failed' })).kind).toBe('other');
+			expect(itemOf('creem', withObject({ status: 'canceled' })).kind).toBe('other');
+			const purchase = sample('creem', 'purchase');
+			const checkout = purchase.object as IDataObject;
+			const unpaid = {
+				...purchase,
+				object: { ...checkout, order: { ...(checkout.order as IDataObject), status: 'pending' } },
+			};
+			expect(itemOf('creem', unpaid)).toMatchObject({
+				kind: 'other',
+				transactionId: 'txn_shared_1',
+			});
+		});
+	});
+
+	describe('amounts in major units', () => {
+		it.each([
+			[10000, 'USD', '100.00'],
+			[5, 'usd', '0.05'],
+			[0, 'EUR', '0.00'],
+			[-250, 'EUR', '-2.50'],
+			[1000, 'JPY', '1000'],
+			[500, 'krw', '500'],
+			[1, 'KWD', '0.001'],
+			[123456789, 'GBP', '1234567.89'],
+		])('%d %s is %s', (minor, currency, major) => {
+			expect(majorUnits(minor, currency)).toBe(major);
+		});
+
+		it('knows the decimals of the currencies that differ', () => {
+			expect(['JPY', 'KRW', 'VND', 'CLP'].map(currencyDecimals)).toEqual([0, 0, 0, 0]);
+			expect(['BHD', 'JOD', 'KWD', 'OMR', 'TND'].map(currencyDecimals)).toEqual([3, 3, 3, 3, 3]);
+			expect(['USD', 'EUR', 'GBP'].map(currencyDecimals)).toEqual([2, 2, 2]);
+		});
+
+		it('takes Paddle’s amounts as digit strings, and nothing that is no whole number', () => {
+			const body = sample('paddle', 'purchase');
+			const data = body.data as IDataObject;
+			const withTotal = (total: string | number) => ({
+				...body,
+				data: { ...data, details: { totals: { total, currency_code: 'USD' } } },
+			});
+			expect(itemOf('paddle', withTotal('2599'))).toMatchObject({
+				amountMinor: 2599,
+				amount: '25.99',
+			});
+			expect(itemOf('paddle', withTotal('25.99'))).toMatchObject({
+				amountMinor: null,
+				amount: null,
+			});
+			expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
+		});
+	});
+});
+
+describe("each provider's Events parameter (written out in its module)", () => {
+	it.each(REGISTRY.map((provider) => [provider.option.value, provider] as const))(
+		'%s: shown for it only, an option per event and Any Event, sorted, all events by default',
+		(id, { eventsParameter, events }) => {
+			const eventValues = events.map(({ value }) => value);
+			const options = (eventsParameter.options ?? []) as INodePropertyOptions[];
+			expect(eventsParameter).toMatchObject({
+				displayName: LABELS.events,
+				name: 'events',
+				type: 'multiOptions',
+				displayOptions: { show: { provider: [id] } },
+				default: eventValues,
+			});
+			expect(options.map(({ value }) => value).sort()).toEqual([ANY_EVENT, ...eventValues].sort());
+			const names = options.map(({ name }) => name);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+			expect(options.filter(({ description }) => !description)).toEqual([]);
+		},
+	);
+});

@@ -1,0 +1,318 @@
+/**
+ * The built Payment Webhook Trigger through n8n-core's own WebhookContext, as n8n's webhook
+ * server calls it: parameters resolved by n8n-workflow's Workflow (the `events` list of the chosen
+ * provider, defaults applied), the signing credential through the credentials helper, the request's
+ * raw body, n8n's logger, and the webhook description's expressions evaluated as n8n's webhook
+ * helpers evaluate them (responseMode, responseData, the production path).
+ */
+import { WebhookContext } from 'n8n-core';
+import {
+	NodeHelpers,
+	resolveWebhookDescriptionField,
+	webhookDescriptionIsNativelyResolvable,
+	Workflow,
+	type ICredentialsHelper,
+	type INode,
+	type INodeType,
+	type INodeTypes,
+	type IWebhookData,
+	type IWebhookDescription,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+import { loadPackage } from '../../support/n8n/core/packageLoader';
+import {
+	sampleEvent,
+	signDelivery,
+	TEST_SIGNING_SECRETS,
+} from '../../support/payment/paymentSignatures';
+
+const TYPE = 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger';
+const WEBHOOK_ID = '3f0c8a52-engine-payment-webhook';
+
+type Provider = keyof typeof TEST_SIGNING_SECRETS;
+
+interface Sent {
+	status: number;
+	body: unknown;
+}
+
+async function packageNodeTypes(): Promise<INodeTypes> {
+	const loader = await loadPackage();
+	const getByName = (name: string) => {
+		const entry = loader.nodeTypes[name.replace('n8n-nodes-affiliate-tracking.', '')];
+		if (!entry) throw new Error(`Unknown node type ${name}`);
+		return entry.type;
+	};
+	return {
+		getByName,
+		getByNameAndVersion: (name: string, version?: number) =>
+			NodeHelpers.getVersionedNodeType(getByName(name), version),
+		getKnownTypes: () => ({}),
+	};
+}
+
+/** The node's versions: 2, the default, answers as 1 does. */
+const VERSIONS = [1, 2];
+
+function triggerNode(parameters: INode['parameters'], typeVersion: number): INode {
+	return {
+		id: 'payment-trigger',
+		name: 'Payment Webhook Trigger',
+		type: TYPE,
+		typeVersion,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters,
+		credentials: { paymentWebhookSigningApi: { id: 'signing', name: 'Signing secret' } },
+	};
+}
+
+async function workflowWith(parameters: INode['parameters'], typeVersion = 2) {
+	const nodeTypes = await packageNodeTypes();
+	const workflow = new Workflow({
+		// One workflow per version: the refusal log keeps one line a minute per workflow.
+		id: `payment-workflow-v${typeVersion}`,
+		nodes: [triggerNode(parameters, typeVersion)],
+		connections: {},
+		nodeTypes,
+		active: true,
+	});
+	const node = workflow.getNode('Payment Webhook Trigger') as INode;
+	const nodeType = nodeTypes.getByNameAndVersion(TYPE, typeVersion) as INodeType;
+	return { workflow, node, nodeType };
+}
+
+/** One delivery to the trigger through n8n-core's WebhookContext. */
+async function deliver(
+	parameters: INode['parameters'],
+	rawBody: string,
+	headers: Record<string, string>,
+	secret: string,
+	typeVersion = 2,
+) {
+	const { workflow, node, nodeType } = await workflowWith(parameters, typeVersion);
+	const sent: Sent[] = [];
+	const request = { headers, rawBody: Buffer.from(rawBody, 'utf8'), body: {}, query: {} };
+	const response = {
+		status: (status: number) => ({ json: (body: unknown) => sent.push({ status, body }) }),
+	};
+	const credentialsHelper = {
+		isCredentialUsableByNode: () => true,
+		getDecrypted: async () => ({ signingSecret: secret }),
+	} as unknown as ICredentialsHelper;
+	const additionalData = {
+		credentialsHelper,
+		httpRequest: request,
+		httpResponse: response,
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const webhookDescription = (nodeType.description.webhooks as IWebhookDescription[])[0];
+	const webhookData = {
+		httpMethod: 'POST',
+		node: node.name,
+		path: `${WEBHOOK_ID}/webhook`,
+		webhookDescription,
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+	} as IWebhookData;
+	const context = new WebhookContext(
+		workflow,
+		node,
+		additionalData,
+		'webhook',
+		webhookData,
+		[],
+		null,
+	);
+	const warn = jest.spyOn(context.logger, 'warn').mockImplementation(() => undefined);
+	try {
+		const webhook = nodeType.webhook;
+		if (webhook === undefined) throw new Error('the trigger has no webhook()');
+		const result = await webhook.call(context);
+		return { result, sent, warnings: warn.mock.calls.map((call) => JSON.stringify(call)) };
+	} finally {
+		warn.mockRestore();
+	}
+}
+
+function signedDelivery(
+	provider: Provider,
+	body: Record<string, unknown>,
+	timestamp = Date.now() / 1000,
+) {
+	const rawBody = JSON.stringify(body);
+	const headers = signDelivery(provider, rawBody, TEST_SIGNING_SECRETS[provider], {
+		timestamp: Math.floor(timestamp),
+	});
+	return { rawBody, headers };
+}
+
+describe('Payment Webhook Trigger in n8n-core', () => {
+	it("resolves the chosen provider's events and their defaults: a Paddle refund", async () => {
+		const body = sampleEvent('paddle', 'refund', { transactionId: 'txn_engine_1', partial: true });
+		const { rawBody, headers } = signedDelivery('paddle', body);
+		const { result, sent, warnings } = await deliver(
+			{ provider: 'paddle' },
+			rawBody,
+			headers,
+			TEST_SIGNING_SECRETS.paddle,
+		);
+		expect(sent).toEqual([]);
+		expect(warnings).toEqual([]);
+		expect(result.workflowData).toEqual([
+			[
+				{
+					json: expect.objectContaining({
+						provider: 'paddle',
+						eventType: 'adjustment.updated',
+						kind: 'refund',
+						refundType: 'partial',
+						transactionId: 'txn_engine_1',
+						amount: '40.00',
+					}),
+				},
+			],
+		]);
+	});
+
+	it.each(VERSIONS)(
+		'version %s: a signed Stripe purchase gives one purchase item',
+		async (typeVersion) => {
+			const body = sampleEvent('stripe', 'purchase', { transactionId: 'pi_engine_v' });
+			const { rawBody, headers } = signedDelivery('stripe', body);
+			const { result, sent } = await deliver(
+				{ provider: 'stripe' },
+				rawBody,
+				headers,
+				TEST_SIGNING_SECRETS.stripe,
+				typeVersion,
+			);
+			expect(sent).toEqual([]);
+			expect(result.workflowData).toEqual([
+				[
+					{
+						json: expect.objectContaining({
+							provider: 'stripe',
+							kind: 'purchase',
+							transactionId: 'pi_engine_v',
+						}),
+					},
+				],
+			]);
+		},
+	);
+
+	it.each(VERSIONS)(
+		'version %s: answers a wrong signature 401 itself, logs one warning through n8n, starts nothing',
+		async (typeVersion) => {
+			const body = sampleEvent('stripe', 'purchase', { transactionId: 'pi_engine_2' });
+			const { rawBody, headers } = signedDelivery('stripe', body);
+			const secret = 'whsec_engine_other_secret';
+			const { result, sent, warnings } = await deliver(
+				{ provider: 'stripe' },
+				rawBody,
+				headers,
+				secret,
+				typeVersion,
+			);
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(sent).toEqual([
+				{
+					status: 401,
+					body: { error: 'Invalid webhook signature' },
+				},
+			]);
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).not.toContain(secret);
+			expect(warnings[0]).not.toContain('pi_engine_2');
+		},
+	);
+
+	it('an event not selected starts nothing', async () => {
+		const body = sampleEvent('standardWebhooks', 'refund', { transactionId: 'ord_engine_3' });
+		const { rawBody, headers } = signedDelivery('standardWebhooks', body);
+		const { result } = await deliver(
+			{ provider: 'standardWebhooks', events: ['order.paid'] },
+			rawBody,
+			headers,
+			TEST_SIGNING_SECRETS.standardWebhooks,
+		);
+		expect(result).toEqual({
+			webhookResponse: { received: true, ignored: 'order.refunded is not selected' },
+		});
+	});
+
+	it.each([
+		['onReceived', undefined],
+		['lastNode', 'firstEntryJson'],
+		['responseNode', undefined],
+	])(
+		'evaluates the webhook description as n8n does: %s → responseData %s',
+		async (responseMode, responseData) => {
+			const { workflow, node, nodeType } = await workflowWith({ provider: 'stripe', responseMode });
+			const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+			const evaluate = (value: unknown, fallback: string) =>
+				workflow.expression.getComplexParameterValue(
+					node,
+					value as string,
+					'webhook',
+					{},
+					undefined,
+					fallback,
+				);
+			expect(
+				workflow.expression.getSimpleParameterValue(
+					node,
+					description.responseMode as string,
+					'webhook',
+					{},
+					undefined,
+					'onReceived',
+				),
+			).toBe(responseMode);
+			expect(evaluate(description.responseData, 'firstEntryJson')).toBe(responseData);
+			expect(NodeHelpers.getNodeWebhookPath(workflow.id, node, description.path as string)).toBe(
+				`${WEBHOOK_ID}/webhook`,
+			);
+		},
+	);
+
+	it.each([
+		['onReceived', undefined],
+		['lastNode', 'firstEntryJson'],
+		['responseNode', undefined],
+	])(
+		"n8n 2.35+ resolves the description without its expression engine, to the expressions' values: %s → %s",
+		async (responseMode, responseData) => {
+			const { node, nodeType } = await workflowWith({ provider: 'stripe', responseMode });
+			const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+			expect(webhookDescriptionIsNativelyResolvable(description)).toBe(true);
+			expect(resolveWebhookDescriptionField(node, description, 'responseMode')).toEqual({
+				resolved: true,
+				value: responseMode,
+			});
+			expect(resolveWebhookDescriptionField(node, description, 'responseData')).toEqual({
+				resolved: true,
+				value: responseData,
+			});
+		},
+	);
+
+	it('a parameter holding an expression sends the description to the engine, as before', async () => {
+		const { node, nodeType } = await workflowWith({
+			provider: 'stripe',
+			responseMode: '={{ "lastNode" }}',
+		});
+		const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+		expect(resolveWebhookDescriptionField(node, description, 'responseData')).toEqual({
+			resolved: false,
+		});
+	});
+});

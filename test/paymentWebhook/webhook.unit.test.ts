@@ -1,0 +1,466 @@
+/**
+ * The Payment Webhook Trigger's webhook() on a fake webhook context
+ * (support/fakes/fakeWebhookContext.ts): a refused delivery is answered 401 through the response
+ * object, starts nothing, logs one warning without the secret or the body, and never throws; an
+ * event not selected is answered (n8n sends the webhookResponse with 200) and starts nothing; an
+ * accepted delivery gives exactly one item. Also the node's description, its webhook lifecycle and
+ * its credential test.
+ */
+import {
+	NodeOperationError,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	PROVIDERS,
+	sampleEvent,
+	signDelivery,
+	SIGNS_NO_TIMESTAMP,
+	TEST_SIGNING_SECRETS,
+} from '../../support/payment/paymentSignatures';
+import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
+import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import {
+	fakeWebhookContext,
+	type FakeWebhookOptions,
+} from '../../support/fakes/fakeWebhookContext';
+
+const trigger = new PaymentWebhookTrigger();
+
+type Fault = 'missing' | 'malformed' | 'secret' | 'tampered' | 'stale';
+const FAULTS: ReadonlyArray<readonly [string, Fault]> = [
+	['no signature header', 'missing'],
+	['a malformed header', 'malformed'],
+	['another secret', 'secret'],
+	['a tampered body', 'tampered'],
+	['a stale timestamp', 'stale'],
+];
+
+/** The event type of the test signer's sample refund per provider. */
+const SAMPLE_REFUND_TYPES: Record<Provider, string> = {
+	stripe: 'charge.refunded',
+	paddle: 'adjustment.updated',
+	lemonSqueezy: 'order_refunded',
+	standardWebhooks: 'order.refunded',
+	creem: 'refund.created',
+};
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function purchaseBody(provider: Provider, kind: 'purchase' | 'refund' = 'purchase'): string {
+	return JSON.stringify(sampleEvent(provider, kind, { transactionId: 'txn_hook_1' }));
+}
+
+function delivery(
+	provider: Provider,
+	overrides: Partial<FakeWebhookOptions> & { events?: string[]; options?: IDataObject } = {},
+) {
+	const rawBody = overrides.rawBody ?? purchaseBody(provider);
+	const secret = overrides.secret ?? TEST_SIGNING_SECRETS[provider];
+	const headers =
+		overrides.headers ??
+		signDelivery(provider, rawBody.toString(), TEST_SIGNING_SECRETS[provider], {
+			timestamp: nowSeconds(),
+		});
+	return fakeWebhookContext({
+		rawBody,
+		secret,
+		headers,
+		rawBodyOnDemand: overrides.rawBodyOnDemand,
+		parameters: {
+			provider,
+			events: overrides.events ?? providerOf(provider).events.map(({ value }) => value),
+			responseMode: 'onReceived',
+			options: overrides.options ?? {},
+			...overrides.parameters,
+		},
+	});
+}
+
+async function run(fake: ReturnType<typeof fakeWebhookContext>) {
+	return await trigger.webhook.call(fake.context);
+}
+
+describe('Payment Webhook Trigger: webhook()', () => {
+	describe.each(PROVIDERS)('%s', (provider) => {
+		const secret = TEST_SIGNING_SECRETS[provider];
+
+		it('an accepted delivery starts the workflow with exactly one item', async () => {
+			const fake = delivery(provider);
+			const result = await run(fake);
+			expect(result.workflowData).toHaveLength(1);
+			expect(result.workflowData?.[0]).toHaveLength(1);
+			expect(result.workflowData?.[0][0].json).toMatchObject({
+				provider,
+				kind: 'purchase',
+				transactionId: 'txn_hook_1',
+				amount: '100.00',
+				currency: 'USD',
+				userId: 'user_1001',
+			});
+			expect(result.noWebhookResponse).toBeUndefined();
+			expect(fake.sent).toEqual([]);
+			expect(fake.logged).toEqual([]);
+		});
+
+		const faults: ReadonlyArray<readonly [string, Fault]> = FAULTS.filter(
+			// Lemon Squeezy and Creem sign no timestamp: nothing is stale.
+			([, fault]) => fault !== 'stale' || !SIGNS_NO_TIMESTAMP.includes(provider),
+		);
+		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
+			const rawBody = purchaseBody(provider);
+			const name = providerOf(provider).signatureHeader;
+			const signedWith = (key: string, timestamp = nowSeconds()) =>
+				signDelivery(provider, rawBody, key, { timestamp });
+			const headers =
+				fault === 'missing'
+					? {}
+					: fault === 'malformed'
+						? { ...signedWith(secret), [name]: 'not-a-signature' }
+						: fault === 'secret'
+							? signedWith(`${secret.slice(0, -4)}9999`)
+							: fault === 'stale'
+								? signedWith(secret, nowSeconds() - 3600)
+								: signedWith(secret);
+			const fake = delivery(provider, {
+				headers,
+				rawBody: fault === 'tampered' ? rawBody.replace('10000', '1') : rawBody,
+			});
+			const result = await run(fake);
+			expect(result).toEqual({ noWebhookResponse: true });
+			// A generic answer: why goes only to the log.
+			expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
+			expect(fake.logged).toHaveLength(1);
+			expect(fake.logged[0]).toMatchObject({
+				level: 'warn',
+				message: expect.stringContaining('refused'),
+			});
+			const logged = JSON.stringify(fake.logged);
+			const answered = JSON.stringify(fake.sent);
+			for (const text of [logged, answered]) {
+				expect(text).not.toContain(secret);
+				expect(text).not.toContain('txn_hook_1');
+				expect(text).not.toContain('user_1001');
+			}
+		});
+
+		it('reads the raw body when n8n has not (readRawBody)', async () => {
+			const fake = delivery(provider, { rawBodyOnDemand: true });
+			const result = await run(fake);
+			expect(fake.readRawBodyCalls()).toBe(1);
+			expect(result.workflowData?.[0]).toHaveLength(1);
+		});
+
+		it('an event not selected: answered, nothing started, nothing logged', async () => {
+			const fake = delivery(provider, {
+				rawBody: purchaseBody(provider, 'refund'),
+				events: providerOf(provider)
+					.events.filter((e) => e.kind === 'purchase')
+					.map((e) => e.value),
+			});
+			const result = await run(fake);
+			expect(result).toEqual({
+				webhookResponse: {
+					received: true,
+					ignored: `${SAMPLE_REFUND_TYPES[provider]} is not selected`,
+				},
+			});
+			expect(result.workflowData).toBeUndefined();
+			expect(fake.sent).toEqual([]);
+			expect(fake.logged).toEqual([]);
+		});
+
+		it('* selects every event, known or not', async () => {
+			const body = JSON.parse(purchaseBody(provider)) as IDataObject;
+			if (provider === 'lemonSqueezy')
+				(body.meta as IDataObject).event_name = 'license_key_created';
+			else if (provider === 'paddle') body.event_type = 'customer.created';
+			else if (provider === 'creem') body.eventType = 'subscription.active';
+			else body.type = 'customer.created';
+			const rawBody = JSON.stringify(body);
+			const fake = delivery(provider, {
+				rawBody,
+				events: ['*'],
+				headers: signDelivery(provider, rawBody, secret, { timestamp: nowSeconds() }),
+			});
+			const result = await run(fake);
+			expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'other' });
+		});
+	});
+
+	it('the event type comes only from the signed body: X-Event-Name is never read', async () => {
+		const body = JSON.parse(purchaseBody('lemonSqueezy')) as IDataObject;
+		delete body.meta;
+		const rawBody = JSON.stringify(body);
+		const headers = {
+			...signDelivery('lemonSqueezy', rawBody, TEST_SIGNING_SECRETS.lemonSqueezy),
+			'x-event-name': 'order_created',
+		};
+		const fake = delivery('lemonSqueezy', { rawBody, headers, events: ['*'] });
+		const result = await run(fake);
+		expect(result).toEqual({
+			webhookResponse: { received: true, ignored: 'the event names no type' },
+		});
+		expect(fake.sent).toEqual([]);
+	});
+
+	it('a signature header sent twice arrives joined (", "): forged values get 401', async () => {
+		const rawBody = purchaseBody('lemonSqueezy');
+		const forged = signDelivery('lemonSqueezy', rawBody, 'another_endpoint_secret')['x-signature'];
+		const fake = delivery('lemonSqueezy', {
+			rawBody,
+			headers: { 'x-signature': `${forged}, ${forged}` },
+		});
+		expect(await run(fake)).toEqual({ noWebhookResponse: true });
+		expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
+	});
+
+	describe('refusals in the log: the first at once, then at most one line a minute per workflow', () => {
+		const T0 = 1_800_000_000_000;
+		let now = T0;
+		beforeEach(() => {
+			now = T0;
+			jest.spyOn(Date, 'now').mockImplementation(() => now);
+		});
+		afterEach(() => jest.restoreAllMocks());
+
+		/** An unsigned delivery to workflow `workflowId` at T0 + `atMs`: its lines in the log. */
+		const refusedAt = async (workflowId: string, atMs: number) => {
+			now = T0 + atMs;
+			const fake = fakeWebhookContext({
+				rawBody: purchaseBody('stripe'),
+				secret: TEST_SIGNING_SECRETS.stripe,
+				headers: {},
+				workflowId,
+				parameters: { provider: 'stripe', events: ['*'], options: {} },
+			});
+			expect(await run(fake)).toEqual({ noWebhookResponse: true });
+			expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
+			return fake.logged;
+		};
+
+		it('counts the refusals held back into the next line', async () => {
+			const first = await refusedAt('flooded', 0);
+			expect(first).toEqual([
+				{
+					level: 'warn',
+					message:
+						'Payment Webhook Trigger "Payment Webhook Trigger" refused a Stripe delivery (401): missing stripe-signature header',
+					meta: expect.objectContaining({ workflowId: 'flooded', refusals: 1 }),
+				},
+			]);
+			expect(await refusedAt('flooded', 1_000)).toEqual([]);
+			expect(await refusedAt('flooded', 59_999)).toEqual([]);
+			expect(await refusedAt('elsewhere', 2_000)).toHaveLength(1);
+			const minuteOn = await refusedAt('flooded', 60_000);
+			expect(minuteOn).toEqual([
+				{
+					level: 'warn',
+					message:
+						'Payment Webhook Trigger "Payment Webhook Trigger" refused 3 deliveries since its last such line, the last from Stripe (401): missing stripe-signature header',
+					meta: expect.objectContaining({ workflowId: 'flooded', refusals: 3 }),
+				},
+			]);
+			expect(await refusedAt('flooded', 60_001)).toEqual([]);
+			expect(await refusedAt('flooded', 200_000)).toEqual([
+				expect.objectContaining({ meta: expect.objectContaining({ refusals: 2 }) }),
+			]);
+		});
+	});
+
+	it('a secret roll: the signature of the new secret among two is accepted', async () => {
+		const rawBody = purchaseBody('stripe');
+		const timestamp = nowSeconds();
+		const oldHeader = signDelivery('stripe', rawBody, 'whsec_old_secret_before_roll', {
+			timestamp,
+		});
+		const newHeader = signDelivery('stripe', rawBody, TEST_SIGNING_SECRETS.stripe, { timestamp });
+		const both = `${oldHeader['stripe-signature']},${newHeader['stripe-signature'].split(',')[1]}`;
+		const result = await run(
+			delivery('stripe', { rawBody, headers: { 'stripe-signature': both } }),
+		);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+	});
+
+	it('takes the tolerance option', async () => {
+		const rawBody = purchaseBody('paddle');
+		const headers = signDelivery('paddle', rawBody, TEST_SIGNING_SECRETS.paddle, {
+			timestamp: nowSeconds() - 1000,
+		});
+		const refused = await run(delivery('paddle', { rawBody, headers }));
+		expect(refused).toEqual({ noWebhookResponse: true });
+		const accepted = await run(
+			delivery('paddle', { rawBody, headers, options: { toleranceSeconds: 3600 } }),
+		);
+		expect(accepted.workflowData?.[0]).toHaveLength(1);
+	});
+
+	it('a signed body that is no JSON object: 400, nothing started', async () => {
+		for (const rawBody of ['not json', '[1,2]', '']) {
+			const fake = delivery('lemonSqueezy', { rawBody });
+			const result = await run(fake);
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(fake.sent).toEqual([{ status: 400, body: { error: 'Invalid webhook body' } }]);
+			expect(fake.logged).toHaveLength(1);
+			expect(fake.logged[0].message).toMatch(/\(400\): the signed body is not a JSON object$/);
+		}
+	});
+
+	it('an unusable secret is a setup error that names the credential, without the secret', async () => {
+		const secret = 'whsec_not base64!';
+		const fake = delivery('standardWebhooks', { secret });
+		const error = await run(fake).catch((thrown: unknown) => thrown);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as NodeOperationError).message).toMatch(/not a Standard Webhooks secret/);
+		expect((error as NodeOperationError).description).toMatch(/Payment Webhook Signing API/);
+		expect(
+			JSON.stringify({ ...(error as object), message: (error as Error).message }),
+		).not.toContain('not base64!');
+		expect(fake.sent).toEqual([]);
+	});
+
+	it.each([
+		['events', [], 'Parameter "Events" must select at least one event (or *)'],
+		[
+			'options',
+			{ toleranceSeconds: 0 },
+			'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds, at least 1',
+		],
+		[
+			'options',
+			{ toleranceSeconds: 2.5 },
+			'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds, at least 1',
+		],
+		['options', { userIdMetadataKey: ' ' }, 'Parameter "User ID Metadata Key" must not be empty'],
+		[
+			'provider',
+			'square',
+			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks, creem (got "square")',
+		],
+	] as const)('a parameter error names the parameter: %s %j', async (name, value, message) => {
+		const fake = delivery('stripe', { parameters: { [name]: value } as IDataObject });
+		const error = await run(fake).catch((thrown: unknown) => thrown);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toBe(message);
+		expect(fake.sent).toEqual([]);
+	});
+});
+
+describe('Payment Webhook Trigger: description', () => {
+	const { description } = trigger;
+
+	it('keeps the names of the contract', () => {
+		expect(description).toMatchObject({
+			name: 'paymentWebhookTrigger',
+			displayName: 'Payment Webhook Trigger',
+			group: ['trigger'],
+			inputs: [],
+		});
+		expect(description.credentials).toEqual([
+			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
+		]);
+		// Its versions and webhook: test/package/description.test.ts checks them, and
+		// test/paymentWebhook/webhook.engine.test.ts evaluates responseMode and responseData as n8n does.
+	});
+
+	it('offers the providers, one events list per provider, the response modes and options', () => {
+		const byName = (name: string) => description.properties.filter((p) => p.name === name);
+		const values = (property: INodeProperties | undefined) =>
+			(property?.options as Array<{ value: string }>).map((o) => o.value);
+		const [provider] = byName('provider');
+		expect(provider.default).toBe('stripe');
+		expect(values(provider).sort()).toEqual([...PROVIDERS].sort());
+		const events = byName('events');
+		expect(events.map((p) => p.displayOptions?.show?.provider)).toEqual(PROVIDERS.map((p) => [p]));
+		for (const [index, name] of PROVIDERS.entries()) {
+			expect(events[index].default).toEqual(providerOf(name).events.map((e) => e.value));
+			expect(values(events[index])).toContain('*');
+		}
+		expect(values(byName('responseMode')[0])).toEqual(['onReceived', 'lastNode', 'responseNode']);
+		expect(byName('responseMode')[0].default).toBe('onReceived');
+		const options = byName('options')[0].options as INodeProperties[];
+		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
+			toleranceSeconds: 300,
+			userIdMetadataKey: 'user_id',
+		});
+	});
+
+	it('registers nothing at the provider: the webhook lifecycle answers true', async () => {
+		const hook = {} as IHookFunctions;
+		const { checkExists, create, delete: remove } = trigger.webhookMethods.default;
+		await expect(checkExists.call(hook)).resolves.toBe(true);
+		await expect(create.call(hook)).resolves.toBe(true);
+		await expect(remove.call(hook)).resolves.toBe(true);
+	});
+
+	it('the credential: one password field, tested for form without contacting anyone', async () => {
+		const credential = new PaymentWebhookSigningApi();
+		expect(credential.name).toBe('paymentWebhookSigningApi');
+		expect(credential.displayName).toBe('Payment Webhook Signing API');
+		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
+			['signingSecret', true],
+		]);
+		const test = trigger.methods.credentialTest.signingSecretFormat;
+		const check = async (signingSecret: unknown) =>
+			await test.call(
+				{} as ICredentialTestFunctions,
+				{
+					id: 'c',
+					name: 'c',
+					type: 'paymentWebhookSigningApi',
+					data: { signingSecret },
+				} as ICredentialsDecrypted,
+			);
+		await expect(check(TEST_SIGNING_SECRETS.stripe)).resolves.toMatchObject({ status: 'OK' });
+		await expect(check('')).resolves.toEqual({
+			status: 'Error',
+			message: 'The Signing Secret is empty',
+		});
+		await expect(check(undefined)).resolves.toMatchObject({ status: 'Error' });
+		const spaced = await check(' whsec_secret_with_space ');
+		expect(spaced.status).toBe('Error');
+		expect(spaced.message).not.toContain('whsec_secret_with_space');
+	});
+
+	it.each([
+		['stripe', 'Stripe, Paddle Billing, Lemon Squeezy, Creem'],
+		['paddle', 'Paddle Billing, Lemon Squeezy'],
+		['standardWebhooks', 'Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks, Creem'],
+	] as const)(
+		'the credential test names the providers whose form a %s secret fits',
+		async (provider, names) => {
+			const result = await trigger.methods.credentialTest.signingSecretFormat.call(
+				{} as ICredentialTestFunctions,
+				{
+					id: 'c',
+					name: 'c',
+					type: 'paymentWebhookSigningApi',
+					data: { signingSecret: TEST_SIGNING_SECRETS[provider] },
+				} as ICredentialsDecrypted,
+			);
+			expect(result).toEqual({
+				status: 'OK',
+				message: `The Signing Secret is well formed for ${names}. It is checked against each delivery's signature; no provider is contacted.`,
+			});
+		},
+	);
+
+	it('the credential test no longer calls a malformed Standard Webhooks secret fit for it', async () => {
+		const result = await trigger.methods.credentialTest.signingSecretFormat.call(
+			{} as ICredentialTestFunctions,
+			{
+				id: 'c',
+				name: 'c',
+				type: 'paymentWebhookSigningApi',
+				data: { signingSecret: 'whsec_not base64!' },
+			} as ICredentialsDecrypted,
+		);
+		expect(result.message).not.toContain('Standard Webhooks');
+		expect(result.message).not.toContain('not base64!');
+	});
+});
