@@ -98,6 +98,7 @@ describe('payment event items', () => {
 				signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT_ISO,
 				kind: 'purchase',
 				refundType: null,
+				refundReason: null,
 				transactionId: 'txn_shared_1',
 				amount: '100.00',
 				amountMinor: 10000,
@@ -114,6 +115,7 @@ describe('payment event items', () => {
 				'signedAt',
 				'kind',
 				'refundType',
+				'refundReason',
 				...EVENT_FIELDS,
 				'missing',
 				'event',
@@ -128,6 +130,7 @@ describe('payment event items', () => {
 				eventId: expected.eventId('refund'),
 				kind: 'refund',
 				refundType: 'full',
+				refundReason: 'refund',
 				transactionId: purchase.transactionId,
 				amount: '100.00',
 				amountMinor: 10000,
@@ -356,7 +359,7 @@ describe('payment event items', () => {
 	});
 
 	describe('Paddle Billing', () => {
-		it('an adjustment is a refund only when it is a refund and approved', () => {
+		it('an adjustment is a refund only when it is a refund (or a chargeback) and approved', () => {
 			const approved = sample('paddle', 'refund');
 			const withData = (data: IDataObject) => ({
 				...approved,
@@ -373,7 +376,7 @@ describe('payment event items', () => {
 				refundType: null,
 				transactionId: 'txn_shared_1',
 			});
-			expect(itemOf('paddle', withData({ action: 'chargeback' })).kind).toBe('other');
+			expect(itemOf('paddle', withData({ action: 'credit' })).kind).toBe('other');
 			const created = { ...approved, event_type: 'adjustment.created' };
 			expect(itemOf('paddle', created)).toMatchObject({
 				kind: 'refund',
