@@ -18,7 +18,24 @@
  */
 
 /** @type {Scenario[]} */
-const SCENARIOS = [];
+const SCENARIOS = [
+	// paymentWebhook: Airwallex and chargebacks
+	{
+		id: 'paymentWebhook.airwallex.documentedSigner',
+		layer: 'unit',
+		title: "Airwallex's test signer digests the documented example as OpenSSL does",
+	},
+	{
+		id: 'paymentWebhook.airwallex.verify',
+		layer: 'unit',
+		title: 'Airwallex: x-signature over x-timestamp and the raw body, within the tolerance',
+	},
+	{
+		id: 'paymentWebhook.airwallex.majorUnits',
+		layer: 'unit',
+		title: 'amounts sent in major units become the smallest unit without float error',
+	},
+];
 
 /**
  * The title of a scenario, for the describe or check that proves it.

@@ -36,7 +36,7 @@ export type Verification =
 
 export const refuse = (reason: string): Verification => ({ valid: false, reason });
 
-const HEX_SHA256 = /^[0-9a-f]{64}$/i;
+export const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 export const UNIX_SECONDS = /^\d{1,12}$/;
 
 /**
