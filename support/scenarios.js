@@ -35,6 +35,11 @@ const SCENARIOS = [
 		layer: 'unit',
 		title: 'amounts sent in major units become the smallest unit without float error',
 	},
+	{
+		id: 'paymentWebhook.chargeback.items',
+		layer: 'unit',
+		title: 'a lost dispute is a full refund item (refundReason chargeback); opened or won, other',
+	},
 ];
 
 /**

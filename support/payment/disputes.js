@@ -54,7 +54,11 @@ function disputeEvent(provider, outcome, fields) {
 				},
 			};
 		case 'paddle': {
-			const action = { opened: 'chargeback_warning', won: 'chargeback_reverse', lost: 'chargeback' };
+			const action = {
+				opened: 'chargeback_warning',
+				won: 'chargeback_reverse',
+				lost: 'chargeback',
+			};
 			return {
 				event_id: eventId,
 				event_type: 'adjustment.created',
