@@ -40,6 +40,13 @@ const SCENARIOS = [
 		layer: 'unit',
 		title: 'a lost dispute is a full refund item (refundReason chargeback); opened or won, other',
 	},
+	{
+		id: 'paymentWebhook.chargeback.exampleA',
+		layer: 'e2e',
+		title:
+			'example (a): a lost chargeback reverses the commission; a dispute opened or won changes nothing',
+		why: "signed deliveries through n8n's webhook server reach Refund in the shipped example and the sandbox",
+	},
 ];
 
 /**
