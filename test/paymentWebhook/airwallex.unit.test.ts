@@ -3,6 +3,7 @@
  * documented construction, and the module's check of `x-signature` over `x-timestamp` and the
  * raw body, with the timestamp tolerance.
  */
+import { withSigningSecret } from '../../support/payment/paymentSignatures';
 import { signAirwallex } from '../../support/payment/signers/airwallex';
 import { scenario } from '../../support/scenarios';
 import { minorFromMajor } from '../../nodes/PaymentWebhookTrigger/money';
@@ -28,10 +29,14 @@ function verify(
 	headers: Record<string, string>,
 	{ secret = SECRET, toleranceSeconds = 300, nowSeconds = NOW } = {},
 ) {
-	return verifyAirwallex(
-		{ rawBody: Buffer.from(rawBody), headers, secret, toleranceSeconds, nowSeconds },
-		headers['x-signature'] ?? '',
-	);
+	return verifyAirwallex({
+		rawBody: Buffer.from(rawBody),
+		headers,
+		secrets: withSigningSecret(secret),
+		settings: {},
+		toleranceSeconds,
+		nowSeconds,
+	});
 }
 
 describe(scenario('paymentWebhook.airwallex.documentedSigner'), () => {

@@ -15,9 +15,8 @@ import {
 	hmac,
 	refuse,
 	safeEqual,
+	signatureHeader,
 	HEX_SHA256,
-	type Verification,
-	type VerificationInput,
 } from '../../hmac';
 import { currencyAt, minorFromMajor } from '../../money';
 import {
@@ -25,8 +24,10 @@ import {
 	objectAt,
 	textAt,
 	type EventFields,
+	type DeliveryRequest,
 	type JsonObject,
 	type PaymentProvider,
+	type Verification,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
@@ -37,21 +38,23 @@ export const AIRWALLEX_TIMESTAMP_HEADER = 'x-timestamp';
 /** Milliseconds since 1970, as many digits as the next 30,000 years need. */
 const UNIX_MILLISECONDS = /^\d{1,15}$/;
 
-/** The check of a delivery whose `x-signature` header is there, once and not blank. */
-export function verifyAirwallex(input: VerificationInput, header: string): Verification {
-	const timestamp = headerValue(input.headers, AIRWALLEX_TIMESTAMP_HEADER)?.trim();
+/** The check of one delivery: its signature, then its age. */
+export function verifyAirwallex(request: DeliveryRequest): Verification {
+	const found = signatureHeader(request, AIRWALLEX_SIGNATURE_HEADER);
+	if ('refusal' in found) return found.refusal;
+	const timestamp = headerValue(request.headers, AIRWALLEX_TIMESTAMP_HEADER)?.trim();
 	if (timestamp === undefined || !UNIX_MILLISECONDS.test(timestamp)) {
 		return refuse(`malformed ${AIRWALLEX_TIMESTAMP_HEADER} header: no Unix time in milliseconds`);
 	}
-	const signature = header.trim();
+	const signature = found.header.trim();
 	if (!HEX_SHA256.test(signature)) {
 		return refuse(`malformed ${AIRWALLEX_SIGNATURE_HEADER} header: not a hex SHA-256 HMAC`);
 	}
-	const expected = hmac(input.secret, [timestamp, input.rawBody]).digest('hex');
+	const expected = hmac(request.secrets.signingSecret, [timestamp, request.rawBody]).digest('hex');
 	if (!safeEqual(expected, signature.toLowerCase())) {
 		return refuse('the signature does not match the timestamp, the body and the signing secret');
 	}
-	return checkAge(Math.floor(Number(timestamp) / 1000), input, null);
+	return checkAge(Math.floor(Number(timestamp) / 1000), request, null);
 }
 
 /** The event's object (`data.object`), with the currency, amount and metadata each one carries. */
@@ -67,16 +70,14 @@ function read(body: JsonObject, fields: (object: JsonObject) => EventFields): Ev
 	};
 }
 
-export const airwallex: PaymentProvider<'airwallex'> = {
-	option: {
-		name: 'Airwallex',
-		value: 'airwallex',
-		description: "x-signature and x-timestamp headers; the webhook's secret",
-	},
-	signatureHeader: AIRWALLEX_SIGNATURE_HEADER,
-	signsTimestamp: true,
+type AirwallexEvent = 'payment_intent.succeeded' | 'refund.settled' | 'payment_dispute.lost';
+
+export const airwallex: PaymentProvider<'airwallex', AirwallexEvent> = {
+	id: 'airwallex',
 	secretProblem: anySecret,
 	verify: verifyAirwallex,
+	credentialText: "Airwallex's webhook secret (Settings > Developer > Webhooks)",
+	codexAliases: ['airwallex'],
 	eventType: (body) => textAt(body.name),
 	eventId: (body) => textAt(body.id),
 	eventsParameter: {
@@ -107,20 +108,17 @@ export const airwallex: PaymentProvider<'airwallex'> = {
 		default: ['payment_intent.succeeded', 'refund.settled', 'payment_dispute.lost'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'payment_intent.succeeded',
+	events: {
+		'payment_intent.succeeded': {
 			kind: 'purchase',
 			fields: (body) => read(body, (intent) => ({ transactionId: textAt(intent.id) })),
 		},
-		{
-			value: 'refund.settled',
+		'refund.settled': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (refund) => ({ transactionId: textAt(refund.payment_intent_id) })),
 		},
-		{
-			value: 'payment_dispute.lost',
+		'payment_dispute.lost': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (dispute) => ({
@@ -128,5 +126,5 @@ export const airwallex: PaymentProvider<'airwallex'> = {
 					transactionId: textAt(dispute.payment_intent_id),
 				})),
 		},
-	],
+	},
 };

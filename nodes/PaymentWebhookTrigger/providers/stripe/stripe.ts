@@ -70,16 +70,20 @@ function chargeRefundType(charge: JsonObject, refunded: number | null): RefundTy
 	return refundTypeOf(refunded, chargedOf(charge));
 }
 
-export const stripe: PaymentProvider<'stripe'> = {
-	option: {
-		name: 'Stripe',
-		value: 'stripe',
-		description: 'Stripe-Signature header; the secret starts with whsec_',
-	},
-	signatureHeader: 'stripe-signature',
-	signsTimestamp: true,
+type StripeEvent =
+	| 'checkout.session.completed'
+	| 'payment_intent.succeeded'
+	| 'invoice.paid'
+	| 'charge.refunded'
+	| 'refund.created'
+	| 'charge.dispute.closed';
+
+export const stripe: PaymentProvider<'stripe', StripeEvent> = {
+	id: 'stripe',
 	secretProblem: whsecSecret('Stripe'),
-	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
+	verify: (request) => verifyTimestampedHex(request, SCHEME),
+	credentialText: "Stripe's whsec_…",
+	codexAliases: ['stripe'],
 	eventType: (body) => textAt(body.type),
 	eventId: (body) => textAt(body.id),
 	eventsParameter: {
@@ -133,9 +137,8 @@ export const stripe: PaymentProvider<'stripe'> = {
 		],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'checkout.session.completed',
+	events: {
+		'checkout.session.completed': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (session) => ({
@@ -145,8 +148,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					userId: textAt(session.client_reference_id),
 				})),
 		},
-		{
-			value: 'payment_intent.succeeded',
+		'payment_intent.succeeded': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (intent) => ({
@@ -154,8 +156,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					amountMinor: minorAt(intent.amount_received) ?? minorAt(intent.amount),
 				})),
 		},
-		{
-			value: 'invoice.paid',
+		'invoice.paid': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (invoice) => ({
@@ -167,8 +168,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					],
 				})),
 		},
-		{
-			value: 'charge.refunded',
+		'charge.refunded': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (charge) => {
@@ -180,8 +180,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					};
 				}),
 		},
-		{
-			value: 'refund.created',
+		'refund.created': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (refund) => {
@@ -198,10 +197,9 @@ export const stripe: PaymentProvider<'stripe'> = {
 					};
 				}),
 		},
-		{
+		'charge.dispute.closed': {
 			// Closed in the cardholder's favour (lost) the money is gone for good; won or
 			// warning_closed leaves the payment standing. An open dispute can still be won.
-			value: 'charge.dispute.closed',
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (dispute) => ({
@@ -211,5 +209,5 @@ export const stripe: PaymentProvider<'stripe'> = {
 					amountMinor: minorAt(dispute.amount),
 				})),
 		},
-	],
+	},
 };
