@@ -48,6 +48,7 @@ const { ScriptedModel } = require('../support/services/scriptedModel');
 const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
+const { chargebackExampleWebhooks } = require('./chargebackChecks');
 const { CHROMIUM } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
@@ -115,7 +116,12 @@ async function main() {
 		await check(
 			'n8n start answers /healthz/readiness and serves the published webhooks, logging no "not registered" error',
 			async () => {
-				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks(), ...reportWebhooks()];
+				const webhooks = [
+					...exampleWebhooks(),
+					...webhookSecurityWebhooks(),
+					...chargebackExampleWebhooks(),
+					...reportWebhooks(),
+				];
 				const started = await startN8nServing(
 					n8nEnvironment({
 						userFolder,

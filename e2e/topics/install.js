@@ -25,6 +25,7 @@ const {
 	photopalCredential,
 } = require('../everyOperation');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
+const { chargebackExampleWorkflows } = require('../chargebackChecks');
 const { execute } = require('./context');
 
 const EVERY_OPERATION_ID = 'e2eEveryOperation';
@@ -69,6 +70,7 @@ async function installChecks(context) {
 			]);
 			await importWorkflows(env, [
 				...webhookSecurityWorkflows(),
+				...chargebackExampleWorkflows(),
 				{
 					workflow: everyOperationWorkflow(EVERY_OPERATION_ID),
 					id: EVERY_OPERATION_ID,

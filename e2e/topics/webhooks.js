@@ -30,7 +30,7 @@ async function webhookChecks(context) {
 		refund: held('a'),
 		purchase: held('h'),
 	});
-	await checkChargebacks({ check, base, sandbox, seen: seenOutput, refund: held('a') });
+	await checkChargebacks({ check, base, sandbox, seen: seenOutput });
 
 	await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 

@@ -15,6 +15,8 @@ const { createHmac } = require('node:crypto');
  * @property {string} signatureHeader the header that carries the signature (lower case)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
+ * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
+ *   joined into it (a header sent twice) are malformed
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
  */
@@ -37,6 +39,16 @@ const { createHmac } = require('node:crypto');
  *   sample's own ID (`eventId`), the signed message ID, or nowhere
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
+ * @property {true} [refundSizeUnsaid] the provider's refund does not say whether it returns the
+ *   whole payment: the item's refundType is null
+ * @property {(outcome: DisputeOutcome, fields: DisputeValues) => Record<string, unknown>} [disputeEvent]
+ *   a dispute opened, won by the brand, or lost (a chargeback), for providers that report them
+ */
+
+/** @typedef {'opened' | 'won' | 'lost'} DisputeOutcome */
+/**
+ * @typedef {{ transactionId: string, amountMinor: number, currency: string, eventId: string }} DisputeValues
+ * `transactionId`: the ID the purchase was tracked with
  */
 
 /** @param {string} key @param {string} data @returns {string} hex HMAC-SHA256 */

@@ -4,7 +4,7 @@
  * raw body, with the timestamp tolerance.
  */
 import { withSigningSecret } from '../../support/payment/paymentSignatures';
-import { signAirwallex } from '../../support/payment/signers/airwallex';
+import { signAtMilliseconds } from '../../support/payment/signers/airwallex';
 import { scenario } from '../../support/scenarios';
 import { minorFromMajor } from '../../nodes/PaymentWebhookTrigger/money';
 import { verifyAirwallex } from '../../nodes/PaymentWebhookTrigger/providers/airwallex/airwallex';
@@ -41,9 +41,7 @@ function verify(
 
 describe(scenario('paymentWebhook.airwallex.documentedSigner'), () => {
 	it("signs the documented example as OpenSSL digests Airwallex's construction", () => {
-		expect(
-			signAirwallex(DOCUMENTED_BODY, SECRET, { timestampMs: DOCUMENTED_TIMESTAMP_MS }),
-		).toEqual({
+		expect(signAtMilliseconds(DOCUMENTED_BODY, SECRET, DOCUMENTED_TIMESTAMP_MS)).toEqual({
 			'x-timestamp': String(DOCUMENTED_TIMESTAMP_MS),
 			'x-signature': DOCUMENTED_SIGNATURE,
 		});
@@ -63,7 +61,7 @@ describe(scenario('paymentWebhook.airwallex.documentedSigner'), () => {
 describe(scenario('paymentWebhook.airwallex.verify'), () => {
 	const body = DOCUMENTED_BODY;
 	const signed = (options: { timestampMs?: number; secret?: string } = {}) =>
-		signAirwallex(body, options.secret ?? SECRET, { timestampMs: options.timestampMs ?? NOW_MS });
+		signAtMilliseconds(body, options.secret ?? SECRET, options.timestampMs ?? NOW_MS);
 
 	it('accepts a delivery signed now, in either hex case, with its signed time in seconds', () => {
 		expect(verify(body, signed())).toEqual({ valid: true, signedAt: NOW, messageId: null });

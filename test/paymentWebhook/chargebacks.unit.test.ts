@@ -5,8 +5,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { disputeEvent, DISPUTE_OUTCOMES } from '../../support/payment/disputes';
-import { sampleEvent } from '../../support/payment/paymentSignatures';
+import {
+	disputeEvent,
+	DISPUTING_PROVIDERS,
+	sampleEvent,
+} from '../../support/payment/paymentSignatures';
 import { scenario } from '../../support/scenarios';
 import {
 	DEFAULT_USER_ID_METADATA_KEY,
@@ -27,15 +30,18 @@ function itemOf(provider: Provider, body: IDataObject) {
 	});
 }
 
-const dispute = (provider: Provider & ('stripe' | 'paddle'), outcome: string, more = {}) =>
-	disputeEvent(provider, outcome as 'opened' | 'won' | 'lost', {
+const dispute = (provider: Provider, outcome: 'opened' | 'won' | 'lost') =>
+	disputeEvent(provider, outcome, {
 		transactionId: TRANSACTION_ID,
 		amountMinor: 4900,
-		...more,
 	}) as IDataObject;
 
 describe(scenario('paymentWebhook.chargeback.items'), () => {
-	describe.each(['stripe', 'paddle'] as const)('%s', (provider) => {
+	it('Stripe, Paddle and Airwallex report disputes', () => {
+		expect([...DISPUTING_PROVIDERS].sort()).toEqual(['airwallex', 'paddle', 'stripe']);
+	});
+
+	describe.each(DISPUTING_PROVIDERS)('%s', (provider) => {
 		it('a lost dispute is a full refund, refundReason chargeback, on the purchase’s transaction ID', () => {
 			const purchase = itemOf(
 				provider,
@@ -53,7 +59,7 @@ describe(scenario('paymentWebhook.chargeback.items'), () => {
 		});
 
 		it('a dispute opened or won reverses nothing: kind other, no refund fields', () => {
-			for (const outcome of DISPUTE_OUTCOMES.filter((o) => o !== 'lost')) {
+			for (const outcome of ['opened', 'won'] as const) {
 				expect(itemOf(provider, dispute(provider, outcome))).toMatchObject({
 					kind: 'other',
 					refundType: null,

@@ -126,7 +126,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 								: signedWith(secret);
 			const fake = delivery(provider, {
 				headers,
-				rawBody: fault === 'tampered' ? rawBody.replace('10000', '1') : rawBody,
+				rawBody: fault === 'tampered' ? rawBody.replace('txn_hook_1', 'txn_hook_2') : rawBody,
 			});
 			const result = await run(fake);
 			expect(result).toEqual({ noWebhookResponse: true });
@@ -178,6 +178,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 				(body.meta as IDataObject).event_name = 'license_key_created';
 			else if (provider === 'paddle') body.event_type = 'customer.created';
 			else if (provider === 'creem') body.eventType = 'subscription.active';
+			else if (provider === 'airwallex') body.name = 'payment_intent.created';
 			else body.type = 'customer.created';
 			const rawBody = JSON.stringify(body);
 			const fake = delivery(provider, {
@@ -337,7 +338,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		[
 			'provider',
 			'square',
-			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks, creem (got "square")',
+			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks, creem, airwallex (got "square")',
 		],
 	] as const)('a parameter error names the parameter: %s %j', async (name, value, message) => {
 		const fake = delivery('stripe', { parameters: { [name]: value } as IDataObject });
@@ -430,9 +431,12 @@ describe('Payment Webhook Trigger: description', () => {
 	});
 
 	it.each([
-		['stripe', 'Stripe, Paddle Billing, Lemon Squeezy, Creem'],
-		['paddle', 'Paddle Billing, Lemon Squeezy'],
-		['standardWebhooks', 'Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks, Creem'],
+		['stripe', 'Stripe, Paddle Billing, Lemon Squeezy, Creem, Airwallex'],
+		['paddle', 'Paddle Billing, Lemon Squeezy, Airwallex'],
+		[
+			'standardWebhooks',
+			'Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks, Creem, Airwallex',
+		],
 	] as const)(
 		'the credential test names the providers whose form a %s secret fits',
 		async (provider, names) => {

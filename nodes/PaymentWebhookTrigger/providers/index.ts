@@ -7,6 +7,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { PaymentProvider } from '../provider';
+import { airwallex } from './airwallex/airwallex';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
@@ -14,7 +15,14 @@ import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
 
 /** The modules, in the order the credential's text and the messages list them. */
-export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem] as const;
+export const PROVIDERS = [
+	stripe,
+	paddle,
+	lemonSqueezy,
+	standardWebhooks,
+	creem,
+	airwallex,
+] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
 export type Provider = (typeof PROVIDERS)[number]['id'];
@@ -36,6 +44,11 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 		type: 'options',
 		noDataExpression: true,
 		options: [
+			{
+				name: 'Airwallex',
+				value: 'airwallex',
+				description: "X-Signature and x-timestamp headers; the webhook's secret",
+			},
 			{
 				name: 'Creem',
 				value: 'creem',

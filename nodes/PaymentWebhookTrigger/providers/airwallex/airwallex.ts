@@ -76,7 +76,7 @@ export const airwallex: PaymentProvider<'airwallex', AirwallexEvent> = {
 	id: 'airwallex',
 	secretProblem: anySecret,
 	verify: verifyAirwallex,
-	credentialText: "Airwallex's webhook secret (Settings > Developer > Webhooks)",
+	credentialText: "Airwallex's webhook secret",
 	codexAliases: ['airwallex'],
 	eventType: (body) => textAt(body.name),
 	eventId: (body) => textAt(body.id),
