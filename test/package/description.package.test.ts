@@ -187,12 +187,13 @@ describe('payment webhook trigger description', () => {
 		]);
 	});
 
-	it('offers the five providers, an events list for each, and the response modes', () => {
+	it('offers the providers, an events list for each, and the response modes', () => {
 		const values = (property: INodeProperties | undefined) =>
 			(property?.options as INodePropertyOptions[]).map((o) => o.value);
 		const provider = description.properties.find((p) => p.name === 'provider');
 		expect(provider?.noDataExpression).toBe(true);
 		expect(values(provider)).toEqual([
+			'airwallex',
 			'creem',
 			'lemonSqueezy',
 			'paddle',
@@ -209,11 +210,13 @@ describe('payment webhook trigger description', () => {
 				'invoice.paid',
 				'charge.refunded',
 				'refund.created',
+				'charge.dispute.closed',
 			],
 			paddle: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
 			lemonSqueezy: ['order_created', 'order_refunded'],
 			standardWebhooks: ['order.paid', 'order.refunded'],
 			creem: ['checkout.completed', 'refund.created'],
+			airwallex: ['payment_intent.succeeded', 'refund.settled', 'payment_dispute.lost'],
 		});
 		for (const property of events) expect(values(property)).toContain('*');
 		expect(values(description.properties.find((p) => p.name === 'responseMode'))).toEqual([
