@@ -35,6 +35,8 @@ const { createHmac } = require('node:crypto');
  * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
  * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
  *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
+ *   a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
  */

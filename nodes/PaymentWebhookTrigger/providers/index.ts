@@ -10,11 +10,12 @@ import type { PaymentProvider } from '../provider';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
+import { polar } from './polar/polar';
 import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
 
 /** The modules, in the order the credential's text and the messages list them. */
-export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem] as const;
+export const PROVIDERS = [stripe, paddle, lemonSqueezy, polar, standardWebhooks, creem] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
 export type Provider = (typeof PROVIDERS)[number]['id'];
@@ -52,10 +53,16 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				description: 'Paddle-Signature header; the secret key of the notification destination',
 			},
 			{
+				name: 'Polar',
+				value: 'polar',
+				description:
+					'Webhook-ID, webhook-timestamp and webhook-signature headers; the secret starts with polar_whs_ or whsec_',
+			},
+			{
 				name: 'Standard Webhooks',
 				value: 'standardWebhooks',
 				description:
-					'Webhook-ID, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
+					'Webhook-ID, webhook-timestamp and webhook-signature headers (Svix, Dodo Payments and others); the secret starts with whsec_',
 			},
 			{
 				name: 'Stripe',
