@@ -65,6 +65,34 @@ const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader);
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 
 /**
+ * The test endpoint's credential fields (the demo signing credential's).
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function credentialDataOf(provider) {
+	const signer = SIGNERS[provider];
+	return signer.credentialData ?? { signingSecret: signer.secret };
+}
+
+/**
+ * An event's body as the provider sends it, and its content type.
+ * @param {Provider} provider @param {Record<string, unknown>} event
+ */
+function encodeEvent(provider, event) {
+	const { encode, contentType = 'application/json' } = SIGNERS[provider];
+	return { body: encode ? encode(event) : JSON.stringify(event), contentType };
+}
+
+/**
+ * The provider's own bad kinds of delivery (none for most).
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ * @returns {import('./signer').BadDelivery[]}
+ */
+function moreBadDeliveries(provider, bodyFor) {
+	const signer = SIGNERS[provider];
+	return signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? [];
+}
+
+/**
  * The credential's fields with only the Signing Secret set.
  * @param {string} signingSecret
  * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
@@ -123,6 +151,9 @@ module.exports = {
 	SIGNATURE_HEADERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
+	credentialDataOf,
+	encodeEvent,
+	moreBadDeliveries,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,

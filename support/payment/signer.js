@@ -17,7 +17,18 @@ const { createHmac } = require('node:crypto');
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
+ *   the provider needs more than the Signing Secret (`secret`)
+ * @property {string} [contentType] the body's content type (default application/json)
+ * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
+ *   event (default JSON)
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
+ *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
+ *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
+ *   transaction ID ends in `name`
  */
+
+/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
