@@ -3,6 +3,12 @@
  * (written out, so that n8n's lint reads it), and which sign no timestamp. The node, its
  * description, the credential test, the item builder and the tests know the providers only from
  * here.
+ *
+ * A new provider: its folder `<id>/` (`<id>.ts`, the module; `samples.js`, its sample events for
+ * the tests), its test signer `support/payment/signers/<id>.js`, and here its import, its entry in
+ * PROVIDERS and its option (and its ID in SIGNS_NO_TIMESTAMP if it signs none). Its
+ * `codexAliases` go into PaymentWebhookTrigger.node.json and its `credentialText` into the
+ * credential's help text: test/paymentWebhook/registry.unit.test.ts fails until they are there.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
