@@ -18,7 +18,7 @@ const {
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	encodeEvent,
-	moreBadDeliveries,
+	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
@@ -225,10 +225,22 @@ function purchaseBody(provider, transactionId) {
  * @param {Provider} provider @param {string} prefix
  */
 function badDeliveries(provider, prefix) {
-	const secret = TEST_SIGNING_SECRETS[provider];
 	/** @param {string} name */
 	const bodyFor = (name) => purchaseBody(provider, `${prefix}_${name}`);
-	/** @type {{ name: string, body: string, headers: Record<string, string> }[]} */
+	const cases = badDeliveriesOf(provider, bodyFor, () => genericBadDeliveries(provider, bodyFor));
+	return cases.map((delivery, index) => ({
+		...delivery,
+		transactionId: transactionIdOf(delivery.body, prefix, index),
+	}));
+}
+
+/**
+ * The bad kinds every provider gets, unless its signer replaces them.
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ */
+function genericBadDeliveries(provider, bodyFor) {
+	const secret = TEST_SIGNING_SECRETS[provider];
+	/** @type {import('../support/payment/signer').BadDelivery[]} */
 	const cases = [];
 	{
 		// A signature made up by someone who does not hold the secret, in the provider's format.
@@ -269,11 +281,7 @@ function badDeliveries(provider, prefix) {
 			headers,
 		});
 	}
-	cases.push(...moreBadDeliveries(provider, bodyFor));
-	return cases.map((delivery, index) => ({
-		...delivery,
-		transactionId: transactionIdOf(delivery.body, prefix, index),
-	}));
+	return cases;
 }
 
 /**
