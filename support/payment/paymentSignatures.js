@@ -65,6 +65,39 @@ const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader);
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 
 /**
+ * The test endpoint's credential fields (the demo signing credential's).
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function credentialDataOf(provider) {
+	const signer = SIGNERS[provider];
+	return signer.credentialData ?? { signingSecret: signer.secret };
+}
+
+/**
+ * An event's body as the provider sends it, and its content type.
+ * @param {Provider} provider @param {Record<string, unknown>} event
+ */
+function encodeEvent(provider, event) {
+	const { encode, contentType = 'application/json' } = SIGNERS[provider];
+	return { body: encode ? encode(event) : JSON.stringify(event), contentType };
+}
+
+/**
+ * The provider's own bad kinds of delivery: `generic` (the kinds every provider gets) unless its
+ * signer replaces them, then the signer's own.
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ * @param {() => import('./signer').BadDelivery[]} generic
+ * @returns {import('./signer').BadDelivery[]}
+ */
+function badDeliveriesOf(provider, bodyFor, generic) {
+	const signer = SIGNERS[provider];
+	return [
+		...(signer.badDeliveries?.(bodyFor, signer.secret) ?? generic()),
+		...(signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? []),
+	];
+}
+
+/**
  * The credential's fields with only the Signing Secret set.
  * @param {string} signingSecret
  * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
@@ -144,6 +177,9 @@ module.exports = {
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	disputeEvent,
+	credentialDataOf,
+	encodeEvent,
+	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,

@@ -19,7 +19,23 @@ const { createHmac } = require('node:crypto');
  *   joined into it (a header sent twice) are malformed
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
+ *   the provider needs more than the Signing Secret (`secret`)
+ * @property {string} [contentType] the body's content type (default application/json)
+ * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
+ *   event (default JSON); a provider that signs inside the body (a JWS, a form field) signs here
+ *   with its test key, and `sign` returns the headers it sends beside it
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [badDeliveries]
+ *   instead of the bad kinds every provider gets (a forged header, a tampered body, a stale
+ *   timestamp, no signature, a wrong secret, a re-serialized body), where those do not fit its
+ *   scheme
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
+ *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
+ *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
+ *   transaction ID ends in `name`
  */
+
+/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
@@ -37,6 +53,8 @@ const { createHmac } = require('node:crypto');
  * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
  * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
  *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
+ *   a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
  * @property {true} [refundSizeUnsaid] the provider's refund does not say whether it returns the

@@ -19,6 +19,12 @@ module.exports = {
 	eventTypes: { purchase: 'payment_intent.succeeded', refund: 'refund.settled' },
 	eventIdFrom: 'body',
 	refundSizeUnsaid: true,
+	otherEvent: {
+		id: 'evt_1',
+		name: 'payment_intent.created',
+		accountId: 'acct_affiliate_tracking_test',
+		data: { object: { id: 'int_1', status: 'REQUIRES_PAYMENT_METHOD' } },
+	},
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, currency, refundedMinor, eventId } = fields;
 		const envelope = { id: eventId, accountId: 'acct_affiliate_tracking_test' };
