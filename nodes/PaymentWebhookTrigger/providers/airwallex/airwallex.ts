@@ -32,8 +32,8 @@ import {
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
-export const AIRWALLEX_SIGNATURE_HEADER = 'x-signature';
-export const AIRWALLEX_TIMESTAMP_HEADER = 'x-timestamp';
+const AIRWALLEX_SIGNATURE_HEADER = 'x-signature';
+const AIRWALLEX_TIMESTAMP_HEADER = 'x-timestamp';
 
 /** Milliseconds since 1970, as many digits as the next 30,000 years need. */
 const UNIX_MILLISECONDS = /^\d{1,15}$/;
