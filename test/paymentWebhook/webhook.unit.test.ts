@@ -16,6 +16,8 @@ import {
 } from 'n8n-workflow';
 
 import {
+	credentialDataOf,
+	nodeParametersOf,
 	PROVIDERS,
 	SAMPLES,
 	sampleEvent,
@@ -67,9 +69,11 @@ function delivery(
 	return fakeWebhookContext({
 		rawBody,
 		secret,
+		credential: credentialDataOf(provider),
 		headers,
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
+			...nodeParametersOf(provider),
 			provider,
 			events: overrides.events ?? Object.keys(providerOf(provider).events),
 			responseMode: 'onReceived',
