@@ -28,7 +28,7 @@ import {
 	retryDelayOption,
 	timeoutOption,
 } from '../shared/helpers/sharedOptions';
-import { MAX_FIELD_LENGTH } from '../shared/helpers/validation';
+import { MAX_FIELD_LENGTH, parameterMessage } from '../shared/helpers/validation';
 import { apiRequest, CREDENTIAL_NAME } from '../shared/transport';
 import { ERROR_CONTEXT } from '../shared/transport/errors';
 import type { RequestSettings } from '../shared/transport/requestSettings';
@@ -87,7 +87,7 @@ function readWatchList(context: IPollFunctions, maxPromoters: number): string[] 
 	const entries = Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(/[\n,]/);
 	const userIds = [...new Set(entries.map((entry) => entry.trim()).filter((id) => id !== ''))];
 	const fail = (rule: string) =>
-		new NodeOperationError(context.getNode(), `Parameter "${watchListField.displayName}" ${rule}`, {
+		new NodeOperationError(context.getNode(), parameterMessage(watchListField, rule), {
 			description: 'No request was sent. Fix the watch list and save the workflow.',
 		});
 	if (userIds.length === 0) throw fail('must name at least one promoter user ID');

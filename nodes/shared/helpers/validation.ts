@@ -8,6 +8,11 @@ import {
 /** The spec's limit for ids, transaction ids and refund reasons. */
 export const MAX_FIELD_LENGTH = 255;
 
+/** The message of a parameter that breaks `rule`, naming it by its label. */
+export function parameterMessage(field: INodeProperties, rule: string): string {
+	return `Parameter "${field.displayName}" ${rule}`;
+}
+
 /**
  * Reads and checks parameters of one item. Each reader takes the field itself (the
  * `INodeProperties` of the description), so that its name is read and its label (displayName)
@@ -27,15 +32,11 @@ export class ParameterReader {
 	}
 
 	fail(field: INodeProperties, rule: string): NodeOperationError {
-		return new NodeOperationError(
-			this.context.getNode(),
-			`Parameter "${field.displayName}" ${rule}`,
-			{
-				itemIndex: this.itemIndex,
-				description:
-					'The request was not sent. Fix the parameter (or the input field it reads) and run again.',
-			},
-		);
+		return new NodeOperationError(this.context.getNode(), parameterMessage(field, rule), {
+			itemIndex: this.itemIndex,
+			description:
+				'The request was not sent. Fix the parameter (or the input field it reads) and run again.',
+		});
 	}
 
 	/** The field's value as n8n gives it; the field's default when it is not set. */

@@ -11,12 +11,14 @@ export const invitedUserIdField: INodeProperties = {
 	description: 'Stable ID of the user in your (the promoted) product',
 };
 
-/** The purchase's transaction, by which Refund finds it. */
+/**
+ * The purchase's transaction, by which Refund finds it: optional for a custom event, spread as
+ * required by Track Purchase and Refund.
+ */
 export const transactionIdField: INodeProperties = {
 	displayName: 'Transaction ID',
 	name: 'transactionId',
 	type: 'string',
-	required: true,
 	default: '',
 	description:
 		'Your order or payment ID, at most 255 characters. Refund finds the purchase by it, so keep it unique.',

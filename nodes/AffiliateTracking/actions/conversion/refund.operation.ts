@@ -29,6 +29,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...transactionIdField,
+		required: true,
 		description: 'The transaction ID sent when the purchase was tracked (at most 255 characters)',
 	},
 	reasonField,

@@ -7,6 +7,7 @@ import {
 	conversionValueField,
 	extraBodyFieldsOption,
 	invitedUserIdField,
+	transactionIdField,
 	withExtraBodyFields,
 } from './conversionFields';
 
@@ -28,10 +29,7 @@ const eventNameField: INodeProperties = {
 };
 
 const transactionIdOption: INodeProperties = {
-	displayName: 'Transaction ID',
-	name: 'transactionId',
-	type: 'string',
-	default: '',
+	...transactionIdField,
 	description: 'Your order or payment ID, at most 255 characters; needed to refund a paid event',
 };
 

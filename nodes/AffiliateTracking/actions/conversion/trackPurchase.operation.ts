@@ -54,7 +54,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Stable ID of the paying user in your product; their signup must have been tracked first',
 	},
-	transactionIdField,
+	{ ...transactionIdField, required: true },
 	amountPaidField,
 	optionalFields,
 ];
