@@ -10,13 +10,21 @@ import {
 	type OperationResult,
 } from '../../nodes/shared/helpers/itemLoop';
 import { profile as PURCHASE } from '../../nodes/AffiliateTracking/actions/conversion/trackPurchase.operation';
+import type { Pacing, RunOptions } from '../../nodes/shared/helpers/runOptions';
 import { ERROR_CONTEXT } from '../../nodes/shared/transport/errors';
+import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { fakeContext, type FakeContextOptions } from '../../support/fakes/fakeContext';
 
 /** Track Purchase doing `handler` for each item. */
 const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
 	profile: PURCHASE,
 	execute: async ({ itemIndex }) => await handler(itemIndex),
+});
+
+/** A run's options: `pacing` (one item at a time when not given), the default request settings. */
+const paced = (pacing: Pacing = { concurrency: 1, batchIntervalMs: 0 }): RunOptions => ({
+	pacing,
+	request: DEFAULT_REQUEST_SETTINGS,
 });
 
 const byItem = (itemIndex: number) => ({ transactionId: `order_${itemIndex}` });
@@ -87,7 +95,7 @@ describe('order and pairing', () => {
 						]
 					: { n: itemIndex };
 			}),
-			{ concurrency: 3, batchIntervalMs: 0 },
+			paced({ concurrency: 3, batchIntervalMs: 0 }),
 		);
 		expect(peak).toBe(3);
 		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual([
@@ -116,7 +124,7 @@ describe('order and pairing', () => {
 				inFlight--;
 				return {};
 			}),
-			{ concurrency: 10, batchSize: 2, batchIntervalMs: 1 },
+			paced({ concurrency: 10, batchSize: 2, batchIntervalMs: 1 }),
 		);
 		expect(peak).toBe(2);
 		expect(started).toEqual([0, 1, 2, 3, 4]);
@@ -132,10 +140,11 @@ describe('Continue On Fail', () => {
 
 	it('regular output: an error item with message, code and remedy in place of each failure', async () => {
 		const context = contextOf(3, 'continueRegularOutput');
-		const [out] = await runForEachItem(context, purchase(failOdd(context)), {
-			concurrency: 2,
-			batchIntervalMs: 0,
-		});
+		const [out] = await runForEachItem(
+			context,
+			purchase(failOdd(context)),
+			paced({ concurrency: 2, batchIntervalMs: 0 }),
+		);
 		expect(out).toEqual([
 			{ json: { ok: 0 }, pairedItem: { item: 0 } },
 			{
@@ -153,7 +162,7 @@ describe('Continue On Fail', () => {
 
 	it('error output: message, code and remedy under the one key every n8n release routes', async () => {
 		const context = contextOf(2, 'continueErrorOutput');
-		const [out] = await runForEachItem(context, purchase(failOdd(context)));
+		const [out] = await runForEachItem(context, purchase(failOdd(context)), paced());
 		expect(out[1]).toEqual({
 			json: {
 				error: {
@@ -179,6 +188,7 @@ describe('Continue On Fail', () => {
 				if (itemIndex === 0) error.context[ERROR_CONTEXT.mayHaveBeenRecorded] = true;
 				throw error;
 			}),
+			paced(),
 		);
 		expect(out.map((item) => (item.json.error as IDataObject).outcomeUnknown)).toEqual([
 			true,
@@ -194,6 +204,7 @@ describe('Continue On Fail', () => {
 			purchase(async () => {
 				throw new TypeError('unexpected');
 			}),
+			paced(),
 		);
 		expect(out).toEqual([{ json: { error: 'unexpected' }, pairedItem: { item: 0 } }]);
 	});
@@ -217,7 +228,7 @@ describe('a run stopped by an error', () => {
 					finished.push(itemIndex);
 					return {};
 				}),
-				{ concurrency: 3, batchIntervalMs: 0 },
+				paced({ concurrency: 3, batchIntervalMs: 0 }),
 			),
 		);
 
@@ -256,7 +267,7 @@ describe('a run stopped by an error', () => {
 					}
 					return {};
 				}),
-				{ concurrency: 3, batchIntervalMs: 0 },
+				paced({ concurrency: 3, batchIntervalMs: 0 }),
 			),
 		);
 		expect(error.message).toBe('first failure');
@@ -279,6 +290,7 @@ describe('a run stopped by an error', () => {
 				purchase(async () => {
 					throw thrown;
 				}),
+				paced(),
 			),
 		);
 		expect(error).toBe(thrown);

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { NodeApiError, NodeOperationError, sleep, type IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type {
 	OperationKind,
@@ -12,6 +12,10 @@ import type {
 } from '../../nodes/shared/transport/operationProfile';
 import { apiRequest, redirectRequest, type ApiCall } from '../../nodes/shared/transport';
 import { ERROR_CONTEXT, SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
+import {
+	DEFAULT_REQUEST_SETTINGS,
+	type RequestSettings,
+} from '../../nodes/shared/transport/requestSettings';
 import { TIMESTAMP_HEADER } from '../../nodes/shared/transport/requestSigner';
 import {
 	envelope,
@@ -31,7 +35,7 @@ const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 const profileOf = (kind: OperationKind): OperationProfile => ({
 	action: `A ${kind} operation`,
 	kind,
-	key: { label: 'User ID', parameter: 'userId' },
+	key: { displayName: 'User ID', name: 'userId' },
 });
 
 const call = (kind: OperationKind, extra: Partial<ApiCall> = {}): ApiCall => ({
@@ -44,18 +48,18 @@ const call = (kind: OperationKind, extra: Partial<ApiCall> = {}): ApiCall => ({
 
 const OK = envelope(0, 'success', { status: 'APPLIED' });
 
-/** Sends one call with `options` as the node's Options; returns the outcome and the requests. */
+/** Sends one call under `settings` (over the defaults); returns the outcome and the requests. */
 async function send(
 	apiCall: ApiCall,
 	respond: Responder,
-	options: IDataObject = { maxRetries: 2, retryDelay: 100 },
+	settings: Partial<RequestSettings> = { maxRetries: 2, retryDelayMs: 100 },
 	credentials = TEST_CREDENTIALS,
 ) {
-	const fake = fakeContext({ parameters: { options }, respond, credentials });
+	const fake = fakeContext({ parameters: {}, respond, credentials });
 	let error: (NodeApiError | NodeOperationError) | undefined;
 	let data: unknown;
 	try {
-		data = await apiRequest(fake.context, apiCall, 0);
+		data = await apiRequest(fake.context, apiCall, 0, { ...DEFAULT_REQUEST_SETTINGS, ...settings });
 	} catch (caught) {
 		error = caught as NodeApiError | NodeOperationError;
 	}
@@ -66,7 +70,7 @@ beforeEach(() => sleepMock.mockClear());
 
 describe('a request as sent', () => {
 	it('POSTs the body serialized once, with the timestamp header and no redirects followed', async () => {
-		const { data, requests } = await send(call('write'), () => OK, { timeout: 1234 });
+		const { data, requests } = await send(call('write'), () => OK, { timeoutMs: 1234 });
 		expect(data).toEqual({ status: 'APPLIED' });
 		expect(requests).toHaveLength(1);
 		const [request] = requests;
@@ -197,7 +201,7 @@ describe('retries by operation safety (Max Retries 2)', () => {
 
 describe('waits between attempts', () => {
 	it('backs off exponentially with jitter from Retry Delay', async () => {
-		await send(call('read'), () => httpAnswer(503), { maxRetries: 3, retryDelay: 100 });
+		await send(call('read'), () => httpAnswer(503), { maxRetries: 3, retryDelayMs: 100 });
 		const waits = sleepMock.mock.calls.map(([ms]) => ms);
 		expect(waits).toHaveLength(3);
 		[100, 200, 400].forEach((ceiling, retry) => {
@@ -213,7 +217,7 @@ describe('waits between attempts', () => {
 		const { data } = await send(
 			call('write'),
 			(_options, n) => (n === 1 ? httpAnswer(429, '', { 'retry-after': retryAfter }) : OK),
-			{ retryDelay: 1 },
+			{ retryDelayMs: 1 },
 		);
 		expect(data).toEqual({ status: 'APPLIED' });
 		expect(sleepMock.mock.calls).toEqual([[expectedMs]]);
@@ -346,16 +350,16 @@ describe('answers that are not an API response', () => {
 			parameters: {},
 			respond: () => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' }),
 		});
-		await expect(redirectRequest(found.context, redirectCall, 0)).resolves.toBe(
-			'https://app.example.com/?ps_ref=A',
-		);
+		await expect(
+			redirectRequest(found.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+		).resolves.toBe('https://app.example.com/?ps_ref=A');
 		const failed = fakeContext({
 			parameters: {},
 			respond: () => envelope(1000001, 'The authorization target product does not exist'),
 		});
-		await expect(redirectRequest(failed.context, redirectCall, 0)).rejects.toThrow(
-			'The authorization target product does not exist',
-		);
+		await expect(
+			redirectRequest(failed.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+		).rejects.toThrow('The authorization target product does not exist');
 	});
 });
 
@@ -374,7 +378,11 @@ describe('credentials', () => {
 	it('are read once per execution, however many requests', async () => {
 		const fake = fakeContext({ parameters: {}, respond: () => OK });
 		const getCredentials = jest.spyOn(fake.context, 'getCredentials');
-		await Promise.all([0, 1, 2].map((item) => apiRequest(fake.context, call('read'), item)));
+		await Promise.all(
+			[0, 1, 2].map((item) =>
+				apiRequest(fake.context, call('read'), item, DEFAULT_REQUEST_SETTINGS),
+			),
+		);
 		expect(fake.requests).toHaveLength(3);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 	});
