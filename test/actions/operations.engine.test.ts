@@ -8,6 +8,7 @@ import { runWorkflow, type WorkflowRun } from '../../support/n8n/core/runWorkflo
 import { withCredential } from '../../support/n8n/core/workflows';
 import { readWorkflowFixture, type WorkflowFixtureName } from '../../support/fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const json = (items: INodeExecutionData[]) => items.map((item) => item.json);
 /**
@@ -32,7 +33,7 @@ const manualTrigger: INodeType = {
 };
 const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedItem);
 
-describe('every operation as a workflow through the n8n engine', () => {
+describe(scenario('actions.outputs'), () => {
 	const sandbox = useSandbox();
 
 	async function run(

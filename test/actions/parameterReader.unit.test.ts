@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { ParameterReader } from '../../nodes/shared/helpers/validation';
 import { fakeContext } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 function reader(value: unknown): ParameterReader {
 	const parameters: IDataObject = value === undefined ? {} : { field: value as IDataObject };
@@ -26,7 +27,7 @@ function outcome(read: (params: ParameterReader) => unknown, value: unknown): un
 
 const longText = 'x'.repeat(256);
 
-describe('ParameterReader', () => {
+describe(scenario('actions.parameterReader'), () => {
 	it.each<[string, unknown, unknown]>([
 		['trimmed text', '  u_1 ', { value: 'u_1' }],
 		['a number from an expression', 20260301, { value: '20260301' }],

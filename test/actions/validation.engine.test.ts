@@ -8,6 +8,7 @@ import { loadPackage } from '../../support/n8n/core/packageLoader';
 import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { singleNodeWorkflow } from '../../support/n8n/core/workflows';
 import { allCredentials, credentialFor, useSandbox } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const long = 'x'.repeat(256);
 // A literal empty required field is refused by n8n itself before the run; data arrives by expression.
@@ -176,7 +177,7 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		['whitespace-only user id', { userId: ' ' }, required('User ID')],
 	]),
 ];
-describe('input refused before any request', () => {
+describe(scenario('actions.validation'), () => {
 	const sandbox = useSandbox();
 
 	it('every operation of the node has refused-input cases', async () => {

@@ -9,8 +9,9 @@ import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSe
 import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 import { OPERATIONS } from '../../nodes/AffiliateTracking/actions/router';
 import { loadPackage } from '../../support/n8n/core/packageLoader';
+import { scenario } from '../../support/scenarios';
 
-describe('node and credential descriptions', () => {
+describe(scenario('package.description'), () => {
 	let description: INodeTypeDescription;
 	let properties: INodeProperties[];
 
@@ -105,7 +106,7 @@ describe('node and credential descriptions', () => {
 	});
 });
 
-describe('trigger description', () => {
+describe(scenario('pollingTrigger.description'), () => {
 	let description: INodeTypeDescription;
 
 	beforeAll(async () => {
@@ -148,7 +149,7 @@ describe('trigger description', () => {
 	});
 });
 
-describe('payment webhook trigger description', () => {
+describe(scenario('paymentWebhook.description'), () => {
 	let description: INodeTypeDescription;
 	let loader: Awaited<ReturnType<typeof loadPackage>>;
 

@@ -4,6 +4,7 @@
  * credential uses only the transport; no node folder uses another; the Payment Webhook Trigger
  * uses only its own folder and the helpers.
  */
+import { scenario } from '../../support/scenarios';
 import { readSources } from '../../support/testing/sourceFiles';
 
 type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'paymentTrigger' | 'credential';
@@ -65,7 +66,7 @@ const SOURCES = readSources(['nodes', 'credentials']);
 /** A call of one of n8n's HTTP helpers (this.helpers.httpRequest…, context.helpers.request…). */
 const SENDS = /\bhelpers\s*\.\s*(httpRequest|request)\w*/;
 
-describe('import layers', () => {
+describe(scenario('package.layers'), () => {
 	it('every source file belongs to a layer', () => {
 		expect(SOURCES.length).toBeGreaterThan(30);
 		expect(SOURCES.filter(({ path }) => layerOf(path) === undefined)).toEqual([]);

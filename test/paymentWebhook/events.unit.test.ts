@@ -26,6 +26,7 @@ import {
 	PROVIDERS as REGISTRY,
 	type Provider,
 } from '../../nodes/PaymentWebhookTrigger/providers';
+import { scenario } from '../../support/scenarios';
 
 const SIGNED_AT = 1_764_000_000;
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
@@ -80,7 +81,7 @@ const EXPECTED: Record<
 	},
 };
 
-describe('payment event items', () => {
+describe(scenario('paymentWebhook.items'), () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
 		const expected = EXPECTED[provider];
 		const unsigned = [
@@ -439,7 +440,7 @@ describe('payment event items', () => {
 		});
 	});
 
-	describe('amounts in major units', () => {
+	describe(scenario('paymentWebhook.amounts'), () => {
 		it.each([
 			[10000, 'USD', '100.00'],
 			[5, 'usd', '0.05'],
@@ -479,7 +480,7 @@ describe('payment event items', () => {
 	});
 });
 
-describe("each provider's Events parameter (written out in its module)", () => {
+describe(scenario('paymentWebhook.eventsParameter'), () => {
 	it.each(REGISTRY.map((provider) => [provider.option.value, provider] as const))(
 		'%s: shown for it only, an option per event and Any Event, sorted, all events by default',
 		(id, { eventsParameter, events }) => {

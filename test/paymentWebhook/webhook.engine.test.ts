@@ -26,6 +26,7 @@ import {
 	signDelivery,
 	TEST_SIGNING_SECRETS,
 } from '../../support/payment/paymentSignatures';
+import { scenario } from '../../support/scenarios';
 
 const TYPE = 'n8n-nodes-affiliate-tracking.paymentWebhookTrigger';
 const WEBHOOK_ID = '3f0c8a52-engine-payment-webhook';
@@ -154,7 +155,7 @@ function signedDelivery(
 	return { rawBody, headers };
 }
 
-describe('Payment Webhook Trigger in n8n-core', () => {
+describe(scenario('paymentWebhook.webhookContext'), () => {
 	it("resolves the chosen provider's events and their defaults: a Paddle refund", async () => {
 		const body = sampleEvent('paddle', 'refund', { transactionId: 'txn_engine_1', partial: true });
 		const { rawBody, headers } = signedDelivery('paddle', body);

@@ -29,6 +29,7 @@ import {
 	fakeWebhookContext,
 	type FakeWebhookOptions,
 } from '../../support/fakes/fakeWebhookContext';
+import { scenario } from '../../support/scenarios';
 
 const trigger = new PaymentWebhookTrigger();
 
@@ -86,7 +87,7 @@ async function run(fake: ReturnType<typeof fakeWebhookContext>) {
 	return await trigger.webhook.call(fake.context);
 }
 
-describe('Payment Webhook Trigger: webhook()', () => {
+describe(scenario('paymentWebhook.webhook'), () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
 		const secret = TEST_SIGNING_SECRETS[provider];
 
@@ -351,7 +352,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 	});
 });
 
-describe('Payment Webhook Trigger: description', () => {
+describe(scenario('paymentWebhook.credential'), () => {
 	const { description } = trigger;
 
 	it('keeps the names of the contract', () => {

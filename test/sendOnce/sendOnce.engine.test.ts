@@ -19,6 +19,7 @@ import {
 	useSandbox,
 	waitUntil,
 } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const TEST_OPTIONS = fastRetries(5);
 
@@ -38,7 +39,7 @@ function purchaseWorkflow(skip: boolean, id?: string): IWorkflowBase {
 
 const orders = (...ids: string[]) => ids.map((orderId) => ({ json: { orderId, amount: 10 } }));
 
-describe('Skip Transactions Already Tracked', () => {
+describe(scenario('sendOnce.throughN8nCore'), () => {
 	const sandbox = useSandbox();
 	const credentials = () => allCredentials(sandbox);
 	const recorded = (transactionId: string) =>
@@ -189,7 +190,7 @@ describe('Skip Transactions Already Tracked', () => {
 		expect(deduplicationStore.calls).toHaveLength(200);
 	});
 
-	describe("the harness's store keeps n8n's hazards (why the node serializes and confirms)", () => {
+	describe(scenario('sendOnce.storeHazards'), () => {
 		const workflow = { workflow: { id: 'hazards', active: true } };
 		const options = { mode: 'entries', maxEntries: 10 } as const;
 

@@ -21,13 +21,14 @@ import {
 	WRONG_SECRET,
 } from '../../support/services/sandbox';
 import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
+import { scenario } from '../../support/scenarios';
 
 const getPromoter = { resource: 'promoter', operation: 'get', userId: '={{ $json.userId }}' };
 
-describe('errors and items', () => {
+describe(scenario('itemLoop.workflowExecute'), () => {
 	const sandbox = useSandbox();
 
-	describe('every authentication failure surfaces with its message, code and remedy', () => {
+	describe(scenario('transport.authErrors'), () => {
 		const cases: Array<[string, string, ICredentialDataDecryptedObject, string, string]> = [
 			[
 				'unknown key',

@@ -20,6 +20,7 @@ import {
 } from '../../nodes/shared/transport/httpRequestAdapter';
 import { signRequestOptions } from '../../nodes/shared/transport/requestSigner';
 import { strnatcmp } from '../../sandbox/verify';
+import { scenario } from '../../support/scenarios';
 
 const SECRET = 'sk_test_vector_secret';
 const TS = '1767225600';
@@ -27,7 +28,7 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 const hmac = (text: string) => createHmac('sha256', SECRET).update(text).digest('hex');
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)', () => {
+describe(scenario('transport.signatureV1'), () => {
 	const v1Vectors: Array<[string, string[], string]> = [
 		[
 			'spec example',
@@ -95,7 +96,7 @@ describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)
 	});
 });
 
-describe('signature v2 (HMAC-SHA256 over six lines)', () => {
+describe(scenario('transport.signatureV2'), () => {
 	it('POST with a JSON body', () => {
 		const body = '{"event_name":"signup","invited_user_id":"u1","invite_code":"ADA2026"}';
 		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/track/conversion\n\n${TS}\n${sha256(body)}`;
@@ -194,7 +195,7 @@ describe('signature v2 (HMAC-SHA256 over six lines)', () => {
 	});
 });
 
-describe('credential authenticate(): the signed request is the request sent', () => {
+describe(scenario('transport.authenticate'), () => {
 	const credentials = {
 		baseUrl: 'https://api.example.com/',
 		apiKey: 'pk_x',
@@ -279,7 +280,7 @@ describe('credential authenticate(): the signed request is the request sent', ()
 	);
 });
 
-describe("naturalCompare agrees with the sandbox's separate SORT_NATURAL implementation", () => {
+describe(scenario('transport.naturalCompare'), () => {
 	it('on 5,000 random name pairs', () => {
 		let seed = 7;
 		const random = () => {
@@ -299,7 +300,7 @@ describe("naturalCompare agrees with the sandbox's separate SORT_NATURAL impleme
 	});
 });
 
-describe("credential authenticate(): the HTTP Request node's request-library options", () => {
+describe(scenario('transport.authenticateHttpRequestNode'), () => {
 	// n8n's requestWithAuthentication (the HTTP Request node v3 and v4.x, its pagination) hands
 	// the credential { uri, qs, body, form, formData, json } instead of { url, baseURL, qs, body }.
 	const SERVICE = 'https://api.example.com';

@@ -21,6 +21,7 @@ import {
 	TEST_CREDENTIALS,
 	type Responder,
 } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -64,7 +65,7 @@ async function send(
 
 beforeEach(() => sleepMock.mockClear());
 
-describe('a request as sent', () => {
+describe(scenario('transport.requestAsSent'), () => {
 	it('POSTs the body serialized once, with the timestamp header and no redirects followed', async () => {
 		const { data, requests } = await send(call('write'), () => OK, { timeout: 1234 });
 		expect(data).toEqual({ status: 'APPLIED' });
@@ -100,7 +101,7 @@ describe('a request as sent', () => {
 	});
 });
 
-describe('retries by operation safety (Max Retries 2)', () => {
+describe(scenario('transport.retries'), () => {
 	const failures: Array<
 		[string, Responder, string, 'notProcessed' | 'maybeProcessed' | 'retryAllowed']
 	> = [
@@ -195,7 +196,7 @@ describe('retries by operation safety (Max Retries 2)', () => {
 	});
 });
 
-describe('waits between attempts', () => {
+describe(scenario('transport.waits'), () => {
 	it('backs off exponentially with jitter from Retry Delay', async () => {
 		await send(call('read'), () => httpAnswer(503), { maxRetries: 3, retryDelay: 100 });
 		const waits = sleepMock.mock.calls.map(([ms]) => ms);
@@ -230,7 +231,7 @@ describe('waits between attempts', () => {
 	});
 });
 
-describe('clock-skew correction', () => {
+describe(scenario('transport.clockSkew'), () => {
 	const expired = (serverAheadS: number) =>
 		envelope(1000004, SERVER_MESSAGES.timestampExpired, null, {
 			date: new Date(Date.now() + serverAheadS * 1000).toUTCString(),
@@ -280,7 +281,7 @@ describe('clock-skew correction', () => {
 	});
 });
 
-describe('envelope errors', () => {
+describe(scenario('transport.envelopeErrors'), () => {
 	it("keep the server's message and code, and add the remedy", async () => {
 		const { error, requests } = await send(call('idempotentWrite'), () =>
 			envelope(1000001, 'The conversion for the specified transaction was not found'),
@@ -331,7 +332,7 @@ describe('envelope errors', () => {
 	});
 });
 
-describe('answers that are not an API response', () => {
+describe(scenario('transport.notAnApiAnswer'), () => {
 	it('a redirect where an envelope was expected names the Base URL', async () => {
 		const { error } = await send(call('read'), () =>
 			httpAnswer(302, '', { location: 'https://login.example.com' }),
@@ -359,7 +360,7 @@ describe('answers that are not an API response', () => {
 	});
 });
 
-describe('credentials', () => {
+describe(scenario('transport.credentials'), () => {
 	it('a plain http:// Base URL off loopback is refused before sending', async () => {
 		const { error, requests } = await send(call('read'), () => OK, undefined, {
 			...TEST_CREDENTIALS,
