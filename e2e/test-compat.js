@@ -333,11 +333,10 @@ async function runRelease(version, tarball, install) {
 		await checkWebhookExamples({
 			check,
 			base,
-			cookie,
 			sandbox,
 			seen,
-			refund: { id: IDS.refund, json: exampleA },
-			purchase: { id: IDS.purchase, json: exampleH },
+			refund: exampleA,
+			purchase: exampleH,
 		});
 
 		await check('no API secret in any output, answer or n8n log', () => {

@@ -318,6 +318,21 @@ describe(scenario('transport.envelopeErrors'), () => {
 		expect(error?.description).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 	});
 
+	it('a failed v1 signature shows the names and timestamp, with the secret replaced', async () => {
+		const v1 = { ...TEST_CREDENTIALS, signatureVersion: 'v1' };
+		const { error, requests } = await send(
+			call('write', { body: { user_id: 'u1', email: 'a@b.co' } }),
+			() => envelope(1000004, SERVER_MESSAGES.signatureFailed),
+			undefined,
+			v1,
+		);
+		expect(error?.description).toContain('Signed with signature version v1');
+		expect(error?.description).toContain(
+			`email&user_id${requests[0].headers?.[TIMESTAMP_HEADER]}<API secret>`,
+		);
+		expect(JSON.stringify(error)).not.toContain(String(TEST_CREDENTIALS.apiSecret));
+	});
+
 	it('an expected one becomes the result the operation gives for it', async () => {
 		const recover = (answer: { message: string }) =>
 			SERVER_MESSAGES.alreadyExists.test(answer.message) ? { status: 'ALREADY_EXISTS' } : undefined;
