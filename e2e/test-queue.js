@@ -25,7 +25,9 @@
  *    tampered, replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
  *    replacement starts 10 s later. Checked against the sandbox's own records and n8n's database.
  * 6. A round with webhook-1 SIGKILLed mid-round and started again, purchases to example (i)
- *    beside its refunds (`FAULT webhook-processor-kill`).
+ *    beside its refunds (`FAULT webhook-processor-kill`). No worker kill is combined with
+ *    purchases: an execution killed holding example (i)'s claim keeps it for its 10-minute lease,
+ *    by design.
  * 7. No process logged the secret.
  *
  * Needs PostgreSQL, Redis and nginx from scripts/setup-system.sh (the run stops at once, naming

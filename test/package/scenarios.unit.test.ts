@@ -10,19 +10,28 @@ const NAMINGS = scenarioNamings();
 const placesOf = (id: string) =>
 	NAMINGS.filter((naming) => naming.id === id).map(({ path, line }) => `${path}:${line}`);
 
-/** CONTRIBUTING.md's rows: `| \`id\` | layer | why |` between the table's markers. */
+/**
+ * CONTRIBUTING.md's rows as [id, layer, why], between the table's markers: the scenarios below e2e
+ * as `| id | layer |`, then the e2e ones as `| id | why |` under a header that says so.
+ */
 function contributingRows(): string[][] {
-	const [, table = ''] = readRepoFile('CONTRIBUTING.md').split('<!-- scenarios -->');
-	return table
+	const [, marked = ''] = readRepoFile('CONTRIBUTING.md').split('<!-- scenarios -->');
+	let e2e = false;
+	return marked
 		.split('<!-- /scenarios -->')[0]
 		.split('\n')
-		.filter((line) => line.startsWith('| `'))
-		.map((line) =>
-			line
+		.filter((line) => line.startsWith('|') && !line.startsWith('| -'))
+		.flatMap((line) => {
+			const [id, cell] = line
 				.slice(1, -1)
-				.split(' | ')
-				.map((cell) => cell.trim().replace(/^`|`$/g, '')),
-		);
+				.split('|')
+				.map((text) => text.trim().replace(/^`|`$/g, ''));
+			if (!line.startsWith('| `')) {
+				e2e = cell === 'why real n8n';
+				return [];
+			}
+			return [e2e ? [id, 'e2e', cell] : [id, cell, '']];
+		});
 }
 
 describe(scenario('package.scenarios'), () => {
