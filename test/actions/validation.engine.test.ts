@@ -207,25 +207,6 @@ describe(scenario('actions.validation'), () => {
 		expect(sandbox.requestCount).toBe(0);
 	});
 
-	it('a credential with a plain http:// base URL off loopback is refused before sending', async () => {
-		const result = await runWorkflow(
-			singleNodeWorkflow(op('promoter', 'get', { userId: 'user_1001' }), {
-				credentialId: 'remote',
-			}),
-			{
-				credentials: {
-					remote: credentialFor(sandbox, 'pk_test_videomax_v2', {
-						baseUrl: 'http://api.example.com',
-					}),
-				},
-			},
-		);
-		expect(result.error?.message).toBe(
-			'Base URL must use https://; plain http:// is only allowed for a local sandbox on 127.0.0.1 or localhost',
-		);
-		expect(sandbox.requestCount).toBe(0);
-	});
-
 	describe('accepted input', () => {
 		it.each([
 			[
