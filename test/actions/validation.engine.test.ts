@@ -7,7 +7,7 @@ import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workf
 import { loadPackage } from '../../support/n8n/core/packageLoader';
 import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { singleNodeWorkflow } from '../../support/n8n/core/workflows';
-import { allCredentials, credentialFor, useSandbox } from '../../support/services/sandbox';
+import { allCredentials, useSandbox } from '../../support/services/sandbox';
 import { scenario } from '../../support/scenarios';
 
 const long = 'x'.repeat(256);
