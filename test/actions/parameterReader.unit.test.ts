@@ -8,6 +8,7 @@ import {
 
 import { ParameterReader } from '../../nodes/shared/helpers/validation';
 import { fakeContext } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 /** The field read: its label is what every error names. */
 const FIELD: INodeProperties = { displayName: 'Field', name: 'field', type: 'string', default: '' };
@@ -34,7 +35,7 @@ function outcome(read: (params: ParameterReader) => unknown, value: unknown): un
 
 const longText = 'x'.repeat(256);
 
-describe('ParameterReader', () => {
+describe(scenario('actions.parameterReader'), () => {
 	it.each<[string, unknown, unknown]>([
 		['trimmed text', '  u_1 ', { value: 'u_1' }],
 		['a number from an expression', 20260301, { value: '20260301' }],

@@ -14,6 +14,7 @@ import type { Pacing, RunOptions } from '../../nodes/shared/helpers/runOptions';
 import { ERROR_CONTEXT } from '../../nodes/shared/transport/errors';
 import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { fakeContext, type FakeContextOptions } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 /** Track Purchase doing `handler` for each item. */
 const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
@@ -76,7 +77,7 @@ function apiError(
 	return error;
 }
 
-describe('order and pairing', () => {
+describe(scenario('itemLoop.order'), () => {
 	it('keeps input order and pairs every result under concurrency, lists becoming items', async () => {
 		const context = contextOf(6);
 		let inFlight = 0;
@@ -131,7 +132,7 @@ describe('order and pairing', () => {
 	});
 });
 
-describe('Continue On Fail', () => {
+describe(scenario('itemLoop.continueOnFail'), () => {
 	const failOdd =
 		(context: ReturnType<typeof fakeContext>['context']) => async (itemIndex: number) => {
 			if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
@@ -210,7 +211,7 @@ describe('Continue On Fail', () => {
 	});
 });
 
-describe('a run stopped by an error', () => {
+describe(scenario('itemLoop.stopped'), () => {
 	it('starts no further item, waits for those under way, and accounts for every item', async () => {
 		const context = contextOf(12);
 		const started: number[] = [];

@@ -9,8 +9,9 @@ import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSe
 import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 import { OPERATIONS } from '../../nodes/AffiliateTracking/actions/router';
 import { loadPackage } from '../../support/n8n/core/packageLoader';
+import { scenario } from '../../support/scenarios';
 
-describe('node and credential descriptions', () => {
+describe(scenario('package.description'), () => {
 	let description: INodeTypeDescription;
 	let properties: INodeProperties[];
 
@@ -107,7 +108,7 @@ describe('node and credential descriptions', () => {
 	});
 });
 
-describe('trigger description', () => {
+describe(scenario('pollingTrigger.description'), () => {
 	let description: INodeTypeDescription;
 
 	beforeAll(async () => {
@@ -150,7 +151,7 @@ describe('trigger description', () => {
 	});
 });
 
-describe('payment webhook trigger description', () => {
+describe(scenario('paymentWebhook.description'), () => {
 	let description: INodeTypeDescription;
 	let loader: Awaited<ReturnType<typeof loadPackage>>;
 
@@ -182,46 +183,31 @@ describe('payment webhook trigger description', () => {
 				path: 'webhook',
 			}),
 		]);
-		const credential = loader.credentialTypes.paymentWebhookSigningApi.type;
-		expect(credential.displayName).toBe('Payment Webhook Signing API');
-		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
-			['signingSecret', true],
-		]);
+		// The signing credential's fields and test: test/paymentWebhook/webhook.unit.test.ts.
+		expect(loader.credentialTypes.paymentWebhookSigningApi).toBeDefined();
 	});
 
-	it('offers the five providers, an events list for each, and the response modes', () => {
+	// Each provider's Events parameter and its defaults: test/paymentWebhook/events.unit.test.ts.
+	it('offers the five providers, an events list for each, the response modes and the options', () => {
 		const values = (property: INodeProperties | undefined) =>
 			(property?.options as INodePropertyOptions[]).map((o) => o.value);
-		const provider = description.properties.find((p) => p.name === 'provider');
-		expect(provider?.noDataExpression).toBe(true);
-		expect(values(provider)).toEqual([
-			'creem',
-			'lemonSqueezy',
-			'paddle',
-			'standardWebhooks',
-			'stripe',
-		]);
-		const events = description.properties.filter((p) => p.name === 'events');
+		const byName = (name: string) => description.properties.filter((p) => p.name === name);
+		const [provider] = byName('provider');
+		expect(provider).toMatchObject({ noDataExpression: true, default: 'stripe' });
+		const providers = ['creem', 'lemonSqueezy', 'paddle', 'standardWebhooks', 'stripe'];
+		expect(values(provider)).toEqual(providers);
 		expect(
-			Object.fromEntries(events.map((p) => [p.displayOptions?.show?.provider?.[0], p.default])),
-		).toEqual({
-			stripe: [
-				'checkout.session.completed',
-				'payment_intent.succeeded',
-				'invoice.paid',
-				'charge.refunded',
-				'refund.created',
-			],
-			paddle: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
-			lemonSqueezy: ['order_created', 'order_refunded'],
-			standardWebhooks: ['order.paid', 'order.refunded'],
-			creem: ['checkout.completed', 'refund.created'],
+			byName('events')
+				.map((p) => p.displayOptions?.show?.provider)
+				.sort(),
+		).toEqual(providers.map((id) => [id]));
+		const [responseMode] = byName('responseMode');
+		expect(values(responseMode)).toEqual(['onReceived', 'lastNode', 'responseNode']);
+		expect(responseMode.default).toBe('onReceived');
+		const options = byName('options')[0].options as INodeProperties[];
+		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
+			toleranceSeconds: 300,
+			userIdMetadataKey: 'user_id',
 		});
-		for (const property of events) expect(values(property)).toContain('*');
-		expect(values(description.properties.find((p) => p.name === 'responseMode'))).toEqual([
-			'onReceived',
-			'lastNode',
-			'responseNode',
-		]);
 	});
 });

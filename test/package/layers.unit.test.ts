@@ -5,6 +5,7 @@
  * uses only its own folder and the helpers. The transport reads no node parameter: it is given
  * its settings.
  */
+import { scenario } from '../../support/scenarios';
 import { readSources } from '../../support/testing/sourceFiles';
 
 type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'paymentTrigger' | 'credential';
@@ -73,7 +74,7 @@ const SENDS = /\bhelpers\s*\.\s*(httpRequest|request)\w*/;
 const READS_PARAMETERS =
 	/\bget(?:Current)?NodeParameters?\b|\.\s*parameters\b|\{[^}]*\bparameters\b[^}]*\}\s*=\s*[\w.]*getNode\(\)/;
 
-describe('import layers', () => {
+describe(scenario('package.layers'), () => {
 	it('every source file belongs to a layer', () => {
 		expect(SOURCES.length).toBeGreaterThan(30);
 		expect(SOURCES.filter(({ path }) => layerOf(path) === undefined)).toEqual([]);

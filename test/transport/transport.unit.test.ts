@@ -25,6 +25,7 @@ import {
 	TEST_CREDENTIALS,
 	type Responder,
 } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -68,7 +69,7 @@ async function send(
 
 beforeEach(() => sleepMock.mockClear());
 
-describe('a request as sent', () => {
+describe(scenario('transport.requestAsSent'), () => {
 	it('POSTs the body serialized once, with the timestamp header and no redirects followed', async () => {
 		const { data, requests } = await send(call('write'), () => OK, { timeoutMs: 1234 });
 		expect(data).toEqual({ status: 'APPLIED' });
@@ -104,7 +105,7 @@ describe('a request as sent', () => {
 	});
 });
 
-describe('retries by operation safety (Max Retries 2)', () => {
+describe(scenario('transport.retries'), () => {
 	const failures: Array<
 		[string, Responder, string, 'notProcessed' | 'maybeProcessed' | 'retryAllowed']
 	> = [
@@ -199,7 +200,7 @@ describe('retries by operation safety (Max Retries 2)', () => {
 	});
 });
 
-describe('waits between attempts', () => {
+describe(scenario('transport.waits'), () => {
 	it('backs off exponentially with jitter from Retry Delay', async () => {
 		await send(call('read'), () => httpAnswer(503), { maxRetries: 3, retryDelayMs: 100 });
 		const waits = sleepMock.mock.calls.map(([ms]) => ms);
@@ -234,7 +235,7 @@ describe('waits between attempts', () => {
 	});
 });
 
-describe('clock-skew correction', () => {
+describe(scenario('transport.clockSkew'), () => {
 	const expired = (serverAheadS: number) =>
 		envelope(1000004, SERVER_MESSAGES.timestampExpired, null, {
 			date: new Date(Date.now() + serverAheadS * 1000).toUTCString(),
@@ -284,7 +285,7 @@ describe('clock-skew correction', () => {
 	});
 });
 
-describe('envelope errors', () => {
+describe(scenario('transport.envelopeErrors'), () => {
 	it("keep the server's message and code, and add the remedy", async () => {
 		const { error, requests } = await send(call('idempotentWrite'), () =>
 			envelope(1000001, 'The conversion for the specified transaction was not found'),
@@ -321,6 +322,21 @@ describe('envelope errors', () => {
 		expect(error?.description).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 	});
 
+	it('a failed v1 signature shows the names and timestamp, with the secret replaced', async () => {
+		const v1 = { ...TEST_CREDENTIALS, signatureVersion: 'v1' };
+		const { error, requests } = await send(
+			call('write', { body: { user_id: 'u1', email: 'a@b.co' } }),
+			() => envelope(1000004, SERVER_MESSAGES.signatureFailed),
+			undefined,
+			v1,
+		);
+		expect(error?.description).toContain('Signed with signature version v1');
+		expect(error?.description).toContain(
+			`email&user_id${requests[0].headers?.[TIMESTAMP_HEADER]}<API secret>`,
+		);
+		expect(JSON.stringify(error)).not.toContain(String(TEST_CREDENTIALS.apiSecret));
+	});
+
 	it('an expected one becomes the result the operation gives for it', async () => {
 		const recover = (answer: { message: string }) =>
 			SERVER_MESSAGES.alreadyExists.test(answer.message) ? { status: 'ALREADY_EXISTS' } : undefined;
@@ -335,7 +351,7 @@ describe('envelope errors', () => {
 	});
 });
 
-describe('answers that are not an API response', () => {
+describe(scenario('transport.notAnApiAnswer'), () => {
 	it('a redirect where an envelope was expected names the Base URL', async () => {
 		const { error } = await send(call('read'), () =>
 			httpAnswer(302, '', { location: 'https://login.example.com' }),
@@ -363,7 +379,7 @@ describe('answers that are not an API response', () => {
 	});
 });
 
-describe('credentials', () => {
+describe(scenario('transport.credentials'), () => {
 	it('a plain http:// Base URL off loopback is refused before sending', async () => {
 		const { error, requests } = await send(call('read'), () => OK, undefined, {
 			...TEST_CREDENTIALS,
