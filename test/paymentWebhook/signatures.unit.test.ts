@@ -35,6 +35,7 @@ import {
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
 import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { scenario } from '../../support/scenarios';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS = OTHER_SIGNING_SECRETS;
@@ -81,7 +82,7 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 	expect(verify(provider, rawBody, headers, { secret: OTHER_SECRETS[provider] }).valid).toBe(true);
 }
 
-describe('payment webhook signatures', () => {
+describe(scenario('paymentWebhook.signatures'), () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
 		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);
@@ -382,7 +383,7 @@ describe('payment webhook signatures', () => {
 		});
 	});
 
-	describe('signing secrets the node cannot use (a setup error, not a bad delivery)', () => {
+	describe(scenario('paymentWebhook.unusableSecrets'), () => {
 		it.each([
 			['stripe', '', 'The Signing Secret is empty'],
 			['paddle', ' pdl_ntfset_x', 'The Signing Secret starts or ends with white space'],
