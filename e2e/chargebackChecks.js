@@ -118,7 +118,7 @@ async function postSigned(url, provider, event, seen) {
  * @param {{ check: ReturnType<typeof import('./checks').createChecks>['check'], base: string, sandbox: import('../sandbox/server').Sandbox, seen: string[] }} n8n
  */
 async function checkChargebacks({ check, base, sandbox, seen }) {
-	await check(scenario('paymentWebhook.chargeback.exampleA'), async () => {
+	await check(scenario('e2e.chargebacks'), async () => {
 		const refundCalls = () =>
 			sandbox.calls.filter((call) => call.path.endsWith('/track/refund')).length;
 		/** @param {string} id */

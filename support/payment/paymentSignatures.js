@@ -74,6 +74,14 @@ function credentialDataOf(provider) {
 }
 
 /**
+ * The test endpoint's values of the provider's own node parameters.
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function nodeParametersOf(provider) {
+	return SIGNERS[provider].nodeParameters ?? {};
+}
+
+/**
  * An event's body as the provider sends it, and its content type.
  * @param {Provider} provider @param {Record<string, unknown>} event
  */
@@ -179,6 +187,7 @@ module.exports = {
 	disputeEvent,
 	credentialDataOf,
 	encodeEvent,
+	nodeParametersOf,
 	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,

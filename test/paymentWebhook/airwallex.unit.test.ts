@@ -39,7 +39,7 @@ function verify(
 	});
 }
 
-describe(scenario('paymentWebhook.airwallex.documentedSigner'), () => {
+describe(scenario('paymentWebhook.airwallexSigner'), () => {
 	it("signs the documented example as OpenSSL digests Airwallex's construction", () => {
 		expect(signAtMilliseconds(DOCUMENTED_BODY, SECRET, DOCUMENTED_TIMESTAMP_MS)).toEqual({
 			'x-timestamp': String(DOCUMENTED_TIMESTAMP_MS),
@@ -58,7 +58,7 @@ describe(scenario('paymentWebhook.airwallex.documentedSigner'), () => {
 	});
 });
 
-describe(scenario('paymentWebhook.airwallex.verify'), () => {
+describe(scenario('paymentWebhook.airwallex'), () => {
 	const body = DOCUMENTED_BODY;
 	const signed = (options: { timestampMs?: number; secret?: string } = {}) =>
 		signAtMilliseconds(body, options.secret ?? SECRET, options.timestampMs ?? NOW_MS);
@@ -126,7 +126,7 @@ describe(scenario('paymentWebhook.airwallex.verify'), () => {
 	});
 });
 
-describe(scenario('paymentWebhook.airwallex.majorUnits'), () => {
+describe(scenario('paymentWebhook.majorUnitsIn'), () => {
 	it('reads amounts in major units from their decimal text, not by multiplying floats', () => {
 		expect(minorFromMajor(16.66, 'USD')).toBe(1666);
 		expect(minorFromMajor(1.1, 'USD')).toBe(110);

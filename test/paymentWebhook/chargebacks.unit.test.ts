@@ -36,7 +36,7 @@ const dispute = (provider: Provider, outcome: 'opened' | 'won' | 'lost') =>
 		amountMinor: 4900,
 	}) as IDataObject;
 
-describe(scenario('paymentWebhook.chargeback.items'), () => {
+describe(scenario('paymentWebhook.chargebacks'), () => {
 	it('Stripe, Paddle and Airwallex report disputes', () => {
 		expect([...DISPUTING_PROVIDERS].sort()).toEqual(['airwallex', 'paddle', 'stripe']);
 	});
