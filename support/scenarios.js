@@ -18,7 +18,27 @@
  */
 
 /** @type {Scenario[]} */
-const SCENARIOS = [];
+const SCENARIOS = [
+	// paymentWebhook: Apple App Store Server Notifications V2
+	{
+		id: 'paymentWebhook.appStore.pinnedRoot',
+		layer: 'unit',
+		title:
+			"App Store: the pinned root is Apple Root CA - G3 by its fingerprint, and Apple's real signing chain passes the chain checks",
+	},
+	{
+		id: 'paymentWebhook.appStore.derExtensions',
+		layer: 'unit',
+		title:
+			"App Store: Apple's marker extensions are found by walking the certificate's DER extensions, not by a byte search",
+	},
+	{
+		id: 'paymentWebhook.appStore.appleParity',
+		layer: 'unit',
+		title:
+			"App Store: notifications from the test signer verify with Apple's SignedDataVerifier, and what it refuses is refused",
+	},
+];
 
 /**
  * The title of a scenario, for the describe or check that proves it.
