@@ -38,6 +38,18 @@ const SCENARIOS = [
 		title:
 			"App Store: notifications from the test signer verify with Apple's SignedDataVerifier, and what it refuses is refused",
 	},
+	{
+		id: 'paymentWebhook.appStore.notification',
+		layer: 'unit',
+		title:
+			'App Store: 400 for a body that is no notification; the transaction and renewal info verified, decoded into the body and refused for another app or environment',
+	},
+	{
+		id: 'paymentWebhook.appStore.events',
+		layer: 'unit',
+		title:
+			'App Store: one-time charges, subscription starts and renewals are purchases, REFUND a refund (partial when prorated), sharing transactionId; price in milli-units',
+	},
 ];
 
 /**

@@ -1,0 +1,198 @@
+/**
+ * App Store Server Notifications V2 beyond the signature (providers/appStore/notification.ts and
+ * readers.ts): what a delivery must be besides signed by Apple's chain, what the verified body
+ * holds, and what each notification type becomes. Deliveries are signed by the test signer
+ * (support/payment/signers/appStore.js), which appStoreChain.unit.test.ts proves against Apple's
+ * own verifier.
+ */
+import {
+	checkNotification,
+	trustedRoot,
+	type AppStoreSettings,
+} from '../../nodes/PaymentWebhookTrigger/providers/appStore/notification';
+import {
+	minorFromMilli,
+	purchaseFields,
+	refundFields,
+} from '../../nodes/PaymentWebhookTrigger/providers/appStore/readers';
+import samples from '../../nodes/PaymentWebhookTrigger/providers/appStore/samples.json';
+import {
+	createTestChain,
+	notificationBody,
+	signJws,
+	type TestChain,
+} from '../../support/payment/signers/appStore';
+import { scenario } from '../../support/scenarios';
+
+const SETTINGS: AppStoreSettings = {
+	bundleId: samples.oneTimeCharge.data.bundleId,
+	environment: 'Sandbox',
+};
+
+let chain: TestChain;
+beforeAll(async () => {
+	chain = await createTestChain();
+});
+
+function check(body: string, settings = SETTINGS) {
+	const root = trustedRoot(chain.rootPem);
+	if (root === null) throw new Error('the test root does not parse');
+	return checkNotification(Buffer.from(body), root, settings);
+}
+
+/** The verified body of a sample signed now, or a failure naming the refusal. */
+function verifiedBody(notification: Parameters<typeof notificationBody>[1]) {
+	const verdict = check(notificationBody(chain, notification));
+	if (!verdict.valid) throw new Error(`refused: ${verdict.reason}`);
+	return verdict.body;
+}
+
+describe(scenario('paymentWebhook.appStore.notification'), () => {
+	it.each([
+		['not JSON', 'signedPayload=eyJ'],
+		['JSON without signedPayload', '{"payload":"x"}'],
+		['a signedPayload that is no string', '{"signedPayload":{"alg":"ES256"}}'],
+	])('answers 400 for a body that is %s', (_, body) => {
+		expect(check(body)).toEqual({
+			valid: false,
+			reason: 'the body is not {"signedPayload": …}',
+			status: 400,
+		});
+	});
+
+	it('answers 401 (no status) for a signedPayload that is no JWS or no ES256', () => {
+		expect(check('{"signedPayload":"a.b"}')).toEqual({
+			valid: false,
+			reason: 'signedPayload: not a compact JWS',
+		});
+		const { signedPayload } = JSON.parse(notificationBody(chain, samples.oneTimeCharge));
+		const [, payload, signature] = signedPayload.split('.');
+		const header = Buffer.from(JSON.stringify({ alg: 'none', x5c: chain.x5c })).toString(
+			'base64url',
+		);
+		expect(
+			check(JSON.stringify({ signedPayload: [header, payload, signature].join('.') })),
+		).toEqual({ valid: false, reason: 'signedPayload: the JWS algorithm is not ES256' });
+		const twoCertificates = Buffer.from(
+			JSON.stringify({ alg: 'ES256', x5c: chain.x5c.slice(0, 2) }),
+		).toString('base64url');
+		expect(
+			check(JSON.stringify({ signedPayload: [twoCertificates, payload, signature].join('.') })),
+		).toEqual({
+			valid: false,
+			reason: 'signedPayload: x5c does not hold three certificates (leaf, intermediate, root)',
+		});
+	});
+
+	it('gives the decoded notification, its transaction and renewal info verified and decoded, signed at signedDate', () => {
+		const signedDate = Date.parse('2026-11-20T08:00:00.250Z');
+		const verdict = check(notificationBody(chain, { ...samples.subscribed, signedDate }));
+		expect(verdict).toMatchObject({
+			valid: true,
+			signedAt: signedDate / 1000 - 0.25,
+			body: {
+				notificationType: 'SUBSCRIBED',
+				subtype: 'INITIAL_BUY',
+				notificationUUID: samples.subscribed.notificationUUID,
+				signedDate,
+				data: {
+					bundleId: SETTINGS.bundleId,
+					transactionInfo: { ...samples.subscribed.data.transactionInfo, signedDate },
+					renewalInfo: { ...samples.subscribed.data.renewalInfo, signedDate },
+				},
+			},
+		});
+		const data = verdict.valid ? (verdict.body.data as Record<string, unknown>) : {};
+		expect(typeof data.signedTransactionInfo).toBe('string');
+	});
+
+	it('refuses a well-signed notification whose transaction is for another app or environment', () => {
+		for (const [field, value, reason] of [
+			[
+				'bundleId',
+				'com.example.another',
+				`the transaction is for another app than bundle ID ${SETTINGS.bundleId}`,
+			],
+			['environment', 'Production', 'the transaction is for another environment than Sandbox'],
+		]) {
+			const transactionInfo = { ...samples.oneTimeCharge.data.transactionInfo, [field]: value };
+			const body = notificationBody(chain, {
+				...samples.oneTimeCharge,
+				data: { ...samples.oneTimeCharge.data, transactionInfo },
+			});
+			expect(check(body)).toEqual({ valid: false, reason });
+		}
+	});
+
+	it('refuses renewal info of the other environment, and reads the app of a summary', () => {
+		const renewalInfo = { ...samples.didRenew.data.renewalInfo, environment: 'Production' };
+		const body = notificationBody(chain, {
+			...samples.didRenew,
+			data: { ...samples.didRenew.data, renewalInfo },
+		});
+		expect(check(body)).toEqual({
+			valid: false,
+			reason: 'the renewal info is for another environment than Sandbox',
+		});
+		// RENEWAL_EXTENSION's summary names the app where others have `data`.
+		const summary = {
+			bundleId: SETTINGS.bundleId,
+			environment: 'Sandbox',
+			requestIdentifier: 'r1',
+		};
+		const signedPayload = signJws(chain, {
+			notificationType: 'RENEWAL_EXTENSION',
+			subtype: 'SUMMARY',
+			notificationUUID: 'summary-1',
+			signedDate: Date.now(),
+			summary,
+		});
+		expect(check(JSON.stringify({ signedPayload }))).toMatchObject({ valid: true });
+		expect(check(JSON.stringify({ signedPayload }), { ...SETTINGS, bundleId: 'other' })).toEqual({
+			valid: false,
+			reason: 'the notification is for another app than bundle ID other',
+		});
+	});
+
+	it('refuses a credential root that is no certificate', () => {
+		expect(
+			trustedRoot('-----BEGIN CERTIFICATE-----\nnot one\n-----END CERTIFICATE-----'),
+		).toBeNull();
+	});
+});
+
+describe(scenario('paymentWebhook.appStore.events'), () => {
+	it.each([
+		[9990, 'USD', 999],
+		[1200000, 'JPY', 1200],
+		[12345, 'KWD', 12345],
+		// A prorated share need not fall on a cent: the nearest one.
+		[1247.5, 'EUR', 125],
+	])('reads %d milli-units of %s as %d in the smallest unit', (milli, currency, minor) => {
+		expect(minorFromMilli(milli, currency)).toBe(minor);
+	});
+
+	it('reads purchases and refunds from the verified transaction', () => {
+		const transaction = samples.oneTimeCharge.data.transactionInfo;
+		expect(purchaseFields(verifiedBody(samples.oneTimeCharge))).toEqual({
+			counts: true,
+			transactionId: transaction.transactionId,
+			amountMinor: 999,
+			currency: 'USD',
+			userId: transaction.appAccountToken,
+			metadata: null,
+		});
+		expect(refundFields(verifiedBody(samples.refund))).toMatchObject({
+			refundType: 'full',
+			transactionId: transaction.transactionId,
+			amountMinor: 999,
+		});
+		// 25 % (25000 milli-percent) of 4.99 EUR.
+		expect(refundFields(verifiedBody(samples.refundProrated))).toMatchObject({
+			refundType: 'partial',
+			transactionId: samples.subscribed.data.transactionInfo.transactionId,
+			amountMinor: 125,
+			currency: 'EUR',
+		});
+	});
+});
