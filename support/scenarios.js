@@ -50,6 +50,12 @@ const SCENARIOS = [
 		title:
 			'App Store: one-time charges, subscription starts and renewals are purchases, REFUND a refund (partial when prorated), sharing transactionId; price in milli-units',
 	},
+	{
+		id: 'paymentWebhook.appStore.provider',
+		layer: 'unit',
+		title:
+			"App Store: no secret (Apple's pinned root, or a test root), Bundle ID and Environment from the node, a set-up error naming a bad one",
+	},
 ];
 
 /**

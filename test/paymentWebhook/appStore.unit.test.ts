@@ -5,6 +5,7 @@
  * (support/payment/signers/appStore.js), which appStoreChain.unit.test.ts proves against Apple's
  * own verifier.
  */
+import { appStore } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appStore';
 import {
 	checkNotification,
 	trustedRoot,
@@ -193,6 +194,74 @@ describe(scenario('paymentWebhook.appStore.events'), () => {
 			transactionId: samples.subscribed.data.transactionInfo.transactionId,
 			amountMinor: 125,
 			currency: 'EUR',
+		});
+	});
+});
+
+describe(scenario('paymentWebhook.appStore.provider'), () => {
+	const NO_SECRETS = {
+		signingSecret: '',
+		publicKey: '',
+		publicKeyId: '',
+		decryptionSecret: '',
+		rootCertificate: '',
+	};
+	const request = (
+		rawBody: string,
+		settings: Record<string, string>,
+		rootCertificate = chain.rootPem,
+	) => ({
+		rawBody: Buffer.from(rawBody),
+		headers: {},
+		secrets: { ...NO_SECRETS, rootCertificate },
+		settings,
+		toleranceSeconds: 300,
+		nowSeconds: Math.floor(Date.now() / 1000),
+	});
+	const SANDBOX = { bundleId: SETTINGS.bundleId, environment: 'Sandbox' };
+
+	it("needs no secret: Apple's pinned root when the Root Certificate is empty, else a CA certificate", () => {
+		expect(appStore.secretProblem(NO_SECRETS)).toBeNull();
+		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: chain.rootPem })).toBeNull();
+		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: 'MIIB…' })).toBe(
+			'The Root Certificate is not a PEM certificate',
+		);
+		const leafPem = `-----BEGIN CERTIFICATE-----\n${chain.x5c[0]}\n-----END CERTIFICATE-----`;
+		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: leafPem })).toBe(
+			'The Root Certificate is not a CA certificate',
+		);
+	});
+
+	it('verifies with its own parameters: the verified body, signedAt, no message ID', () => {
+		const signedDate = Date.parse('2026-11-20T08:00:00Z');
+		const body = notificationBody(chain, { ...samples.oneTimeCharge, signedDate });
+		const verdict = appStore.verify(request(body, SANDBOX));
+		expect(verdict).toMatchObject({ valid: true, signedAt: signedDate / 1000, messageId: null });
+		expect(verdict.valid && verdict.body?.notificationUUID).toBe(
+			samples.oneTimeCharge.notificationUUID,
+		);
+		expect(appStore.eventType(verdict.valid ? (verdict.body ?? {}) : {})).toBe('ONE_TIME_CHARGE');
+	});
+
+	it('takes an empty Bundle ID or an unknown Environment as a set-up error naming the parameter', () => {
+		const body = notificationBody(chain, samples.oneTimeCharge);
+		expect(appStore.verify(request(body, { ...SANDBOX, bundleId: ' ' }))).toEqual({
+			valid: false,
+			reason: 'The Bundle ID parameter is empty',
+			unusableSecret: true,
+		});
+		expect(appStore.verify(request(body, { ...SANDBOX, environment: 'sandbox' }))).toEqual({
+			valid: false,
+			reason: 'The Environment parameter must be Production or Sandbox',
+			unusableSecret: true,
+		});
+	});
+
+	it("refuses the test chain with the default root (Apple's), with 401", () => {
+		const body = notificationBody(chain, samples.oneTimeCharge);
+		expect(appStore.verify(request(body, SANDBOX, ''))).toEqual({
+			valid: false,
+			reason: 'signedPayload: the x5c chain does not end at the trusted root',
 		});
 	});
 });

@@ -8,7 +8,6 @@
  */
 // @peculiar/x509's dependency injection needs the metadata polyfill before it loads.
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 
 import { Environment, SignedDataVerifier } from '@apple/app-store-server-library';
@@ -37,6 +36,7 @@ import {
 	type TestChain,
 } from '../../support/payment/signers/appStore';
 import { scenario } from '../../support/scenarios';
+import { readRepoFile } from '../../support/testing/repoFile';
 
 const APPLE_ROOT_FINGERPRINT =
 	'63:34:3A:BF:B8:9A:6A:03:EB:B5:7E:9B:3F:5F:A7:BE:7C:4F:5C:75:6F:30:17:B3:A8:C4:88:C3:65:3E:91:79';
@@ -48,10 +48,10 @@ const APP_APPLE_ID = samples.refund.data.appAppleId;
 
 /** A certificate of Apple's library's own tests, by the name its test file gives it. */
 function appleTestCertificate(name: string): X509Certificate {
-	const file = require.resolve(
-		'@apple/app-store-server-library/dist/tests/unit-tests/jws_verification.test.js',
+	const file = readRepoFile(
+		'node_modules/@apple/app-store-server-library/dist/tests/unit-tests/jws_verification.test.js',
 	);
-	const found = new RegExp(`const ${name} = "([A-Za-z0-9+/=]+)"`).exec(readFileSync(file, 'utf8'));
+	const found = new RegExp(`const ${name} = "([A-Za-z0-9+/=]+)"`).exec(file);
 	if (found === null) throw new Error(`${name} is not in Apple's test file`);
 	return new X509Certificate(Buffer.from(found[1], 'base64'));
 }

@@ -17,14 +17,6 @@ const MILLI_UNITS = 1000;
 /** `revocationPercentage` is a percentage in milli-units: 100000 is all of it. */
 const WHOLE_IN_MILLI_PERCENT = 100_000;
 
-/** Apple's notification types the trigger reads, as `notificationType` names them. */
-export const APP_STORE_EVENTS = {
-	oneTimeCharge: 'ONE_TIME_CHARGE',
-	subscribed: 'SUBSCRIBED',
-	didRenew: 'DID_RENEW',
-	refund: 'REFUND',
-} as const;
-
 /** An amount in milli-units as a whole amount in the currency's smallest unit. */
 export function minorFromMilli(milli: number, currency: string): number {
 	return Math.round((milli * 10 ** currencyDecimals(currency)) / MILLI_UNITS);
