@@ -2,7 +2,7 @@
  * App Store Server Notifications V2 beyond the signature (providers/appStore/notification.ts and
  * readers.ts): what a delivery must be besides signed by Apple's chain, what the verified body
  * holds, and what each notification type becomes. Deliveries are signed by the test signer
- * (support/payment/signers/appStore.js), which appStoreChain.unit.test.ts proves against Apple's
+ * (support/payment/appStoreChain.js), which appStoreChain.unit.test.ts proves against Apple's
  * own verifier.
  */
 import { appStore } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appStore';
@@ -16,18 +16,19 @@ import {
 	purchaseFields,
 	refundFields,
 } from '../../nodes/PaymentWebhookTrigger/providers/appStore/readers';
-import samples from '../../nodes/PaymentWebhookTrigger/providers/appStore/samples.json';
+import * as samplesModule from '../../nodes/PaymentWebhookTrigger/providers/appStore/samples';
 import {
 	createTestChain,
 	notificationBody,
 	signJws,
 	type TestChain,
-} from '../../support/payment/signers/appStore';
+} from '../../support/payment/appStoreChain';
 import { scenario } from '../../support/scenarios';
 
+const { notifications: samples } = samplesModule;
 const SETTINGS: AppStoreSettings = {
-	bundleId: samples.oneTimeCharge.data.bundleId,
-	environment: 'Sandbox',
+	bundleId: samplesModule.bundleId,
+	environment: samplesModule.environment,
 };
 
 let chain: TestChain;

@@ -3,7 +3,7 @@
  * notification.ts) against Apple's own code: the pinned root is Apple Root CA - G3; Apple's real
  * signing chain (the certificates in @apple/app-store-server-library's own tests) passes the chain
  * checks; the marker extensions are found by a DER walk; and every notification the test signer
- * (support/payment/signers/appStore.js) makes gets the same verdict from Apple's
+ * (support/payment/appStoreChain.js) makes gets the same verdict from Apple's
  * SignedDataVerifier as from the trigger's check.
  */
 // @peculiar/x509's dependency injection needs the metadata polyfill before it loads.
@@ -28,23 +28,23 @@ import {
 	trustedRoot,
 	type AppStoreSettings,
 } from '../../nodes/PaymentWebhookTrigger/providers/appStore/notification';
-import samples from '../../nodes/PaymentWebhookTrigger/providers/appStore/samples.json';
+import * as samplesModule from '../../nodes/PaymentWebhookTrigger/providers/appStore/samples';
 import {
 	createTestChain,
 	notificationBody,
 	signJws,
 	type TestChain,
-} from '../../support/payment/signers/appStore';
+} from '../../support/payment/appStoreChain';
 import { scenario } from '../../support/scenarios';
 import { readRepoFile } from '../../support/testing/repoFile';
 
 const APPLE_ROOT_FINGERPRINT =
 	'63:34:3A:BF:B8:9A:6A:03:EB:B5:7E:9B:3F:5F:A7:BE:7C:4F:5C:75:6F:30:17:B3:A8:C4:88:C3:65:3E:91:79';
+const { notifications: samples, appAppleId: APP_APPLE_ID } = samplesModule;
 const SETTINGS: AppStoreSettings = {
-	bundleId: samples.refund.data.bundleId,
-	environment: 'Sandbox',
+	bundleId: samplesModule.bundleId,
+	environment: samplesModule.environment,
 };
-const APP_APPLE_ID = samples.refund.data.appAppleId;
 
 /** A certificate of Apple's library's own tests, by the name its test file gives it. */
 function appleTestCertificate(name: string): X509Certificate {
