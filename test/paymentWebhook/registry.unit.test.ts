@@ -4,9 +4,6 @@
  * (support/payment/signers/<id>.js, discovered) and sample events, the node's codex aliases and
  * the credential's help text. A provider left out of any of them fails here.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import {
 	PROVIDER_PARAMETER,
@@ -15,6 +12,7 @@ import {
 } from '../../nodes/PaymentWebhookTrigger/providers';
 import { readerOf } from '../../nodes/PaymentWebhookTrigger/provider';
 import { scenario } from '../../support/scenarios';
+import { readRepoFile } from '../../support/testing/repoFile';
 import {
 	PROVIDERS as SIGNED,
 	SAMPLES,
@@ -22,17 +20,7 @@ import {
 } from '../../support/payment/paymentSignatures';
 
 const CODEX = JSON.parse(
-	readFileSync(
-		join(
-			__dirname,
-			'..',
-			'..',
-			'nodes',
-			'PaymentWebhookTrigger',
-			'PaymentWebhookTrigger.node.json',
-		),
-		'utf8',
-	),
+	readRepoFile('nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.json'),
 ) as { alias: string[] };
 const CREDENTIAL_TEXT = new PaymentWebhookSigningApi().properties
 	.map(({ description }) => description ?? '')
