@@ -68,6 +68,12 @@ const SCENARIOS = [
 		title:
 			"App Store: no secret (Apple's pinned root, or a test root), Bundle ID and Environment from the node, a set-up error naming a bad one",
 	},
+	{
+		id: 'paymentWebhook.appStore.trigger',
+		layer: 'unit',
+		title:
+			'App Store through the trigger: a signed purchase and its prorated refund become items sharing the transaction ID; a free trial is other; 400, 401 and a set-up error start nothing',
+	},
 ];
 
 /**

@@ -9,7 +9,9 @@
  * root. test/paymentWebhook/appStoreChain.unit.test.ts proves what it signs with Apple's own
  * `SignedDataVerifier`. The credential trusts the test root through its Root Certificate field.
  */
-const { KeyObject, sign, webcrypto } = require('node:crypto');
+const { createPrivateKey, KeyObject, sign, webcrypto, X509Certificate } = require('node:crypto');
+const { readFileSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
 // @peculiar/x509's dependency injection needs the metadata polyfill first.
 require('reflect-metadata');
 const x509 = require('@peculiar/x509');
@@ -169,8 +171,48 @@ function notificationBody(chain, notification) {
 	return JSON.stringify({ signedPayload: signNotification(chain, notification) });
 }
 
+/**
+ * The stored chains, so that signing needs no await (key pairs and certificates are made by
+ * WebCrypto, which is asynchronous): `trusted`, the test credential's root, and `other`, another
+ * endpoint's. Test keys only, trusted by nothing but a test credential.
+ * `node support/payment/appStoreChain.js` makes new ones.
+ */
+const STORED_CHAINS = path.join(__dirname, 'appStoreTestChains.json');
+
+/** @typedef {{ rootPem: string, x5c: string[], leafKeyPem: string }} StoredChain */
+
+/** @returns {{ trusted: TestChain, other: TestChain }} */
+function storedChains() {
+	/** @type {Record<'trusted' | 'other', StoredChain>} */
+	const stored = JSON.parse(readFileSync(STORED_CHAINS, 'utf8'));
+	/** @param {StoredChain} chain @returns {TestChain} */
+	const load = ({ rootPem, x5c, leafKeyPem }) => ({
+		rootPem,
+		rootDer: new X509Certificate(rootPem).raw,
+		x5c,
+		leafKey: createPrivateKey(leafKeyPem),
+	});
+	return { trusted: load(stored.trusted), other: load(stored.other) };
+}
+
+async function storeChains() {
+	/** @param {TestChain} chain @returns {StoredChain} */
+	const store = ({ rootPem, x5c, leafKey }) => ({
+		rootPem,
+		x5c,
+		leafKeyPem: String(leafKey.export({ type: 'pkcs8', format: 'pem' })),
+	});
+	const trusted = await createTestChain();
+	const other = await createTestChain({ rootName: 'Affiliate Tracking Other Test Root' });
+	const stored = { trusted: store(trusted), other: store(other) };
+	writeFileSync(STORED_CHAINS, `${JSON.stringify(stored, null, '\t')}\n`);
+}
+
+if (require.main === module) void storeChains();
+
 module.exports = {
 	createTestChain,
+	storedChains,
 	signJws,
 	signNotification,
 	notificationBody,

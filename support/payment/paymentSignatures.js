@@ -58,8 +58,13 @@ const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);
 /** Another endpoint's secret per provider (a secret roll, a wrong key). */
 const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 
-/** The header that carries each provider's signature (lower case, as Node hands them over). */
-const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader);
+/** The providers that sign in a header, whose scheme the header tests exercise. */
+const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].inBody === undefined);
+
+/** The header that carries the signature of each of those (lower case, as Node hands them over). */
+const SIGNATURE_HEADERS = /** @type {Record<Provider, string>} */ (
+	Object.fromEntries(HEADER_SIGNED.map((id) => [id, SIGNERS[id].signatureHeader]))
+);
 
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
@@ -77,6 +82,31 @@ function withSigningSecret(signingSecret) {
 		decryptionSecret: '',
 		rootCertificate: '',
 	};
+}
+
+/** Each provider's own node parameters at the test endpoint (none for most). */
+const PROVIDER_SETTINGS = byProvider((id) => SIGNERS[id].settings ?? {});
+
+/**
+ * The credential's fields with `secret` in the field the provider reads it from.
+ * @param {Provider} provider @param {string} secret
+ * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
+ */
+function credentialWith(provider, secret) {
+	return { ...withSigningSecret(''), [SIGNERS[provider].secretField ?? 'signingSecret']: secret };
+}
+
+/**
+ * What a provider sends for the unsigned `rawBody`, signed with `secret`: the body (signed inside
+ * for a provider that signs there, else `rawBody` itself) and the headers.
+ * @param {Provider} provider @param {string} rawBody @param {string} secret
+ * @param {{ timestamp?: number, eventId?: string }} [options]
+ * @returns {{ body: string, headers: Record<string, string> }}
+ */
+function signedDelivery(provider, rawBody, secret, options = {}) {
+	const inBody = SIGNERS[provider].inBody;
+	const body = inBody === undefined ? rawBody : inBody.sign(rawBody, secret);
+	return { body, headers: signDelivery(provider, body, secret, options) };
 }
 
 /**
@@ -117,6 +147,11 @@ function sampleEvent(provider, kind, fields) {
 
 module.exports = {
 	DEMO_SIGNING_CREDENTIALS,
+	HEADER_SIGNED,
+	PROVIDER_SETTINGS,
+	SIGNERS,
+	credentialWith,
+	signedDelivery,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
 	SAMPLES,

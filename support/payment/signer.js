@@ -12,11 +12,28 @@ const { createHmac } = require('node:crypto');
  * @typedef {object} Signer
  * @property {string} secret the test endpoint's secret, in the provider's own format
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
- * @property {string} signatureHeader the header that carries the signature (lower case)
+ * @property {string} [signatureHeader] the header that carries the signature (lower case); none
+ *   when the signature is in the body (`inBody`)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ * @property {keyof import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets} [secretField]
+ *   the credential's field that holds the secret (the Signing Secret unless said)
+ * @property {Readonly<Record<string, string>>} [settings] the provider's own node parameters at
+ *   the test endpoint
+ * @property {BodySignature} [inBody] for a provider that signs inside the body
+ */
+
+/**
+ * What a provider that signs inside the body (Apple's App Store) does with a body, for the tests.
+ * @typedef {object} BodySignature
+ * @property {(rawBody: string, secret: string) => string} sign the body the provider sends for
+ *   the unsigned `rawBody` (a sample event as JSON), signed with `secret`
+ * @property {(sent: string) => string} read the signed content of a sent body, as JSON text
+ * @property {(sent: string, change: (content: string) => string) => string} tamper the sent body
+ *   with its signed content changed and its signatures kept
+ * @property {(sent: string) => string} strip the sent body with its signatures taken out
  */
 
 /**

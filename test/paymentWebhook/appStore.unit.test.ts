@@ -5,6 +5,9 @@
  * (support/payment/appStoreChain.js), which appStoreChain.unit.test.ts proves against Apple's
  * own verifier.
  */
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { appStore } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appStore';
 import {
 	checkNotification,
@@ -23,6 +26,7 @@ import {
 	signJws,
 	type TestChain,
 } from '../../support/payment/appStoreChain';
+import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 
 const { notifications: samples } = samplesModule;
@@ -224,6 +228,9 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 	it("needs no secret: Apple's pinned root when the Root Certificate is empty, else a CA certificate", () => {
 		expect(appStore.secretProblem(NO_SECRETS)).toBeNull();
 		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: chain.rootPem })).toBeNull();
+		expect(appStore.secretProblem({ ...NO_SECRETS, signingSecret: 'whsec_x' })).toBe(
+			'The Signing Secret is set: Apple App Store uses none',
+		);
 		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: 'MIIB…' })).toBe(
 			'The Root Certificate is not a PEM certificate',
 		);
@@ -264,5 +271,116 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 			valid: false,
 			reason: 'signedPayload: the x5c chain does not end at the trusted root',
 		});
+	});
+});
+
+describe(scenario('paymentWebhook.appStore.trigger'), () => {
+	const trigger = new PaymentWebhookTrigger();
+	/** A delivery of `rawBody` to a trigger for the samples' app, trusting the test root. */
+	const deliver = async (rawBody: string, parameters: Record<string, string> = {}) => {
+		const fake = fakeWebhookContext({
+			rawBody,
+			secret: '',
+			credentials: { rootCertificate: chain.rootPem },
+			headers: { 'content-type': 'application/json' },
+			parameters: {
+				provider: 'appStore',
+				events: Object.keys(appStore.events),
+				responseMode: 'onReceived',
+				options: {},
+				...SETTINGS,
+				...parameters,
+			},
+		});
+		return {
+			fake,
+			result: await trigger.webhook.call(fake.context).catch((error: unknown) => error),
+		};
+	};
+
+	it('turns a signed purchase and its prorated refund into items sharing the transaction ID', async () => {
+		const signedDate = Date.parse('2026-11-20T08:00:00Z');
+		const purchase = await deliver(notificationBody(chain, { ...samples.subscribed, signedDate }));
+		const transaction = samples.subscribed.data.transactionInfo;
+		expect(purchase.result).toMatchObject({
+			workflowData: [
+				[
+					{
+						json: {
+							provider: 'appStore',
+							eventType: 'SUBSCRIBED',
+							eventId: samples.subscribed.notificationUUID,
+							signedAt: '2026-11-20T08:00:00.000Z',
+							kind: 'purchase',
+							refundType: null,
+							transactionId: transaction.transactionId,
+							amount: '4.99',
+							amountMinor: 499,
+							currency: 'EUR',
+							userId: transaction.appAccountToken,
+							metadata: null,
+							missing: ['metadata'],
+							event: { data: { transactionInfo: { ...transaction, signedDate } } },
+						},
+					},
+				],
+			],
+		});
+		const refund = await deliver(notificationBody(chain, samples.refundProrated));
+		expect(refund.result).toMatchObject({
+			workflowData: [
+				[
+					{
+						json: {
+							kind: 'refund',
+							refundType: 'partial',
+							transactionId: transaction.transactionId,
+							amount: '1.25',
+						},
+					},
+				],
+			],
+		});
+	});
+
+	it('a free trial and a family member’s shared access start the workflow as other', async () => {
+		for (const change of [
+			{ offerDiscountType: 'FREE_TRIAL', price: 0 },
+			{ inAppOwnershipType: 'FAMILY_SHARED' },
+		]) {
+			const transactionInfo = { ...samples.subscribed.data.transactionInfo, ...change };
+			const { result } = await deliver(
+				notificationBody(chain, {
+					...samples.subscribed,
+					data: { ...samples.subscribed.data, transactionInfo },
+				}),
+			);
+			expect(result).toMatchObject({ workflowData: [[{ json: { kind: 'other' } }]] });
+		}
+	});
+
+	it('answers 400 for a body that is no notification and 401 for another app, starting nothing', async () => {
+		const notJson = await deliver('{"notificationType":"REFUND"}');
+		expect(notJson.result).toEqual({ noWebhookResponse: true });
+		expect(notJson.fake.sent).toEqual([{ status: 400, body: { error: 'Invalid webhook body' } }]);
+		const otherApp = await deliver(notificationBody(chain, samples.refund), {
+			bundleId: 'com.example.other',
+		});
+		expect(otherApp.result).toEqual({ noWebhookResponse: true });
+		expect(otherApp.fake.sent).toEqual([
+			{ status: 401, body: { error: 'Invalid webhook signature' } },
+		]);
+		expect(otherApp.fake.logged[0].message).toContain(
+			'the notification is for another app than bundle ID com.example.other',
+		);
+	});
+
+	it('an empty Bundle ID is a set-up error naming it, not an answer', async () => {
+		const { result, fake } = await deliver(notificationBody(chain, samples.refund), {
+			bundleId: '',
+		});
+		expect(result).toBeInstanceOf(NodeOperationError);
+		expect((result as Error).message).toBe('The Bundle ID parameter is empty');
+		expect(fake.sent).toEqual([]);
 	});
 });

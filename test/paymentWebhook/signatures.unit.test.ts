@@ -15,6 +15,8 @@ import Stripe from 'stripe';
 
 import {
 	OTHER_SIGNING_SECRETS,
+	credentialWith,
+	HEADER_SIGNED,
 	PROVIDERS,
 	sampleEvent,
 	SIGNATURE_HEADERS,
@@ -75,7 +77,7 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 }
 
 describe('payment webhook signatures', () => {
-	describe.each(PROVIDERS)('%s', (provider) => {
+	describe.each(HEADER_SIGNED)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
 		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);
 
@@ -402,7 +404,7 @@ describe('payment webhook signatures', () => {
 		it('takes each test secret as it is', () => {
 			for (const provider of PROVIDERS) {
 				expect(
-					secretProblem(provider, withSigningSecret(TEST_SIGNING_SECRETS[provider])),
+					secretProblem(provider, credentialWith(provider, TEST_SIGNING_SECRETS[provider])),
 				).toBeNull();
 			}
 		});

@@ -37,7 +37,9 @@ function settingsProblem(bundleId: string, environment: string): string | null {
 
 export const appStore: PaymentProvider<'appStore', AppStoreEvent> = {
 	id: 'appStore',
-	secretProblem: ({ rootCertificate }) => {
+	secretProblem: ({ signingSecret, rootCertificate }) => {
+		// A Signing Secret says the credential is another provider's endpoint's.
+		if (signingSecret !== '') return 'The Signing Secret is set: Apple App Store uses none';
 		if (rootCertificate === '') return null;
 		const root = trustedRoot(rootCertificate);
 		if (root === null) return ROOT_NOT_PEM;
@@ -81,8 +83,7 @@ export const appStore: PaymentProvider<'appStore', AppStoreEvent> = {
 				'The App Store environment whose notifications this endpoint takes; the other is refused. Use a second trigger for the sandbox.',
 		},
 	],
-	credentialText:
-		"Apple App Store: nothing (Apple's root certificate is pinned; Root Certificate is for tests)",
+	credentialText: 'Apple App Store: leave empty to trust Apple Root CA - G3 (pinned)',
 	codexAliases: ['app store', 'apple'],
 	eventType: (body) => textAt(body.notificationType),
 	eventId: (body) => textAt(body.notificationUUID),

@@ -129,7 +129,36 @@ const notifications = {
 	),
 };
 
+/** An amount in the smallest unit as Apple's milli-units (JPY and KRW have no smaller unit). */
+const milliUnits = (/** @type {number} */ amountMinor, /** @type {string} */ currency) =>
+	(amountMinor * 1000) / 10 ** (['JPY', 'KRW'].includes(currency) ? 0 : 2);
+
+/**
+ * @type {import('../../../../support/payment/signer').Samples & { bundleId: string,
+ *   environment: string, appAppleId: number, notifications: Record<string, Notification> }}
+ */
 module.exports = {
+	eventTypes: { purchase: 'ONE_TIME_CHARGE', refund: 'REFUND' },
+	eventIdFrom: 'body',
+	sampleEvent(
+		kind,
+		{ transactionId, userId, amountMinor, currency, partial, refundedMinor, eventId },
+	) {
+		const bought = transaction({
+			transactionId,
+			originalTransactionId: transactionId,
+			appAccountToken: userId,
+			currency,
+			price: milliUnits(amountMinor, currency),
+		});
+		if (kind === 'purchase') return notification('ONE_TIME_CHARGE', eventId, bought);
+		return notification('REFUND', eventId, {
+			...bought,
+			...refunded,
+			revocationType: partial ? 'REFUND_PRORATED' : 'REFUND_FULL',
+			revocationPercentage: Math.round((refundedMinor / amountMinor) * WHOLE),
+		});
+	},
 	bundleId: BUNDLE_ID,
 	environment: ENVIRONMENT,
 	appAppleId: APP_APPLE_ID,
