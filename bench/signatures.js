@@ -14,10 +14,11 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
+	PROVIDER_SETTINGS,
 	TEST_SIGNING_SECRETS,
+	credentialWith,
 	sampleEvent,
-	signWithTestSecret,
-	withSigningSecret,
+	signedDelivery,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
 
@@ -38,16 +39,18 @@ const { verifyDelivery } = require(
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });
 	const size = JSON.stringify(event).length;
-	const body = JSON.stringify(
-		padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event,
+	const secret = TEST_SIGNING_SECRETS[provider];
+	const { body, headers } = signedDelivery(
+		provider,
+		JSON.stringify(padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event),
+		secret,
 	);
-	const headers = signWithTestSecret(provider, body);
 	return {
 		provider,
 		rawBody: Buffer.from(body),
 		headers,
-		secrets: withSigningSecret(TEST_SIGNING_SECRETS[provider]),
-		settings: {},
+		secrets: credentialWith(provider, secret),
+		settings: PROVIDER_SETTINGS[provider],
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
 	};

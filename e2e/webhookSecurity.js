@@ -14,10 +14,11 @@ const path = require('node:path');
 const {
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
+	SIGNERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
-	signDelivery,
+	signedDelivery,
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
 const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
@@ -137,51 +138,64 @@ const staleTimestamp = () => Math.floor(Date.now() / 1000) - 3600;
 
 /**
  * The bad deliveries of a provider, each `{ name, transactionId, body, headers }` for a purchase
- * of its own transaction ID. Lemon Squeezy and Creem sign no timestamp, so they have no stale case.
+ * of its own transaction ID. Lemon Squeezy, Creem and the App Store sign no timestamp, so they
+ * have no stale case. A provider that signs inside the body (the App Store) has its bad kinds made
+ * there: a signature over other content, content changed under its signature, no signature; the
+ * outer JSON re-serialized is not one (its signature covers the signed payload, not the spacing).
  * @param {Provider} provider @param {string} prefix
  */
 function badDeliveries(provider, prefix) {
 	const secret = TEST_SIGNING_SECRETS[provider];
+	const { inBody } = SIGNERS[provider];
 	/** @param {string} name */
 	const bodyFor = (name) =>
 		JSON.stringify(
 			sampleEvent(provider, 'purchase', { transactionId: `${prefix}_${name}`, userId: BUYER }),
 		);
+	/** @param {string} name @param {string} [key] */
+	const signedFor = (name, key = secret) => signedDelivery(provider, bodyFor(name), key);
 	/** @type {{ name: string, body: string, headers: Record<string, string> }[]} */
 	const cases = [];
-	{
+	if (inBody === undefined) {
 		// A signature made up by someone who does not hold the secret, in the provider's format.
-		const body = bodyFor('forged');
-		const genuine = signDelivery(provider, body, secret);
-		const forgedFrom = signDelivery(provider, bodyFor('other'), secret);
+		const { body, headers: genuine } = signedFor('forged');
+		const forgedFrom = signedFor('other').headers;
 		const headers = { ...genuine };
 		for (const name of Object.keys(genuine)) {
 			if (/signature/.test(name)) headers[name] = forgedFrom[name];
 		}
 		cases.push({ name: 'forged', body, headers });
+	} else {
+		// Another purchase's signature over this one's content.
+		const { body, headers } = signedFor('other');
+		const forged = inBody.tamper(body, (content) => content.replaceAll('_other', '_forged'));
+		cases.push({ name: 'forged', body: forged, headers });
 	}
 	{
-		const body = bodyFor('tampered');
-		const headers = signDelivery(provider, body, secret);
-		cases.push({ name: 'tampered', body: body.replace('"buyer_1"', '"attacker_1"'), headers });
+		const { body, headers } = signedFor('tampered');
+		/** @param {string} content */
+		const change = (content) => content.replace('"buyer_1"', '"attacker_1"');
+		const tampered = inBody === undefined ? change(body) : inBody.tamper(body, change);
+		cases.push({ name: 'tampered', body: tampered, headers });
 	}
 	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
 		const body = bodyFor('stale');
 		cases.push({
 			name: 'stale',
-			body,
-			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
+			...signedDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
 		});
 	}
-	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
 	{
-		const body = bodyFor('wrong_secret');
-		const wrong = OTHER_SIGNING_SECRETS[provider];
-		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
+		const unsigned = bodyFor('unsigned');
+		const body = inBody === undefined ? unsigned : inBody.strip(signedFor('unsigned').body);
+		cases.push({ name: 'unsigned', body, headers: {} });
 	}
-	{
-		const body = bodyFor('reserialized');
-		const headers = signDelivery(provider, body, secret);
+	cases.push({
+		name: 'wrong secret',
+		...signedFor('wrong_secret', OTHER_SIGNING_SECRETS[provider]),
+	});
+	if (inBody === undefined) {
+		const { body, headers } = signedFor('reserialized');
 		cases.push({
 			name: 're-serialized body',
 			body: JSON.stringify(JSON.parse(body), null, 2),
@@ -190,7 +204,11 @@ function badDeliveries(provider, prefix) {
 	}
 	return cases.map((delivery, index) => ({
 		...delivery,
-		transactionId: transactionIdOf(delivery.body, prefix, index),
+		transactionId: transactionIdOf(
+			inBody === undefined ? delivery.body : inBody.read(delivery.body),
+			prefix,
+			index,
+		),
 	}));
 }
 
@@ -257,10 +275,12 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 
 				for (let i = 0; i < VALID_DELIVERIES; i++) {
 					const transactionId = `${prefix}_valid_${i}`;
-					const body = JSON.stringify(
-						sampleEvent(provider, 'purchase', { transactionId, userId: BUYER }),
+					const { body, headers } = signedDelivery(
+						provider,
+						JSON.stringify(sampleEvent(provider, 'purchase', { transactionId, userId: BUYER })),
+						TEST_SIGNING_SECRETS[provider],
 					);
-					const answer = await post(body, signWithTestSecret(provider, body));
+					const answer = await post(body, headers);
 					assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
 					assert.equal(
 						callsFor(transactionId),

@@ -15,7 +15,8 @@ const { parseArgs } = require('node:util');
 const {
 	PROVIDERS,
 	sampleEvent,
-	signWithTestSecret,
+	TEST_SIGNING_SECRETS,
+	signedDelivery,
 } = require('../support/payment/paymentSignatures');
 
 /**
@@ -66,7 +67,7 @@ async function main() {
 		throw new Error(
 			`usage: npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider ${PROVIDERS.join('|')}] [--unsigned]`,
 		);
-	const body = JSON.stringify(
+	const event = JSON.stringify(
 		sampleEvent(provider, kind, {
 			transactionId,
 			userId,
@@ -74,7 +75,9 @@ async function main() {
 			checkout: true,
 		}),
 	);
-	const headers = values.unsigned ? {} : signWithTestSecret(provider, body);
+	const { body, headers } = values.unsigned
+		? { body: event, headers: {} }
+		: signedDelivery(provider, event, TEST_SIGNING_SECRETS[provider]);
 	let answer;
 	try {
 		answer = await fetch(url, {
