@@ -16,7 +16,7 @@ const {
 	PROVIDERS,
 	PROVIDER_SETTINGS,
 	TEST_SIGNING_SECRETS,
-	credentialWith,
+	testSecretsOf,
 	sampleEvent,
 	signedDelivery,
 } = require('../support/payment/paymentSignatures');
@@ -49,7 +49,7 @@ function delivery(provider, padTo) {
 		provider,
 		rawBody: Buffer.from(body),
 		headers,
-		secrets: credentialWith(provider, secret),
+		secrets: testSecretsOf(provider),
 		settings: PROVIDER_SETTINGS[provider],
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),

@@ -70,6 +70,34 @@ const SIGNATURE_HEADERS = /** @type {Record<Provider, string>} */ (
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 
 /**
+ * The test endpoint's credential fields (the demo signing credential's).
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function credentialDataOf(provider) {
+	const signer = SIGNERS[provider];
+	return signer.credentialData ?? { signingSecret: signer.secret };
+}
+
+/**
+ * An event's body as the provider sends it, and its content type.
+ * @param {Provider} provider @param {Record<string, unknown>} event
+ */
+function encodeEvent(provider, event) {
+	const { encode, contentType = 'application/json' } = SIGNERS[provider];
+	return { body: encode ? encode(event) : JSON.stringify(event), contentType };
+}
+
+/**
+ * The provider's own bad kinds of delivery (none for most).
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ * @returns {import('./signer').BadDelivery[]}
+ */
+function moreBadDeliveries(provider, bodyFor) {
+	const signer = SIGNERS[provider];
+	return signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? [];
+}
+
+/**
  * The credential's fields with only the Signing Secret set.
  * @param {string} signingSecret
  * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
@@ -88,12 +116,12 @@ function withSigningSecret(signingSecret) {
 const PROVIDER_SETTINGS = byProvider((id) => SIGNERS[id].settings ?? {});
 
 /**
- * The credential's fields with `secret` in the field the provider reads it from.
- * @param {Provider} provider @param {string} secret
+ * The test endpoint's credential with every field (those its signer does not set empty).
+ * @param {Provider} provider
  * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
  */
-function credentialWith(provider, secret) {
-	return { ...withSigningSecret(''), [SIGNERS[provider].secretField ?? 'signingSecret']: secret };
+function testSecretsOf(provider) {
+	return { ...withSigningSecret(''), ...credentialDataOf(provider) };
 }
 
 /**
@@ -150,16 +178,19 @@ module.exports = {
 	HEADER_SIGNED,
 	PROVIDER_SETTINGS,
 	SIGNERS,
-	credentialWith,
-	signedDelivery,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
 	SAMPLES,
 	SIGNATURE_HEADERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
+	credentialDataOf,
+	encodeEvent,
+	moreBadDeliveries,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
+	signedDelivery,
+	testSecretsOf,
 	withSigningSecret,
 };

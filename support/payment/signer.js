@@ -18,8 +18,15 @@ const { createHmac } = require('node:crypto');
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
- * @property {keyof import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets} [secretField]
- *   the credential's field that holds the secret (the Signing Secret unless said)
+ * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
+ *   the provider needs more than the Signing Secret (`secret`)
+ * @property {string} [contentType] the body's content type (default application/json)
+ * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
+ *   event (default JSON)
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
+ *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
+ *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
+ *   transaction ID ends in `name`
  * @property {Readonly<Record<string, string>>} [settings] the provider's own node parameters at
  *   the test endpoint
  * @property {BodySignature} [inBody] for a provider that signs inside the body
@@ -35,6 +42,8 @@ const { createHmac } = require('node:crypto');
  *   with its signed content changed and its signatures kept
  * @property {(sent: string) => string} strip the sent body with its signatures taken out
  */
+
+/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
@@ -52,6 +61,8 @@ const { createHmac } = require('node:crypto');
  * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
  * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
  *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
+ *   a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
  */

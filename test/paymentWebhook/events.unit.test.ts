@@ -154,16 +154,7 @@ describe('payment event items', () => {
 		});
 
 		it('lists every field of an event it does not know as missing', () => {
-			const body: IDataObject =
-				provider === 'stripe'
-					? { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } }
-					: provider === 'paddle'
-						? { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } }
-						: provider === 'lemonSqueezy'
-							? { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } }
-							: provider === 'creem'
-								? { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } }
-								: { type: 'customer.created', data: { id: 'cus_1' } };
+			const body = SAMPLES[provider].otherEvent as IDataObject;
 			const item = itemOf(provider, body);
 			expect(item.kind).toBe('other');
 			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);

@@ -3,6 +3,12 @@
  * (written out, so that n8n's lint reads it), and which sign no timestamp. The node, its
  * description, the credential test, the item builder and the tests know the providers only from
  * here.
+ *
+ * A new provider: its folder `<id>/` (`<id>.ts`, the module; `samples.js`, its sample events for
+ * the tests), its test signer `support/payment/signers/<id>.js`, and here its import, its entry in
+ * PROVIDERS and its option (and its ID in SIGNS_NO_TIMESTAMP if it signs none). Its
+ * `codexAliases` go into PaymentWebhookTrigger.node.json and its `credentialText` into the
+ * credential's help text: test/paymentWebhook/registry.unit.test.ts fails until they are there.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -11,11 +17,20 @@ import { appStore } from './appStore/appStore';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
+import { polar } from './polar/polar';
 import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
 
 /** The modules, in the order the credential's text and the messages list them. */
-export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem, appStore] as const;
+export const PROVIDERS = [
+	stripe,
+	paddle,
+	lemonSqueezy,
+	polar,
+	standardWebhooks,
+	creem,
+	appStore,
+] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
 export type Provider = (typeof PROVIDERS)[number]['id'];
@@ -59,10 +74,16 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				description: 'Paddle-Signature header; the secret key of the notification destination',
 			},
 			{
+				name: 'Polar',
+				value: 'polar',
+				description:
+					'Webhook-ID, webhook-timestamp and webhook-signature headers; the secret starts with polar_whs_ or whsec_',
+			},
+			{
 				name: 'Standard Webhooks',
 				value: 'standardWebhooks',
 				description:
-					'Webhook-ID, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
+					'Webhook-ID, webhook-timestamp and webhook-signature headers (Svix, Dodo Payments and others); the secret starts with whsec_',
 			},
 			{
 				name: 'Stripe',

@@ -55,7 +55,7 @@ function rewrite(sent, map, keep) {
 module.exports = {
 	secret: chains.trusted.rootPem,
 	otherSecret: chains.other.rootPem,
-	secretField: 'rootCertificate',
+	credentialData: { rootCertificate: chains.trusted.rootPem },
 	settings: { bundleId: samples.bundleId, environment: samples.environment },
 	signsTimestamp: false,
 	demoCredential: { id: 'paySigningAppStore1', name: 'App Store test root certificate (demo)' },
