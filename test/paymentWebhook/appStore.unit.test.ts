@@ -27,6 +27,13 @@ import {
 	type TestChain,
 } from '../../support/payment/appStoreChain';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
+import {
+	PROVIDER_SETTINGS,
+	SIGNERS,
+	sampleEvent,
+	signedDelivery,
+	testSecretsOf,
+} from '../../support/payment/paymentSignatures';
 import { scenario } from '../../support/scenarios';
 
 const { notifications: samples } = samplesModule;
@@ -263,6 +270,27 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 			reason: 'The Environment parameter must be Production or Sandbox',
 			unusableSecret: true,
 		});
+	});
+
+	it("the signer's bad deliveries (as e2e sends them) are refused, its good one accepted", () => {
+		const signer = SIGNERS.appStore;
+		const { inBody } = signer;
+		if (inBody === undefined) throw new Error('the App Store signer signs in the body');
+		const secrets = testSecretsOf('appStore');
+		const settings = PROVIDER_SETTINGS.appStore;
+		const check = (body: string) => appStore.verify({ ...request(body, settings), secrets });
+		const bodyFor = (name: string) =>
+			JSON.stringify(sampleEvent('appStore', 'purchase', { transactionId: `t_${name}` }));
+		const signed = signedDelivery('appStore', bodyFor('good'), signer.secret).body;
+		expect(check(signed)).toMatchObject({ valid: true });
+		const bad = [
+			inBody.tamper(signed, (content) => content.replace('t_good', 't_forged')),
+			inBody.strip(signed),
+			signedDelivery('appStore', bodyFor('wrong'), signer.otherSecret).body,
+			...(signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? []).map(({ body }) => body),
+		];
+		for (const body of bad) expect(check(body)).toMatchObject({ valid: false });
+		expect(JSON.parse(inBody.read(signed)).data.transactionInfo.transactionId).toBe('t_good');
 	});
 
 	it("refuses the test chain with the default root (Apple's), with 401", () => {

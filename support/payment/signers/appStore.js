@@ -61,6 +61,17 @@ module.exports = {
 	demoCredential: { id: 'paySigningAppStore1', name: 'App Store test root certificate (demo)' },
 	// Apple sends no signature header.
 	sign: () => ({}),
+	// A notification signed by Apple's chain, for another app or the other environment.
+	moreBadDeliveries: (bodyFor, secret) =>
+		/** @type {const} */ ([
+			['another app', 'bundleId', 'com.example.another'],
+			['other environment', 'environment', 'Production'],
+		]).map(([name, field, value]) => {
+			const notification = JSON.parse(bodyFor(name.replace(' ', '_')));
+			notification.data[field] = value;
+			notification.data.transactionInfo[field] = value;
+			return { name, body: notificationBody(chainOf(secret), notification), headers: {} };
+		}),
 	inBody: {
 		sign: (rawBody, secret) => notificationBody(chainOf(secret), JSON.parse(rawBody)),
 		read: (sent) => {
