@@ -12,6 +12,8 @@ const BUNDLE_ID = 'com.example.affiliate';
 const ENVIRONMENT = 'Sandbox';
 const APP_APPLE_ID = 1234567890;
 const PURCHASED_AT = 1795660000000;
+/** The buyer's UUID, which the app sets as `appAccountToken` (an ID, not a secret). */
+const BUYER_UUID = '5d3b9f2e-6c41-4b8a-9f0e-2a7c1e4d8b10';
 /** A whole refund, in revocationPercentage's milli-percent. */
 const WHOLE = 100000;
 
@@ -32,7 +34,7 @@ const transaction = (fields) => ({
 	originalPurchaseDate: PURCHASED_AT,
 	quantity: 1,
 	type: 'Non-Consumable',
-	appAccountToken: '5d3b9f2e-6c41-4b8a-9f0e-2a7c1e4d8b10',
+	appAccountToken: BUYER_UUID,
 	inAppOwnershipType: 'PURCHASED',
 	environment: ENVIRONMENT,
 	storefront: 'USA',
