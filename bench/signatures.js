@@ -15,10 +15,10 @@ const path = require('node:path');
 const {
 	PROVIDERS,
 	PROVIDER_SETTINGS,
-	TEST_SIGNING_SECRETS,
-	testSecretsOf,
+	encodeEvent,
 	sampleEvent,
-	signedDelivery,
+	signWithTestSecret,
+	testSecretsOf,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
 
@@ -39,12 +39,11 @@ const { verifyDelivery } = require(
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });
 	const size = JSON.stringify(event).length;
-	const secret = TEST_SIGNING_SECRETS[provider];
-	const { body, headers } = signedDelivery(
+	const { body } = encodeEvent(
 		provider,
-		JSON.stringify(padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event),
-		secret,
+		padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event,
 	);
+	const headers = signWithTestSecret(provider, body);
 	return {
 		provider,
 		rawBody: Buffer.from(body),

@@ -15,13 +15,12 @@ const path = require('node:path');
 const {
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
-	SIGNERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	encodeEvent,
-	moreBadDeliveries,
+	badDeliveriesOf,
 	sampleEvent,
-	signedDelivery,
+	signDelivery,
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
 const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
@@ -150,14 +149,10 @@ function webhookSecurityWebhooks() {
  */
 async function postSignedPurchase({ base, provider, transactionId, sandbox, seen }) {
 	const { contentType } = encodeEvent(provider, {});
-	const { body, headers } = signedDelivery(
-		provider,
-		purchaseBody(provider, transactionId),
-		TEST_SIGNING_SECRETS[provider],
-	);
+	const body = purchaseBody(provider, transactionId);
 	const answer = await fetch(`${base}/webhook/${paymentTriggerPath(webhookId(provider))}`, {
 		method: 'POST',
-		headers: { 'Content-Type': contentType, ...headers },
+		headers: { 'Content-Type': contentType, ...signWithTestSecret(provider, body) },
 		body,
 		signal: AbortSignal.timeout(30_000),
 	});
@@ -226,76 +221,67 @@ function purchaseBody(provider, transactionId) {
 /**
  * The bad deliveries of a provider, each `{ name, transactionId, body, headers }` for a purchase
  * of its own transaction ID: those every provider gets (a provider that signs no timestamp has no
- * stale case; one whose body is not JSON no re-serialized one), then its signer's own. A provider
- * that signs inside the body (the App Store) has them made there: another purchase's signature
- * over this one's content, content changed under its signature, no signature; its outer JSON
- * re-serialized is no bad case (the signature covers the signed payload, not the spacing).
+ * stale case; one whose body is not JSON no re-serialized one), then its signer's own.
  * @param {Provider} provider @param {string} prefix
  */
 function badDeliveries(provider, prefix) {
-	const secret = TEST_SIGNING_SECRETS[provider];
-	const { inBody } = SIGNERS[provider];
 	/** @param {string} name */
 	const bodyFor = (name) => purchaseBody(provider, `${prefix}_${name}`);
-	/** @param {string} name @param {string} [key] */
-	const signedFor = (name, key = secret) => signedDelivery(provider, bodyFor(name), key);
-	/** @type {{ name: string, body: string, headers: Record<string, string> }[]} */
+	const cases = badDeliveriesOf(provider, bodyFor, () => genericBadDeliveries(provider, bodyFor));
+	return cases.map((delivery, index) => ({
+		...delivery,
+		transactionId: delivery.transactionId ?? transactionIdOf(delivery.body, prefix, index),
+	}));
+}
+
+/**
+ * The bad kinds every provider gets, unless its signer replaces them.
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ */
+function genericBadDeliveries(provider, bodyFor) {
+	const secret = TEST_SIGNING_SECRETS[provider];
+	/** @type {import('../support/payment/signer').BadDelivery[]} */
 	const cases = [];
-	if (inBody === undefined) {
+	{
 		// A signature made up by someone who does not hold the secret, in the provider's format.
-		const { body, headers: genuine } = signedFor('forged');
-		const forgedFrom = signedFor('other').headers;
+		const body = bodyFor('forged');
+		const genuine = signDelivery(provider, body, secret);
+		const forgedFrom = signDelivery(provider, bodyFor('other'), secret);
 		const headers = { ...genuine };
 		for (const name of Object.keys(genuine)) {
 			if (/signature/.test(name)) headers[name] = forgedFrom[name];
 		}
 		cases.push({ name: 'forged', body, headers });
-	} else {
-		// Another purchase's signature over this one's content.
-		const { body, headers } = signedFor('other');
-		const forged = inBody.tamper(body, (content) => content.replaceAll('_other', '_forged'));
-		cases.push({ name: 'forged', body: forged, headers });
 	}
 	{
-		const { body, headers } = signedFor('tampered');
-		/** @param {string} content */
-		const change = (content) => content.replace(BUYER, 'attacker_1');
-		const tampered = inBody === undefined ? change(body) : inBody.tamper(body, change);
-		cases.push({ name: 'tampered', body: tampered, headers });
+		const body = bodyFor('tampered');
+		const headers = signDelivery(provider, body, secret);
+		cases.push({ name: 'tampered', body: body.replace(BUYER, 'attacker_1'), headers });
 	}
 	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
 		const body = bodyFor('stale');
 		cases.push({
 			name: 'stale',
-			...signedDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
+			body,
+			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
 		});
 	}
+	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
 	{
-		const unsigned = bodyFor('unsigned');
-		const body = inBody === undefined ? unsigned : inBody.strip(signedFor('unsigned').body);
-		cases.push({ name: 'unsigned', body, headers: {} });
+		const body = bodyFor('wrong_secret');
+		const wrong = OTHER_SIGNING_SECRETS[provider];
+		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
 	}
-	cases.push({
-		name: 'wrong secret',
-		...signedFor('wrong_secret', OTHER_SIGNING_SECRETS[provider]),
-	});
-	if (inBody === undefined && encodeEvent(provider, {}).contentType === 'application/json') {
-		const { body, headers } = signedFor('reserialized');
+	if (encodeEvent(provider, {}).contentType === 'application/json') {
+		const body = bodyFor('reserialized');
+		const headers = signDelivery(provider, body, secret);
 		cases.push({
 			name: 're-serialized body',
 			body: JSON.stringify(JSON.parse(body), null, 2),
 			headers,
 		});
 	}
-	cases.push(...moreBadDeliveries(provider, bodyFor));
-	return cases.map((delivery, index) => ({
-		...delivery,
-		transactionId: transactionIdOf(
-			inBody === undefined ? delivery.body : inBody.read(delivery.body),
-			prefix,
-			index,
-		),
-	}));
+	return cases;
 }
 
 /**

@@ -14,9 +14,9 @@ const { parseArgs } = require('node:util');
 
 const {
 	PROVIDERS,
+	encodeEvent,
 	sampleEvent,
-	TEST_SIGNING_SECRETS,
-	signedDelivery,
+	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
 
 /**
@@ -67,7 +67,8 @@ async function main() {
 		throw new Error(
 			`usage: npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider ${PROVIDERS.join('|')}] [--unsigned]`,
 		);
-	const event = JSON.stringify(
+	const { body, contentType } = encodeEvent(
+		provider,
 		sampleEvent(provider, kind, {
 			transactionId,
 			userId,
@@ -75,14 +76,12 @@ async function main() {
 			checkout: true,
 		}),
 	);
-	const { body, headers } = values.unsigned
-		? { body: event, headers: {} }
-		: signedDelivery(provider, event, TEST_SIGNING_SECRETS[provider]);
+	const headers = values.unsigned ? {} : signWithTestSecret(provider, body);
 	let answer;
 	try {
 		answer = await fetch(url, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', ...headers },
+			headers: { 'Content-Type': contentType, ...headers },
 			body,
 		});
 	} catch (error) {

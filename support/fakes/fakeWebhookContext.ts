@@ -11,8 +11,8 @@ import { fakeNode } from './fakeNode';
 export interface FakeWebhookOptions {
 	parameters: IDataObject;
 	secret: string;
-	/** The credential's fields, when more than the Signing Secret (`secret`) is set. */
-	credentials?: IDataObject;
+	/** The signing credential's other fields (public key, decryption secret, …). */
+	credential?: IDataObject;
 	rawBody: string | Buffer;
 	headers: Record<string, string | string[]>;
 	/** As n8n before it parsed the body: the request has no rawBody until readRawBody() runs. */
@@ -76,7 +76,7 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			const value = options.parameters[name];
 			return value === undefined ? fallback : value;
 		},
-		getCredentials: async () => options.credentials ?? { signingSecret: options.secret },
+		getCredentials: async () => ({ signingSecret: options.secret, ...options.credential }),
 		getRequestObject: () => request,
 		getResponseObject: () => ({
 			status: (status: number) => ({

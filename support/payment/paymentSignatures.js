@@ -59,7 +59,7 @@ const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);
 const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 
 /** The providers that sign in a header, whose scheme the header tests exercise. */
-const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].inBody === undefined);
+const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].signatureHeader !== undefined);
 
 /** The header that carries the signature of each of those (lower case, as Node hands them over). */
 const SIGNATURE_HEADERS = /** @type {Record<Provider, string>} */ (
@@ -88,13 +88,18 @@ function encodeEvent(provider, event) {
 }
 
 /**
- * The provider's own bad kinds of delivery (none for most).
+ * The provider's own bad kinds of delivery: `generic` (the kinds every provider gets) unless its
+ * signer replaces them, then the signer's own.
  * @param {Provider} provider @param {(name: string) => string} bodyFor
+ * @param {() => import('./signer').BadDelivery[]} generic
  * @returns {import('./signer').BadDelivery[]}
  */
-function moreBadDeliveries(provider, bodyFor) {
+function badDeliveriesOf(provider, bodyFor, generic) {
 	const signer = SIGNERS[provider];
-	return signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? [];
+	return [
+		...(signer.badDeliveries?.(bodyFor, signer.secret) ?? generic()),
+		...(signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? []),
+	];
 }
 
 /**
@@ -122,19 +127,6 @@ const PROVIDER_SETTINGS = byProvider((id) => SIGNERS[id].settings ?? {});
  */
 function testSecretsOf(provider) {
 	return { ...withSigningSecret(''), ...credentialDataOf(provider) };
-}
-
-/**
- * What a provider sends for the unsigned `rawBody`, signed with `secret`: the body (signed inside
- * for a provider that signs there, else `rawBody` itself) and the headers.
- * @param {Provider} provider @param {string} rawBody @param {string} secret
- * @param {{ timestamp?: number, eventId?: string }} [options]
- * @returns {{ body: string, headers: Record<string, string> }}
- */
-function signedDelivery(provider, rawBody, secret, options = {}) {
-	const inBody = SIGNERS[provider].inBody;
-	const body = inBody === undefined ? rawBody : inBody.sign(rawBody, secret);
-	return { body, headers: signDelivery(provider, body, secret, options) };
 }
 
 /**
@@ -186,11 +178,10 @@ module.exports = {
 	TEST_SIGNING_SECRETS,
 	credentialDataOf,
 	encodeEvent,
-	moreBadDeliveries,
+	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
-	signedDelivery,
 	testSecretsOf,
 	withSigningSecret,
 };

@@ -13,7 +13,7 @@ const { createHmac } = require('node:crypto');
  * @property {string} secret the test endpoint's secret, in the provider's own format
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
- *   when the signature is in the body (`inBody`)
+ *   when the signature is in the body (the body `encode` makes)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
@@ -22,28 +22,25 @@ const { createHmac } = require('node:crypto');
  *   the provider needs more than the Signing Secret (`secret`)
  * @property {string} [contentType] the body's content type (default application/json)
  * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
- *   event (default JSON)
+ *   event (default JSON); a provider that signs inside the body (a JWS, a form field) signs here
+ *   with its test key, and `sign` returns the headers it sends beside it
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [badDeliveries]
+ *   instead of the bad kinds every provider gets (a forged header, a tampered body, a stale
+ *   timestamp, no signature, a wrong secret, a re-serialized body), where those do not fit its
+ *   scheme
  * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
  *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
  *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
  *   transaction ID ends in `name`
  * @property {Readonly<Record<string, string>>} [settings] the provider's own node parameters at
  *   the test endpoint
- * @property {BodySignature} [inBody] for a provider that signs inside the body
  */
 
 /**
- * What a provider that signs inside the body (Apple's App Store) does with a body, for the tests.
- * @typedef {object} BodySignature
- * @property {(rawBody: string, secret: string) => string} sign the body the provider sends for
- *   the unsigned `rawBody` (a sample event as JSON), signed with `secret`
- * @property {(sent: string) => string} read the signed content of a sent body, as JSON text
- * @property {(sent: string, change: (content: string) => string) => string} tamper the sent body
- *   with its signed content changed and its signatures kept
- * @property {(sent: string) => string} strip the sent body with its signatures taken out
+ * @typedef {{ name: string, body: string, headers: Record<string, string>, transactionId?: string }} BadDelivery
+ *   `transactionId`: the one the body names, where a search of the body cannot find it (signed
+ *   inside)
  */
-
-/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
