@@ -10,6 +10,7 @@
  */
 import {
 	textAt,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
@@ -17,8 +18,15 @@ import {
 import { APP_STORE_ENVIRONMENTS, checkNotification, trustedRoot } from './notification';
 import { purchaseFields, refundFields } from './readers';
 
-/** The notification types it reads, as `notificationType` names them. */
-type AppStoreEvent = 'ONE_TIME_CHARGE' | 'SUBSCRIBED' | 'DID_RENEW' | 'REFUND';
+/** The notification types it reads, as `notificationType` names them, with their readers. */
+const EVENTS = {
+	ONE_TIME_CHARGE: { kind: 'purchase', fields: purchaseFields },
+	SUBSCRIBED: { kind: 'purchase', fields: purchaseFields },
+	DID_RENEW: { kind: 'purchase', fields: purchaseFields },
+	REFUND: { kind: 'refund', fields: refundFields },
+} satisfies EventReaders<string>;
+
+type AppStoreEvent = keyof typeof EVENTS;
 
 /** The node parameters of this provider, by name. */
 const BUNDLE_ID = 'bundleId';
@@ -119,10 +127,5 @@ export const appStore: PaymentProvider<'appStore', AppStoreEvent> = {
 		default: ['ONE_TIME_CHARGE', 'SUBSCRIBED', 'DID_RENEW', 'REFUND'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: {
-		ONE_TIME_CHARGE: { kind: 'purchase', fields: purchaseFields },
-		SUBSCRIBED: { kind: 'purchase', fields: purchaseFields },
-		DID_RENEW: { kind: 'purchase', fields: purchaseFields },
-		REFUND: { kind: 'refund', fields: refundFields },
-	},
+	events: EVENTS,
 };
