@@ -138,7 +138,7 @@ function signJws(chain, payload) {
  * @property {string} notificationUUID
  * @property {number} [signedDate]
  * @property {{ bundleId: string, environment: string, transactionInfo?: Record<string, unknown>,
- *   renewalInfo?: Record<string, unknown>, [field: string]: unknown }} data
+ *   renewalInfo?: Record<string, unknown>, [field: string]: unknown }} [data] none in a summary
  */
 
 /**
@@ -149,6 +149,8 @@ function signJws(chain, payload) {
  */
 function signNotification(chain, notification) {
 	const signedDate = notification.signedDate ?? Date.now();
+	// A summary notification (RENEWAL_EXTENSION) has no `data`.
+	if (notification.data === undefined) return signJws(chain, { ...notification, signedDate });
 	const { transactionInfo, renewalInfo, ...data } = notification.data;
 	/** @param {Record<string, unknown>} info */
 	const signInfo = (info) => signJws(chain, { signedDate, ...info });

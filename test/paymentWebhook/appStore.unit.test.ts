@@ -280,6 +280,8 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 			encodeEvent('appStore', sampleEvent('appStore', 'purchase', { transactionId: `t_${name}` }))
 				.body;
 		expect(check(bodyFor('good'))).toMatchObject({ valid: true });
+		// e2e asks the content type of an empty event: a notification without data signs too.
+		expect(encodeEvent('appStore', {}).contentType).toBe('application/json');
 		const bad = badDeliveriesOf('appStore', bodyFor, () => []);
 		expect(bad.map(({ name, transactionId }) => [name, transactionId])).toEqual([
 			['forged', 't_forged'],

@@ -36,9 +36,14 @@ const SIGNED_INFO = /** @type {const} */ ({
 });
 
 /**
- * A sent body's notification decoded, its transaction and renewal info too (as samples.js has
- * them), ready to be signed again.
- * @param {string} sent @returns {import('../appStoreChain').DecodedNotification}
+ * @typedef {import('../appStoreChain').DecodedNotification} DecodedNotification
+ * @typedef {DecodedNotification & { data: NonNullable<DecodedNotification['data']> }} PurchaseNotification
+ */
+
+/**
+ * A sent purchase's notification decoded, its transaction and renewal info too (as samples.js
+ * has them), ready to be signed again.
+ * @param {string} sent @returns {PurchaseNotification}
  */
 function decodedNotification(sent) {
 	const notification = decoded(partsOf(JSON.parse(sent).signedPayload).payload);
