@@ -14,8 +14,8 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
-	PROVIDER_SETTINGS,
 	encodeEvent,
+	nodeParametersOf,
 	sampleEvent,
 	signWithTestSecret,
 	testSecretsOf,
@@ -49,7 +49,7 @@ function delivery(provider, padTo) {
 		rawBody: Buffer.from(body),
 		headers,
 		secrets: testSecretsOf(provider),
-		settings: PROVIDER_SETTINGS[provider],
+		settings: nodeParametersOf(provider),
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
 	};

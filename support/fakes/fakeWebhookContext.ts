@@ -11,7 +11,7 @@ import { fakeNode } from './fakeNode';
 export interface FakeWebhookOptions {
 	parameters: IDataObject;
 	secret: string;
-	/** The signing credential's other fields (public key, decryption secret, …). */
+	/** The signing credential's other fields (public key, decryption secret, …); `secret` wins. */
 	credential?: IDataObject;
 	rawBody: string | Buffer;
 	headers: Record<string, string | string[]>;
@@ -76,7 +76,7 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			const value = options.parameters[name];
 			return value === undefined ? fallback : value;
 		},
-		getCredentials: async () => ({ signingSecret: options.secret, ...options.credential }),
+		getCredentials: async () => ({ ...options.credential, signingSecret: options.secret }),
 		getRequestObject: () => request,
 		getResponseObject: () => ({
 			status: (status: number) => ({

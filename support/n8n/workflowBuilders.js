@@ -14,7 +14,7 @@ const {
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 } = require('./n8nDemoData');
-const { PROVIDER_SETTINGS } = require('../payment/paymentSignatures');
+const { nodeParametersOf } = require('../payment/paymentSignatures');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';
@@ -46,11 +46,10 @@ function purchaseWorkflow({
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId,
-				// The provider's own parameters at the test endpoint (the App Store's Bundle ID, …).
 				parameters: {
+					...nodeParametersOf(provider),
 					provider,
 					events,
-					...PROVIDER_SETTINGS[provider],
 					responseMode: 'lastNode',
 					options: {},
 				},

@@ -79,6 +79,14 @@ function credentialDataOf(provider) {
 }
 
 /**
+ * The test endpoint's values of the provider's own node parameters.
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function nodeParametersOf(provider) {
+	return SIGNERS[provider].nodeParameters ?? {};
+}
+
+/**
  * An event's body as the provider sends it, and its content type.
  * @param {Provider} provider @param {Record<string, unknown>} event
  */
@@ -116,9 +124,6 @@ function withSigningSecret(signingSecret) {
 		rootCertificate: '',
 	};
 }
-
-/** Each provider's own node parameters at the test endpoint (none for most). */
-const PROVIDER_SETTINGS = byProvider((id) => SIGNERS[id].settings ?? {});
 
 /**
  * The test endpoint's credential with every field (those its signer does not set empty).
@@ -168,7 +173,6 @@ function sampleEvent(provider, kind, fields) {
 module.exports = {
 	DEMO_SIGNING_CREDENTIALS,
 	HEADER_SIGNED,
-	PROVIDER_SETTINGS,
 	SIGNERS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
@@ -178,6 +182,7 @@ module.exports = {
 	TEST_SIGNING_SECRETS,
 	credentialDataOf,
 	encodeEvent,
+	nodeParametersOf,
 	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,

@@ -28,9 +28,9 @@ import {
 } from '../../support/payment/appStoreChain';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import {
-	PROVIDER_SETTINGS,
 	badDeliveriesOf,
 	encodeEvent,
+	nodeParametersOf,
 	sampleEvent,
 	testSecretsOf,
 } from '../../support/payment/paymentSignatures';
@@ -274,7 +274,7 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 
 	it("the signer's bad deliveries (as e2e sends them) are refused, its good one accepted", () => {
 		const secrets = testSecretsOf('appStore');
-		const settings = PROVIDER_SETTINGS.appStore;
+		const settings = nodeParametersOf('appStore');
 		const check = (body: string) => appStore.verify({ ...request(body, settings), secrets });
 		const bodyFor = (name: string) =>
 			encodeEvent('appStore', sampleEvent('appStore', 'purchase', { transactionId: `t_${name}` }))

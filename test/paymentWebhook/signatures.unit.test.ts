@@ -14,6 +14,8 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 
 import {
+	credentialDataOf,
+	nodeParametersOf,
 	OTHER_SIGNING_SECRETS,
 	testSecretsOf,
 	HEADER_SIGNED,
@@ -35,6 +37,7 @@ import {
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
 import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { scenario } from '../../support/scenarios';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS = OTHER_SIGNING_SECRETS;
@@ -56,8 +59,12 @@ function verify(
 		provider,
 		rawBody: Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8'),
 		headers,
-		secrets: withSigningSecret(options.secret ?? TEST_SIGNING_SECRETS[provider]),
-		settings: {},
+		secrets: {
+			...withSigningSecret(''),
+			...credentialDataOf(provider),
+			signingSecret: options.secret ?? TEST_SIGNING_SECRETS[provider],
+		},
+		settings: nodeParametersOf(provider),
 		toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
 		nowSeconds: options.nowSeconds ?? NOW,
 	});
@@ -77,7 +84,7 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 	expect(verify(provider, rawBody, headers, { secret: OTHER_SECRETS[provider] }).valid).toBe(true);
 }
 
-describe('payment webhook signatures', () => {
+describe(scenario('paymentWebhook.signatures'), () => {
 	describe.each(HEADER_SIGNED)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
 		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);
@@ -378,7 +385,7 @@ describe('payment webhook signatures', () => {
 		});
 	});
 
-	describe('signing secrets the node cannot use (a setup error, not a bad delivery)', () => {
+	describe(scenario('paymentWebhook.unusableSecrets'), () => {
 		it.each([
 			['stripe', '', 'The Signing Secret is empty'],
 			['paddle', ' pdl_ntfset_x', 'The Signing Secret starts or ends with white space'],

@@ -98,7 +98,7 @@ module.exports = {
 	secret: chains.trusted.rootPem,
 	otherSecret: chains.other.rootPem,
 	credentialData: { rootCertificate: chains.trusted.rootPem },
-	settings: { bundleId: samples.bundleId, environment: samples.environment },
+	nodeParameters: { bundleId: samples.bundleId, environment: samples.environment },
 	signsTimestamp: false,
 	demoCredential: { id: 'paySigningAppStore1', name: 'App Store test root certificate (demo)' },
 	encode: (event) => notificationBody(chains.trusted, /** @type {never} */ (event)),
