@@ -107,6 +107,23 @@ const SCENARIOS = [
 		title: "webhook() in n8n-core's WebhookContext",
 	},
 	{ id: 'paymentWebhook.description', layer: 'package', title: 'payment trigger description' },
+	{
+		id: 'paymentWebhook.registry',
+		layer: 'unit',
+		title:
+			'every registered provider has its selector option, signer, samples, codex aliases and credential text',
+	},
+	{
+		id: 'paymentWebhook.interface',
+		layer: 'unit',
+		title:
+			"the trigger hands a provider module its credential fields and parameters, starts the workflow on the body it verified, and answers with the module's own answers; a refusal is 401 or 400, never a throw",
+	},
+	{
+		id: 'paymentWebhook.polar',
+		layer: 'unit',
+		title: "Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",
+	},
 	// sandbox
 	{
 		id: 'sandbox.signedRequests',
@@ -181,7 +198,7 @@ const SCENARIOS = [
 	{
 		id: 'e2e.rawBody',
 		layer: 'e2e',
-		title: "each provider's signed deliveries run, forged ones get 401 and run nothing",
+		title: "each provider's signed deliveries run, forged ones get 401 or 400 and run nothing",
 		why: "the raw bytes n8n's webhook server keeps",
 	},
 	{

@@ -20,15 +20,25 @@ import {
 } from '../shared/helpers/n8nCompatibility';
 import { LABELS, properties } from './description';
 import { DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
-import { ANY_EVENT } from './provider';
-import { isProvider, providerOf, PROVIDERS, type Provider } from './providers';
-import { RefusalLog } from './refusalLog';
 import {
-	DEFAULT_TOLERANCE_SECONDS,
-	secretFit,
-	verifyDelivery,
+	ANY_EVENT,
+	SECRET_FIELDS,
+	type PaymentProvider,
+	type ProviderAnswer,
+	type ProviderSecrets,
+	type RefusalStatus,
 	type RequestHeaders,
-} from './signatures';
+} from './provider';
+import {
+	DEFAULT_PROVIDER,
+	isProvider,
+	nameOf,
+	providerOf,
+	PROVIDERS,
+	type Provider,
+} from './providers';
+import { RefusalLog } from './refusalLog';
+import { DEFAULT_TOLERANCE_SECONDS, secretFit, verifyDelivery } from './signatures';
 
 assertSupportedN8n();
 
@@ -64,8 +74,8 @@ const RESPONSE_RESOLVERS = {
 const resolversKey = webhookResolversKey();
 
 /** The part of Express's response this node uses. */
-interface JsonResponder {
-	status(code: number): { json(body: IDataObject): unknown };
+interface Responder {
+	status(code: number): { json(body: IDataObject): unknown; send(body: string): unknown };
 }
 
 /** The part of n8n's request this node uses: the body bytes as received. */
@@ -75,11 +85,15 @@ interface RawBodyRequest {
 	readRawBody?: () => Promise<void>;
 }
 
-interface Settings {
-	provider: Provider;
+/** What the node's parameters say of every delivery, whichever the provider. */
+export interface DeliverySettings {
 	events: string[];
 	toleranceSeconds: number;
 	userIdMetadataKey: string;
+}
+
+interface Settings extends DeliverySettings {
+	provider: Provider;
 }
 
 function parameterError(context: IWebhookFunctions, label: string, rule: string) {
@@ -89,12 +103,12 @@ function parameterError(context: IWebhookFunctions, label: string, rule: string)
 }
 
 function readSettings(context: IWebhookFunctions): Settings {
-	const provider = String(context.getNodeParameter('provider', 'stripe'));
+	const provider = String(context.getNodeParameter('provider', DEFAULT_PROVIDER));
 	if (!isProvider(provider)) {
 		throw parameterError(
 			context,
 			'Provider',
-			`must be one of ${PROVIDERS.map(({ option }) => option.value).join(', ')} (got "${provider.slice(0, 40)}")`,
+			`must be one of ${PROVIDERS.map(({ id }) => id).join(', ')} (got "${provider.slice(0, 40)}")`,
 		);
 	}
 	const rawEvents = context.getNodeParameter('events', []);
@@ -126,6 +140,29 @@ function readSettings(context: IWebhookFunctions): Settings {
 	return { provider, events, toleranceSeconds, userIdMetadataKey };
 }
 
+/** The provider's own parameters, by name, as strings (empty when not set). */
+function providerSettingsOf(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+): Record<string, string> {
+	const settings: Record<string, string> = {};
+	for (const parameter of provider.parameters ?? []) {
+		const value = context.getNodeParameter(parameter.name, parameter.default) as unknown;
+		settings[parameter.name] = value === undefined || value === null ? '' : String(value);
+	}
+	return settings;
+}
+
+/** The credential's fields a provider may use; a field not set (or not text) is empty. */
+function secretsOf(data: IDataObject | undefined): ProviderSecrets {
+	const secrets = {} as ProviderSecrets;
+	for (const field of SECRET_FIELDS) {
+		const value = data?.[field];
+		secrets[field] = typeof value === 'string' ? value : '';
+	}
+	return secrets;
+}
+
 /** The body bytes exactly as received: n8n keeps them on the request, or reads them on demand. */
 async function rawBodyOf(request: RawBodyRequest): Promise<Buffer> {
 	if (request.rawBody == null && typeof request.readRawBody === 'function') {
@@ -148,10 +185,18 @@ function parseBody(rawBody: Buffer): IDataObject | null {
 }
 
 /** The whole body of a refusal's answer: the sender learns nothing of why. */
-const REFUSAL_BODIES = {
+const REFUSAL_BODIES: Record<RefusalStatus, IDataObject> = {
 	401: { error: 'Invalid webhook signature' },
 	400: { error: 'Invalid webhook body' },
-} as const;
+};
+
+/** Sends `answer` through the response object (n8n then sends nothing more). */
+function send(context: IWebhookFunctions, answer: ProviderAnswer): void {
+	const response: Responder = context.getResponseObject();
+	const { status, body } = answer;
+	if (typeof body === 'string') response.status(status).send(body);
+	else response.status(status).json({ ...body });
+}
 
 /** The refusals this process has logged, per workflow. */
 const refusalLog = new RefusalLog();
@@ -163,8 +208,8 @@ const refusalLog = new RefusalLog();
  */
 function refuse(
 	context: IWebhookFunctions,
-	provider: Provider,
-	status: keyof typeof REFUSAL_BODIES,
+	provider: PaymentProvider,
+	status: RefusalStatus,
 	reason: string,
 ): IWebhookResponseData {
 	const node = context.getNode();
@@ -173,15 +218,30 @@ function refuse(
 	if (refusals !== null) {
 		const what =
 			refusals === 1
-				? `a ${providerOf(provider).option.name} delivery`
-				: `${refusals} deliveries since its last such line, the last from ${providerOf(provider).option.name}`;
+				? `a ${nameOf(provider.id)} delivery`
+				: `${refusals} deliveries since its last such line, the last from ${nameOf(provider.id)}`;
 		context.logger.warn(
 			`Payment Webhook Trigger "${node.name}" refused ${what} (${status}): ${reason}`,
-			{ workflowId, node: node.name, provider, status, refusals },
+			{ workflowId, node: node.name, provider: provider.id, status, refusals },
 		);
 	}
-	const response: JsonResponder = context.getResponseObject();
-	response.status(status).json({ ...REFUSAL_BODIES[status] });
+	const refused = provider.answers?.refused;
+	send(context, refused ? refused(status) : { status, body: REFUSAL_BODIES[status] });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * The answer to a verified delivery that starts nothing: the provider's accepted answer where it
+ * reads one, else n8n's JSON.
+ */
+function ignore(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+	why: string,
+): IWebhookResponseData {
+	const accepted = provider.answers?.accepted;
+	if (accepted === undefined) return { webhookResponse: { received: true, ignored: why } };
+	send(context, accepted);
 	return { noWebhookResponse: true };
 }
 
@@ -199,7 +259,8 @@ export class PaymentWebhookTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{ $parameter["provider"] }}',
-		description: `Starts a workflow on a signed payment webhook (${PROVIDERS.map(({ option }) => option.name).join(', ')}): checks the signature, gives one purchase or refund item`,
+		description:
+			"Starts a workflow on a payment provider's signed webhook: checks the signature, gives one purchase or refund item",
 		defaults: { name: 'Payment Webhook Trigger' },
 		inputs: [],
 		outputs: [MAIN_CONNECTION],
@@ -226,12 +287,11 @@ export class PaymentWebhookTrigger implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				const secret = credential.data?.signingSecret;
-				const { fits, problems } = secretFit(typeof secret === 'string' ? secret : '');
+				const { fits, problems } = secretFit(secretsOf(credential.data));
 				if (fits.length === 0) return { status: 'Error', message: problems.join('; ') };
 				return {
 					status: 'OK',
-					message: `The Signing Secret is well formed for ${fits.join(', ')}. It is checked against each delivery's signature; no provider is contacted.`,
+					message: `The credential is well formed for ${fits.join(', ')}. It is checked against each delivery's signature; no provider is contacted.`,
 				};
 			},
 		},
@@ -254,44 +314,61 @@ export class PaymentWebhookTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const settings = readSettings(this);
-		const { provider } = settings;
-		const credentials = await this.getCredentials(SIGNING_CREDENTIAL_NAME);
-		const secret = typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
-		const request: RawBodyRequest = this.getRequestObject();
-		const rawBody = await rawBodyOf(request);
-
-		const verification = verifyDelivery({
-			provider,
-			rawBody,
-			headers: request.headers,
-			secret,
-			toleranceSeconds: settings.toleranceSeconds,
-			nowSeconds: Math.floor(Date.now() / 1000),
-		});
-		if (!verification.valid && verification.unusableSecret) {
-			// A setup error: every delivery would fail. An error execution shows it in the editor.
-			throw new NodeOperationError(this.getNode(), verification.reason, {
-				description: `Paste the endpoint's signing secret, exactly as ${providerOf(provider).option.name} shows it, into the Payment Webhook Signing API credential.`,
-			});
-		}
-		if (!verification.valid) return refuse(this, provider, 401, verification.reason);
-
-		const body = parseBody(rawBody);
-		if (body === null) return refuse(this, provider, 400, 'the signed body is not a JSON object');
-		// Only the signed body names the event: a body that names none starts nothing, whatever
-		// is selected (an unsigned header such as X-Event-Name is never read).
-		const eventType = eventTypeOf(provider, body);
-		if (eventType === null) {
-			return { webhookResponse: { received: true, ignored: 'the event names no type' } };
-		}
-		if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
-			return { webhookResponse: { received: true, ignored: `${eventType} is not selected` } };
-		}
-		const item = paymentEventItem(provider, eventType, body, {
-			signedAt: verification.signedAt,
-			messageId: verification.messageId,
-			userIdMetadataKey: settings.userIdMetadataKey,
-		});
-		return { workflowData: [[{ json: item }]] };
+		return await answerDelivery(this, providerOf(settings.provider), settings);
 	}
+}
+
+/**
+ * Checks one delivery with `provider`'s module and answers it: refused (401 or 400, or the
+ * module's own answer), ignored (200, starts nothing), or one item that starts the workflow.
+ * Exported for the unit test of the provider interface, which hands it modules of its own.
+ */
+export async function answerDelivery(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+	settings: DeliverySettings,
+): Promise<IWebhookResponseData> {
+	const credentials = await context.getCredentials(SIGNING_CREDENTIAL_NAME);
+	const request: RawBodyRequest = context.getRequestObject();
+	const rawBody = await rawBodyOf(request);
+
+	const verification = verifyDelivery({
+		provider,
+		rawBody,
+		headers: request.headers,
+		secrets: secretsOf(credentials),
+		settings: providerSettingsOf(context, provider),
+		toleranceSeconds: settings.toleranceSeconds,
+		nowSeconds: Math.floor(Date.now() / 1000),
+	});
+	if (!verification.valid && verification.unusableSecret) {
+		// A setup error: every delivery would fail. An error execution shows it in the editor.
+		throw new NodeOperationError(context.getNode(), verification.reason, {
+			description: `Paste the endpoint's secrets, exactly as ${nameOf(provider.id)} shows them, into the Payment Webhook Signing API credential.`,
+		});
+	}
+	if (!verification.valid) {
+		return refuse(context, provider, verification.status ?? 401, verification.reason);
+	}
+
+	const body = verification.body ?? parseBody(rawBody);
+	if (body === null) return refuse(context, provider, 400, 'the signed body is not a JSON object');
+	// Only the verified body names the event: a body that names none starts nothing, whatever
+	// is selected (an unsigned header such as X-Event-Name is never read).
+	const eventType = eventTypeOf(provider, body as IDataObject);
+	if (eventType === null) return ignore(context, provider, 'the event names no type');
+	if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
+		return ignore(context, provider, `${eventType} is not selected`);
+	}
+	const item = paymentEventItem(provider, eventType, body as IDataObject, {
+		signedAt: verification.signedAt,
+		messageId: verification.messageId,
+		userIdMetadataKey: settings.userIdMetadataKey,
+	});
+	const accepted = provider.answers?.accepted;
+	if (accepted !== undefined && context.getNodeParameter('responseMode', '') === 'onReceived') {
+		send(context, accepted);
+		return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+	}
+	return { workflowData: [[{ json: item }]] };
 }

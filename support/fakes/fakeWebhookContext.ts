@@ -11,6 +11,8 @@ import { fakeNode } from './fakeNode';
 export interface FakeWebhookOptions {
 	parameters: IDataObject;
 	secret: string;
+	/** The signing credential's other fields (public key, decryption secret, …); `secret` wins. */
+	credential?: IDataObject;
 	rawBody: string | Buffer;
 	headers: Record<string, string | string[]>;
 	/** As n8n before it parsed the body: the request has no rawBody until readRawBody() runs. */
@@ -27,7 +29,7 @@ export interface LoggedLine {
 
 export interface FakeWebhook {
 	context: IWebhookFunctions;
-	/** What the node sent through the response object itself (n8n sends nothing more then). */
+	/** What the node sent through the response object itself, JSON or text (n8n sends nothing more then). */
 	sent: Array<{ status: number; body: unknown }>;
 	logged: LoggedLine[];
 	readRawBodyCalls: () => number;
@@ -74,11 +76,14 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			const value = options.parameters[name];
 			return value === undefined ? fallback : value;
 		},
-		getCredentials: async () => ({ signingSecret: options.secret }),
+		getCredentials: async () => ({ ...options.credential, signingSecret: options.secret }),
 		getRequestObject: () => request,
 		getResponseObject: () => ({
 			status: (status: number) => ({
 				json: (body: unknown) => {
+					sent.push({ status, body });
+				},
+				send: (body: string) => {
 					sent.push({ status, body });
 				},
 			}),

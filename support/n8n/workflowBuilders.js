@@ -14,6 +14,7 @@ const {
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 } = require('./n8nDemoData');
+const { nodeParametersOf } = require('../payment/paymentSignatures');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';
@@ -45,7 +46,13 @@ function purchaseWorkflow({
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId,
-				parameters: { provider, events, responseMode: 'lastNode', options: {} },
+				parameters: {
+					...nodeParametersOf(provider),
+					provider,
+					events,
+					responseMode: 'lastNode',
+					options: {},
+				},
 				credentials: { [SIGNING_CREDENTIAL_TYPE]: signingCredential },
 			},
 			{

@@ -8,6 +8,7 @@ import { DEFAULT_CONCURRENCY } from '../../nodes/shared/helpers/runOptions';
 import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 import { OPERATIONS } from '../../nodes/AffiliateTracking/actions/router';
+import { PROVIDERS } from '../../nodes/PaymentWebhookTrigger/providers';
 import { loadPackage } from '../../support/n8n/core/packageLoader';
 import { scenario } from '../../support/scenarios';
 
@@ -188,14 +189,14 @@ describe(scenario('paymentWebhook.description'), () => {
 	});
 
 	// Each provider's Events parameter and its defaults: test/paymentWebhook/events.unit.test.ts.
-	it('offers the five providers, an events list for each, the response modes and the options', () => {
+	it('offers every registered provider, an events list for each, the response modes and the options', () => {
 		const values = (property: INodeProperties | undefined) =>
 			(property?.options as INodePropertyOptions[]).map((o) => o.value);
 		const byName = (name: string) => description.properties.filter((p) => p.name === name);
 		const [provider] = byName('provider');
 		expect(provider).toMatchObject({ noDataExpression: true, default: 'stripe' });
-		const providers = ['creem', 'lemonSqueezy', 'paddle', 'standardWebhooks', 'stripe'];
-		expect(values(provider)).toEqual(providers);
+		const providers = PROVIDERS.map(({ id }) => id).sort();
+		expect([...values(provider)].sort()).toEqual(providers);
 		expect(
 			byName('events')
 				.map((p) => p.displayOptions?.show?.provider)

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	PROVIDERS,
+	SAMPLES,
 	sampleEvent,
 	SIGNS_NO_TIMESTAMP,
 } from '../../support/payment/paymentSignatures';
@@ -22,11 +23,13 @@ import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/pro
 import { scenario } from '../../support/scenarios';
 
 const SIGNED_AT = 1_764_000_000;
+/** The signed message ID every delivery of these tests carries; providers that sign none ignore it. */
+const MESSAGE_ID = 'msg_unit_1';
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
 
 const factsFor = (provider: Provider, overrides: Partial<DeliveryFacts> = {}): DeliveryFacts => ({
 	signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
-	messageId: provider === 'standardWebhooks' ? 'msg_unit_1' : null,
+	messageId: MESSAGE_ID,
 	userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
 	...overrides,
 });
@@ -46,37 +49,23 @@ const sample = (
 /** The item's fields read from the event itself, in the item's order (an unknown event lacks them all). */
 const EVENT_FIELDS = ['transactionId', 'amount', 'amountMinor', 'currency', 'userId', 'metadata'];
 
-/** What differs per provider in an otherwise common item. */
-const EXPECTED: Record<
-	Provider,
-	{ purchase: string; refund: string; eventId: (kind: string) => string | null }
-> = {
-	stripe: {
-		purchase: 'payment_intent.succeeded',
-		refund: 'charge.refunded',
-		eventId: (kind) => `evt_${kind}_txn_shared_1`,
-	},
-	paddle: {
-		purchase: 'transaction.completed',
-		refund: 'adjustment.updated',
-		eventId: (kind) => `evt_${kind}_txn_shared_1`,
-	},
-	lemonSqueezy: { purchase: 'order_created', refund: 'order_refunded', eventId: () => null },
-	standardWebhooks: {
-		purchase: 'order.paid',
-		refund: 'order.refunded',
-		eventId: () => 'msg_unit_1',
-	},
-	creem: {
-		purchase: 'checkout.completed',
-		refund: 'refund.created',
-		eventId: (kind) => `evt_${kind}_txn_shared_1`,
-	},
-};
+/** What the provider's samples say of the item: their event types and where the eventId is from. */
+function expectedOf(provider: Provider) {
+	const { eventTypes, eventIdFrom } = SAMPLES[provider];
+	return {
+		...eventTypes,
+		eventId: (kind: string): string | null =>
+			eventIdFrom === 'body'
+				? `evt_${kind}_txn_shared_1`
+				: eventIdFrom === 'message'
+					? MESSAGE_ID
+					: null,
+	};
+}
 
 describe(scenario('paymentWebhook.items'), () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
-		const expected = EXPECTED[provider];
+		const expected = expectedOf(provider);
 		const unsigned = [
 			...(expected.eventId('purchase') === null ? ['eventId'] : []),
 			...(SIGNS_NO_TIMESTAMP.includes(provider) ? ['signedAt'] : []),
@@ -158,16 +147,7 @@ describe(scenario('paymentWebhook.items'), () => {
 		});
 
 		it('lists every field of an event it does not know as missing', () => {
-			const body: IDataObject =
-				provider === 'stripe'
-					? { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } }
-					: provider === 'paddle'
-						? { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } }
-						: provider === 'lemonSqueezy'
-							? { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } }
-							: provider === 'creem'
-								? { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } }
-								: { type: 'customer.created', data: { id: 'cus_1' } };
+			const body = SAMPLES[provider].otherEvent as IDataObject;
 			const item = itemOf(provider, body);
 			expect(item.kind).toBe('other');
 			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);
@@ -175,8 +155,8 @@ describe(scenario('paymentWebhook.items'), () => {
 		});
 
 		it('offers its purchase and refund events', () => {
-			const events = providerOf(provider).events;
-			expect(events.map((event) => event.value)).toEqual(
+			const events = Object.values(providerOf(provider).events);
+			expect(Object.keys(providerOf(provider).events)).toEqual(
 				expect.arrayContaining([expected.purchase, expected.refund]),
 			);
 			expect(events.filter((event) => event.kind === 'purchase').length).toBeGreaterThan(0);

@@ -10,10 +10,10 @@ import { PROVIDERS as REGISTRY } from '../../nodes/PaymentWebhookTrigger/provide
 import { scenario } from '../../support/scenarios';
 
 describe(scenario('paymentWebhook.eventsParameter'), () => {
-	it.each(REGISTRY.map((provider) => [provider.option.value, provider] as const))(
+	it.each(REGISTRY.map((provider) => [provider.id, provider] as const))(
 		'%s: shown for it only, an option per event and Any Event, sorted, all events by default',
 		(id, { eventsParameter, events }) => {
-			const eventValues = events.map(({ value }) => value);
+			const eventValues = Object.keys(events);
 			const options = (eventsParameter.options ?? []) as INodePropertyOptions[];
 			expect(eventsParameter).toMatchObject({
 				displayName: LABELS.events,

@@ -15,15 +15,23 @@ import {
 } from 'n8n-workflow';
 
 import {
+	credentialDataOf,
+	nodeParametersOf,
 	PROVIDERS,
+	SAMPLES,
 	sampleEvent,
+	SIGNATURE_HEADERS,
 	signDelivery,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 } from '../../support/payment/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import {
+	providerOf,
+	PROVIDERS as REGISTRY,
+	type Provider,
+} from '../../nodes/PaymentWebhookTrigger/providers';
 import {
 	fakeWebhookContext,
 	type FakeWebhookOptions,
@@ -40,15 +48,6 @@ const FAULTS: ReadonlyArray<readonly [string, Fault]> = [
 	['a tampered body', 'tampered'],
 	['a stale timestamp', 'stale'],
 ];
-
-/** The event type of the test signer's sample refund per provider. */
-const SAMPLE_REFUND_TYPES: Record<Provider, string> = {
-	stripe: 'charge.refunded',
-	paddle: 'adjustment.updated',
-	lemonSqueezy: 'order_refunded',
-	standardWebhooks: 'order.refunded',
-	creem: 'refund.created',
-};
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -70,11 +69,13 @@ function delivery(
 	return fakeWebhookContext({
 		rawBody,
 		secret,
+		credential: credentialDataOf(provider),
 		headers,
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
+			...nodeParametersOf(provider),
 			provider,
-			events: overrides.events ?? providerOf(provider).events.map(({ value }) => value),
+			events: overrides.events ?? Object.keys(providerOf(provider).events),
 			responseMode: 'onReceived',
 			options: overrides.options ?? {},
 			...overrides.parameters,
@@ -114,7 +115,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		);
 		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
 			const rawBody = purchaseBody(provider);
-			const name = providerOf(provider).signatureHeader;
+			const name = SIGNATURE_HEADERS[provider];
 			const signedWith = (key: string, timestamp = nowSeconds()) =>
 				signDelivery(provider, rawBody, key, { timestamp });
 			const headers =
@@ -159,15 +160,15 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		it('an event not selected: answered, nothing started, nothing logged', async () => {
 			const fake = delivery(provider, {
 				rawBody: purchaseBody(provider, 'refund'),
-				events: providerOf(provider)
-					.events.filter((e) => e.kind === 'purchase')
-					.map((e) => e.value),
+				events: Object.entries(providerOf(provider).events)
+					.filter(([, reader]) => reader.kind === 'purchase')
+					.map(([value]) => value),
 			});
 			const result = await run(fake);
 			expect(result).toEqual({
 				webhookResponse: {
 					received: true,
-					ignored: `${SAMPLE_REFUND_TYPES[provider]} is not selected`,
+					ignored: `${SAMPLES[provider].eventTypes.refund} is not selected`,
 				},
 			});
 			expect(result.workflowData).toBeUndefined();
@@ -315,7 +316,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		[
 			'provider',
 			'square',
-			'Parameter "Provider" must be one of stripe, paddle, lemonSqueezy, standardWebhooks, creem (got "square")',
+			`Parameter "Provider" must be one of ${REGISTRY.map(({ id }) => id).join(', ')} (got "square")`,
 		],
 	] as const)('a parameter error names the parameter: %s %j', async (name, value, message) => {
 		const fake = delivery('stripe', { parameters: { [name]: value } as IDataObject });
@@ -336,12 +337,16 @@ describe(scenario('paymentWebhook.credential'), () => {
 		await expect(remove.call(hook)).resolves.toBe(true);
 	});
 
-	it('the credential: one password field, tested for form without contacting anyone', async () => {
+	it('the credential: its secrets masked, tested for form without contacting anyone', async () => {
 		const credential = new PaymentWebhookSigningApi();
 		expect(credential.name).toBe('paymentWebhookSigningApi');
 		expect(credential.displayName).toBe('Payment Webhook Signing API');
-		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
+		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password ?? false])).toEqual([
 			['signingSecret', true],
+			['publicKey', false],
+			['publicKeyId', false],
+			['decryptionSecret', true],
+			['rootCertificate', true],
 		]);
 		const test = trigger.methods.credentialTest.signingSecretFormat;
 		const check = async (signingSecret: unknown) =>
@@ -365,13 +370,27 @@ describe(scenario('paymentWebhook.credential'), () => {
 		expect(spaced.message).not.toContain('whsec_secret_with_space');
 	});
 
+	// Which providers a secret fits, and which it does not (other providers may fit too).
 	it.each([
-		['stripe', 'Stripe, Paddle Billing, Lemon Squeezy, Creem'],
-		['paddle', 'Paddle Billing, Lemon Squeezy'],
-		['standardWebhooks', 'Stripe, Paddle Billing, Lemon Squeezy, Standard Webhooks, Creem'],
+		[
+			'stripe',
+			['Stripe', 'Paddle Billing', 'Lemon Squeezy', 'Creem'],
+			['Polar', 'Standard Webhooks'],
+		],
+		[
+			'paddle',
+			['Paddle Billing', 'Lemon Squeezy'],
+			['Stripe', 'Polar', 'Standard Webhooks', 'Creem'],
+		],
+		['standardWebhooks', ['Stripe', 'Polar', 'Standard Webhooks', 'Creem'], []],
+		[
+			'polar',
+			['Paddle Billing', 'Lemon Squeezy', 'Polar'],
+			['Stripe', 'Standard Webhooks', 'Creem'],
+		],
 	] as const)(
 		'the credential test names the providers whose form a %s secret fits',
-		async (provider, names) => {
+		async (provider, fits, misfits) => {
 			const result = await trigger.methods.credentialTest.signingSecretFormat.call(
 				{} as ICredentialTestFunctions,
 				{
@@ -381,10 +400,13 @@ describe(scenario('paymentWebhook.credential'), () => {
 					data: { signingSecret: TEST_SIGNING_SECRETS[provider] },
 				} as ICredentialsDecrypted,
 			);
-			expect(result).toEqual({
-				status: 'OK',
-				message: `The Signing Secret is well formed for ${names}. It is checked against each delivery's signature; no provider is contacted.`,
-			});
+			expect(result.status).toBe('OK');
+			const named =
+				/^The credential is well formed for (.*)\. It is checked against each delivery's signature; no provider is contacted\.$/
+					.exec(result.message)?.[1]
+					.split(', ');
+			expect(named).toEqual(expect.arrayContaining([...fits]));
+			for (const misfit of misfits) expect(named).not.toContain(misfit);
 		},
 	);
 

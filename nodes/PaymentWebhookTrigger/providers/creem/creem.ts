@@ -15,21 +15,62 @@ import {
 	objectAt,
 	textAt,
 	whsecSecret,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
-export const creem: PaymentProvider<'creem'> = {
-	option: {
-		name: 'Creem',
-		value: 'creem',
-		description: 'Creem-Signature header; the secret starts with whsec_',
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	'checkout.completed': {
+		kind: 'purchase',
+		fields: (body) => {
+			const checkout = objectAt(body.object);
+			const order = objectAt(checkout?.order);
+			if (checkout === null || order === null) return null;
+			return {
+				counts: order.status === undefined || order.status === 'paid',
+				transactionId: textAt(order.id),
+				amountMinor: minorAt(order.amount_paid) ?? minorAt(order.amount),
+				currency: currencyAt(order.currency),
+				metadata: objectAt(checkout.metadata),
+				moreMetadata: [objectAt(objectAt(checkout.subscription)?.metadata)],
+			};
+		},
 	},
-	signatureHeader: 'creem-signature',
-	signsTimestamp: false,
+	'refund.created': {
+		kind: 'refund',
+		fields: (body) => {
+			const refund = objectAt(body.object);
+			if (refund === null) return null;
+			const transaction = objectAt(refund.transaction);
+			const refunded = minorAt(refund.refund_amount);
+			const charged =
+				minorAt(transaction?.amount_paid) ??
+				minorAt(transaction?.amount) ??
+				minorAt(objectAt(refund.order)?.amount);
+			return {
+				counts: refund.status !== 'failed' && refund.status !== 'canceled',
+				refundType: refundTypeOf(refunded, charged),
+				transactionId: idAt(refund.order) ?? idAt(transaction?.order),
+				amountMinor: refunded,
+				currency: currencyAt(refund.refund_currency),
+				metadata: objectAt(objectAt(refund.checkout)?.metadata),
+				moreMetadata: [objectAt(objectAt(refund.subscription)?.metadata)],
+			};
+		},
+	},
+} satisfies EventReaders<string>;
+
+type CreemEvent = keyof typeof EVENTS;
+
+export const creem: PaymentProvider<'creem', CreemEvent> = {
+	id: 'creem',
 	secretProblem: whsecSecret('Creem'),
-	verify: (input, header) => verifyBodyHex(input, header, 'creem-signature'),
+	verify: (request) => verifyBodyHex(request, 'creem-signature'),
+	credentialText: "Creem's whsec_…",
+	codexAliases: ['creem'],
 	eventType: (body) => textAt(body.eventType),
 	eventId: (body) => textAt(body.id),
 	eventsParameter: {
@@ -54,46 +95,5 @@ export const creem: PaymentProvider<'creem'> = {
 		default: ['checkout.completed', 'refund.created'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'checkout.completed',
-			kind: 'purchase',
-			fields: (body) => {
-				const checkout = objectAt(body.object);
-				const order = objectAt(checkout?.order);
-				if (checkout === null || order === null) return null;
-				return {
-					counts: order.status === undefined || order.status === 'paid',
-					transactionId: textAt(order.id),
-					amountMinor: minorAt(order.amount_paid) ?? minorAt(order.amount),
-					currency: currencyAt(order.currency),
-					metadata: objectAt(checkout.metadata),
-					moreMetadata: [objectAt(objectAt(checkout.subscription)?.metadata)],
-				};
-			},
-		},
-		{
-			value: 'refund.created',
-			kind: 'refund',
-			fields: (body) => {
-				const refund = objectAt(body.object);
-				if (refund === null) return null;
-				const transaction = objectAt(refund.transaction);
-				const refunded = minorAt(refund.refund_amount);
-				const charged =
-					minorAt(transaction?.amount_paid) ??
-					minorAt(transaction?.amount) ??
-					minorAt(objectAt(refund.order)?.amount);
-				return {
-					counts: refund.status !== 'failed' && refund.status !== 'canceled',
-					refundType: refundTypeOf(refunded, charged),
-					transactionId: idAt(refund.order) ?? idAt(transaction?.order),
-					amountMinor: refunded,
-					currency: currencyAt(refund.refund_currency),
-					metadata: objectAt(objectAt(refund.checkout)?.metadata),
-					moreMetadata: [objectAt(objectAt(refund.subscription)?.metadata)],
-				};
-			},
-		},
-	],
+	events: EVENTS,
 };

@@ -13,6 +13,7 @@ import {
 	textAt,
 	type EventFields,
 	type JsonObject,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
@@ -34,16 +35,37 @@ function read(
 	};
 }
 
-export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
-	option: {
-		name: 'Lemon Squeezy',
-		value: 'lemonSqueezy',
-		description: "X-Signature header; the webhook's signing secret",
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	order_created: {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (order) => ({
+				counts: order.status === undefined || order.status === 'paid',
+				amountMinor: minorAt(order.total),
+			})),
 	},
-	signatureHeader: 'x-signature',
-	signsTimestamp: false,
+	order_refunded: {
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (order) => ({
+				refundType:
+					order.refunded === true
+						? 'full'
+						: refundTypeByStatus(order.status, 'refunded', 'partial_refund'),
+				amountMinor: minorAt(order.refunded_amount),
+			})),
+	},
+} satisfies EventReaders<string>;
+
+type LemonSqueezyEvent = keyof typeof EVENTS;
+
+export const lemonSqueezy: PaymentProvider<'lemonSqueezy', LemonSqueezyEvent> = {
+	id: 'lemonSqueezy',
 	secretProblem: anySecret,
-	verify: (input, header) => verifyBodyHex(input, header, 'X-Signature'),
+	verify: (request) => verifyBodyHex(request, 'X-Signature'),
+	credentialText: "Lemon Squeezy's signing secret",
+	codexAliases: ['lemon squeezy'],
 	// Only the signed body: the X-Event-Name header is not signed.
 	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
 	eventId: () => null,
@@ -69,27 +91,5 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 		default: ['order_created', 'order_refunded'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'order_created',
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (order) => ({
-					counts: order.status === undefined || order.status === 'paid',
-					amountMinor: minorAt(order.total),
-				})),
-		},
-		{
-			value: 'order_refunded',
-			kind: 'refund',
-			fields: (body) =>
-				read(body, (order) => ({
-					refundType:
-						order.refunded === true
-							? 'full'
-							: refundTypeByStatus(order.status, 'refunded', 'partial_refund'),
-					amountMinor: minorAt(order.refunded_amount),
-				})),
-		},
-	],
+	events: EVENTS,
 };

@@ -14,8 +14,9 @@ import {
 	textAt,
 	type EventFields,
 	type JsonObject,
+	type EventReaders,
 	type PaymentProvider,
-	type ProviderEvent,
+	type EventReader,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
@@ -43,22 +44,37 @@ function adjustmentFields(body: JsonObject): EventFields | null {
 	};
 }
 
-const adjustment = (value: string): ProviderEvent => ({
-	value,
-	kind: 'refund',
-	fields: adjustmentFields,
-});
+/** Both adjustment events: a refund once approved. */
+const ADJUSTMENT: EventReader = { kind: 'refund', fields: adjustmentFields };
 
-export const paddle: PaymentProvider<'paddle'> = {
-	option: {
-		name: 'Paddle Billing',
-		value: 'paddle',
-		description: 'Paddle-Signature header; the secret key of the notification destination',
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	'transaction.completed': {
+		kind: 'purchase',
+		fields: (body) => {
+			const data = objectAt(body.data);
+			if (data === null) return null;
+			const totals = objectAt(objectAt(data.details)?.totals);
+			return {
+				transactionId: textAt(data.id),
+				amountMinor: minorAt(totals?.total),
+				currency: currencyAt(data.currency_code) ?? currencyAt(totals?.currency_code),
+				metadata: objectAt(data.custom_data),
+			};
+		},
 	},
-	signatureHeader: 'paddle-signature',
-	signsTimestamp: true,
+	'adjustment.created': ADJUSTMENT,
+	'adjustment.updated': ADJUSTMENT,
+} satisfies EventReaders<string>;
+
+type PaddleEvent = keyof typeof EVENTS;
+
+export const paddle: PaymentProvider<'paddle', PaddleEvent> = {
+	id: 'paddle',
 	secretProblem: anySecret,
-	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
+	verify: (request) => verifyTimestampedHex(request, SCHEME),
+	credentialText: "the secret key of Paddle's notification destination",
+	codexAliases: ['paddle'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.event_id),
 	eventsParameter: {
@@ -88,23 +104,5 @@ export const paddle: PaymentProvider<'paddle'> = {
 		default: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'transaction.completed',
-			kind: 'purchase',
-			fields: (body) => {
-				const data = objectAt(body.data);
-				if (data === null) return null;
-				const totals = objectAt(objectAt(data.details)?.totals);
-				return {
-					transactionId: textAt(data.id),
-					amountMinor: minorAt(totals?.total),
-					currency: currencyAt(data.currency_code) ?? currencyAt(totals?.currency_code),
-					metadata: objectAt(data.custom_data),
-				};
-			},
-		},
-		adjustment('adjustment.created'),
-		adjustment('adjustment.updated'),
-	],
+	events: EVENTS,
 };

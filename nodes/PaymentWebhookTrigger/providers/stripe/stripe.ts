@@ -16,6 +16,7 @@ import {
 	whsecSecret,
 	type EventFields,
 	type JsonObject,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
@@ -69,16 +70,77 @@ function chargeRefundType(charge: JsonObject, refunded: number | null): RefundTy
 	return refundTypeOf(refunded, chargedOf(charge));
 }
 
-export const stripe: PaymentProvider<'stripe'> = {
-	option: {
-		name: 'Stripe',
-		value: 'stripe',
-		description: 'Stripe-Signature header; the secret starts with whsec_',
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	'checkout.session.completed': {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (session) => ({
+				counts: session.payment_status !== 'unpaid',
+				transactionId: idAt(session.payment_intent),
+				amountMinor: minorAt(session.amount_total),
+				userId: textAt(session.client_reference_id),
+			})),
 	},
-	signatureHeader: 'stripe-signature',
-	signsTimestamp: true,
+	'payment_intent.succeeded': {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (intent) => ({
+				transactionId: idAt(intent.id),
+				amountMinor: minorAt(intent.amount_received) ?? minorAt(intent.amount),
+			})),
+	},
+	'invoice.paid': {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (invoice) => ({
+				transactionId: invoicePaymentIntent(invoice),
+				amountMinor: minorAt(invoice.amount_paid),
+				moreMetadata: [
+					objectAt(objectAt(objectAt(invoice.parent)?.subscription_details)?.metadata),
+					objectAt(objectAt(invoice.subscription_details)?.metadata),
+				],
+			})),
+	},
+	'charge.refunded': {
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (charge) => {
+				const refunded = minorAt(charge.amount_refunded);
+				return {
+					refundType: chargeRefundType(charge, refunded),
+					transactionId: idAt(charge.payment_intent),
+					amountMinor: refunded,
+				};
+			}),
+	},
+	'refund.created': {
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (refund) => {
+				// The charge tells full from partial only when it arrives expanded.
+				const charge = objectAt(refund.charge);
+				return {
+					counts: refund.status !== 'failed' && refund.status !== 'canceled',
+					refundType:
+						charge === null
+							? null
+							: refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
+					transactionId: idAt(refund.payment_intent),
+					amountMinor: minorAt(refund.amount),
+				};
+			}),
+	},
+} satisfies EventReaders<string>;
+
+type StripeEvent = keyof typeof EVENTS;
+
+export const stripe: PaymentProvider<'stripe', StripeEvent> = {
+	id: 'stripe',
 	secretProblem: whsecSecret('Stripe'),
-	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
+	verify: (request) => verifyTimestampedHex(request, SCHEME),
+	credentialText: "Stripe's whsec_…",
+	codexAliases: ['stripe'],
 	eventType: (body) => textAt(body.type),
 	eventId: (body) => textAt(body.id),
 	eventsParameter: {
@@ -125,70 +187,5 @@ export const stripe: PaymentProvider<'stripe'> = {
 		],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'checkout.session.completed',
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (session) => ({
-					counts: session.payment_status !== 'unpaid',
-					transactionId: idAt(session.payment_intent),
-					amountMinor: minorAt(session.amount_total),
-					userId: textAt(session.client_reference_id),
-				})),
-		},
-		{
-			value: 'payment_intent.succeeded',
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (intent) => ({
-					transactionId: idAt(intent.id),
-					amountMinor: minorAt(intent.amount_received) ?? minorAt(intent.amount),
-				})),
-		},
-		{
-			value: 'invoice.paid',
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (invoice) => ({
-					transactionId: invoicePaymentIntent(invoice),
-					amountMinor: minorAt(invoice.amount_paid),
-					moreMetadata: [
-						objectAt(objectAt(objectAt(invoice.parent)?.subscription_details)?.metadata),
-						objectAt(objectAt(invoice.subscription_details)?.metadata),
-					],
-				})),
-		},
-		{
-			value: 'charge.refunded',
-			kind: 'refund',
-			fields: (body) =>
-				read(body, (charge) => {
-					const refunded = minorAt(charge.amount_refunded);
-					return {
-						refundType: chargeRefundType(charge, refunded),
-						transactionId: idAt(charge.payment_intent),
-						amountMinor: refunded,
-					};
-				}),
-		},
-		{
-			value: 'refund.created',
-			kind: 'refund',
-			fields: (body) =>
-				read(body, (refund) => {
-					// The charge tells full from partial only when it arrives expanded.
-					const charge = objectAt(refund.charge);
-					return {
-						counts: refund.status !== 'failed' && refund.status !== 'canceled',
-						refundType:
-							charge === null
-								? null
-								: refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
-						transactionId: idAt(refund.payment_intent),
-						amountMinor: minorAt(refund.amount),
-					};
-				}),
-		},
-	],
+	events: EVENTS,
 };

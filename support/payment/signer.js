@@ -1,0 +1,87 @@
+// @ts-check
+'use strict';
+/**
+ * What a provider's independent test signer (support/payment/signers/<id>.js) and its sample
+ * events (nodes/PaymentWebhookTrigger/providers/<id>/samples.js) hold, and the HMAC the
+ * documented schemes share. A signer signs the way the provider does, with the provider's own
+ * library where npm has one; it shares no code with the node's checks.
+ */
+const { createHmac } = require('node:crypto');
+
+/**
+ * @typedef {object} Signer
+ * @property {string} secret the test endpoint's secret, in the provider's own format
+ * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
+ * @property {string} signatureHeader the header that carries the signature (lower case)
+ * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
+ * @property {{ id: string, name: string }} demoCredential the demo's signing credential
+ * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
+ *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
+ *   the provider needs more than the Signing Secret (`secret`)
+ * @property {Record<string, string>} [nodeParameters] the test endpoint's values of the provider's
+ *   own node parameters (its `parameters`: an app ID, a merchant ID, an environment)
+ * @property {string} [contentType] the body's content type (default application/json)
+ * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
+ *   event (default JSON); a provider that signs inside the body (a JWS, a form field) signs here
+ *   with its test key, and `sign` returns the headers it sends beside it
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [badDeliveries]
+ *   instead of the bad kinds every provider gets (a forged header, a tampered body, a stale
+ *   timestamp, no signature, a wrong secret, a re-serialized body), where those do not fit its
+ *   scheme
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
+ *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
+ *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
+ *   transaction ID ends in `name`
+ */
+
+/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
+
+/**
+ * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in
+ * `client_reference_id`) instead of `payment_intent.succeeded`
+ */
+
+/**
+ * @typedef {ReturnType<typeof sampleDefaults> & { checkout?: boolean }} SampleValues a sample's
+ *   fields with their defaults, and the amount a refund returns
+ */
+
+/**
+ * @typedef {object} Samples
+ * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
+ * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
+ *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
+ *   a refund
+ * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
+ *   a documented purchase or refund event, as the provider sends it
+ */
+
+/** @param {string} key @param {string} data @returns {string} hex HMAC-SHA256 */
+function hmacHex(key, data) {
+	return createHmac('sha256', key).update(data, 'utf8').digest('hex');
+}
+
+/**
+ * The defaults of a sample's fields, shared by every provider's samples.
+ * @param {'purchase' | 'refund'} kind @param {SampleFields} fields
+ */
+function sampleDefaults(kind, fields) {
+	const { transactionId, userId = 'user_1001', amountMinor = 10000, currency = 'USD' } = fields;
+	const partial = fields.partial ?? false;
+	return {
+		checkout: fields.checkout,
+		transactionId,
+		userId,
+		amountMinor,
+		currency,
+		partial,
+		refundedMinor: partial ? Math.floor(amountMinor * 0.4) : amountMinor,
+		eventId: fields.eventId ?? `evt_${kind}_${transactionId}`,
+		created: 1_764_000_000,
+	};
+}
+
+module.exports = { hmacHex, sampleDefaults };
