@@ -13,6 +13,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { PaymentProvider } from '../provider';
+import { appStore } from './appStore/appStore';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
@@ -21,7 +22,15 @@ import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
 
 /** The modules, in the order the credential's text and the messages list them. */
-export const PROVIDERS = [stripe, paddle, lemonSqueezy, polar, standardWebhooks, creem] as const;
+export const PROVIDERS = [
+	stripe,
+	paddle,
+	lemonSqueezy,
+	polar,
+	standardWebhooks,
+	creem,
+	appStore,
+] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
 export type Provider = (typeof PROVIDERS)[number]['id'];
@@ -43,6 +52,12 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 		type: 'options',
 		noDataExpression: true,
 		options: [
+			{
+				name: 'Apple App Store',
+				value: 'appStore',
+				description:
+					"App Store Server Notifications V2: Apple's signed payload, checked offline; no secret",
+			},
 			{
 				name: 'Creem',
 				value: 'creem',
@@ -81,7 +96,7 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 	};
 
 /** The providers that sign no timestamp: nothing is stale, the tolerance option is hidden. */
-export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem'];
+export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem', 'appStore'];
 
 export function isProvider(id: string): id is Provider {
 	return PROVIDERS.some((provider) => provider.id === id);
