@@ -14,10 +14,11 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
-	TEST_SIGNING_SECRETS,
+	encodeEvent,
+	nodeParametersOf,
 	sampleEvent,
 	signWithTestSecret,
-	withSigningSecret,
+	testSecretsOf,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
 
@@ -38,7 +39,8 @@ const { verifyDelivery } = require(
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });
 	const size = JSON.stringify(event).length;
-	const body = JSON.stringify(
+	const { body } = encodeEvent(
+		provider,
 		padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event,
 	);
 	const headers = signWithTestSecret(provider, body);
@@ -46,8 +48,8 @@ function delivery(provider, padTo) {
 		provider,
 		rawBody: Buffer.from(body),
 		headers,
-		secrets: withSigningSecret(TEST_SIGNING_SECRETS[provider]),
-		settings: {},
+		secrets: testSecretsOf(provider),
+		settings: nodeParametersOf(provider),
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
 	};

@@ -61,7 +61,7 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 			typeOptions: { password: true, rows: 4 },
 			default: '',
 			description:
-				"A PEM root certificate to trust instead of the one the node pins, for providers that sign with a certificate chain; leave empty to trust the provider's own root",
+				'A PEM root certificate to trust instead of the one the node pins, for providers that sign with a certificate chain; for tests only. Apple App Store: leave empty to trust Apple Root CA - G3 (pinned)',
 		},
 	];
 }

@@ -231,7 +231,7 @@ function badDeliveries(provider, prefix) {
 	const cases = badDeliveriesOf(provider, bodyFor, () => genericBadDeliveries(provider, bodyFor));
 	return cases.map((delivery, index) => ({
 		...delivery,
-		transactionId: transactionIdOf(delivery.body, prefix, index),
+		transactionId: delivery.transactionId ?? transactionIdOf(delivery.body, prefix, index),
 	}));
 }
 

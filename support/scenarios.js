@@ -144,6 +144,49 @@ const SCENARIOS = [
 		layer: 'unit',
 		title: 'a lost dispute is a full refund item; a dispute opened or won is other',
 	},
+	// paymentWebhook: Apple App Store Server Notifications V2
+	{
+		id: 'paymentWebhook.appStore.pinnedRoot',
+		layer: 'unit',
+		title:
+			"App Store: the pinned root is Apple Root CA - G3 by its fingerprint, and Apple's real signing chain passes the chain checks",
+	},
+	{
+		id: 'paymentWebhook.appStore.derExtensions',
+		layer: 'unit',
+		title:
+			"App Store: Apple's marker extensions are found by walking the certificate's DER extensions, not by a byte search",
+	},
+	{
+		id: 'paymentWebhook.appStore.appleParity',
+		layer: 'unit',
+		title:
+			"App Store: notifications from the test signer verify with Apple's SignedDataVerifier, and what it refuses is refused",
+	},
+	{
+		id: 'paymentWebhook.appStore.notification',
+		layer: 'unit',
+		title:
+			'App Store: 400 for a body that is no notification; the transaction and renewal info verified, decoded into the body and refused for another app or environment',
+	},
+	{
+		id: 'paymentWebhook.appStore.events',
+		layer: 'unit',
+		title:
+			'App Store: one-time charges, subscription starts and renewals are purchases, REFUND a refund (partial when prorated), sharing transactionId; price in milli-units',
+	},
+	{
+		id: 'paymentWebhook.appStore.provider',
+		layer: 'unit',
+		title:
+			"App Store: no secret (Apple's pinned root, or a test root), Bundle ID and Environment from the node, a set-up error naming a bad one",
+	},
+	{
+		id: 'paymentWebhook.appStore.trigger',
+		layer: 'unit',
+		title:
+			'App Store through the trigger: a signed purchase and its prorated refund become items sharing the transaction ID; a free trial is other; 400, 401 and a set-up error start nothing',
+	},
 	// sandbox
 	{
 		id: 'sandbox.signedRequests',

@@ -58,8 +58,13 @@ const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);
 /** Another endpoint's secret per provider (a secret roll, a wrong key). */
 const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 
-/** The header that carries each provider's signature (lower case, as Node hands them over). */
-const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader);
+/** The providers that sign in a header, whose scheme the header tests exercise. */
+const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].signatureHeader !== undefined);
+
+/** The header that carries the signature of each of those (lower case, as Node hands them over). */
+const SIGNATURE_HEADERS = /** @type {Record<Provider, string>} */ (
+	Object.fromEntries(HEADER_SIGNED.map((id) => [id, SIGNERS[id].signatureHeader]))
+);
 
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
@@ -121,6 +126,15 @@ function withSigningSecret(signingSecret) {
 }
 
 /**
+ * The test endpoint's credential with every field (those its signer does not set empty).
+ * @param {Provider} provider
+ * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
+ */
+function testSecretsOf(provider) {
+	return { ...withSigningSecret(''), ...credentialDataOf(provider) };
+}
+
+/**
  * The headers a provider sends with `rawBody`, signed with its test secret (the demo signing
  * credential's), now.
  * @param {Provider} provider @param {string} rawBody
@@ -177,6 +191,7 @@ function disputeEvent(provider, outcome, fields) {
 module.exports = {
 	DEMO_SIGNING_CREDENTIALS,
 	DISPUTING_PROVIDERS,
+	HEADER_SIGNED,
 	SIGNERS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
@@ -192,5 +207,6 @@ module.exports = {
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
+	testSecretsOf,
 	withSigningSecret,
 };

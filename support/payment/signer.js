@@ -12,7 +12,8 @@ const { createHmac } = require('node:crypto');
  * @typedef {object} Signer
  * @property {string} secret the test endpoint's secret, in the provider's own format
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
- * @property {string} signatureHeader the header that carries the signature (lower case)
+ * @property {string} [signatureHeader] the header that carries the signature (lower case); none
+ *   when the signature is in the body (the body `encode` makes)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
@@ -37,7 +38,11 @@ const { createHmac } = require('node:crypto');
  *   transaction ID ends in `name`
  */
 
-/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
+/**
+ * @typedef {{ name: string, body: string, headers: Record<string, string>, transactionId?: string }} BadDelivery
+ *   `transactionId`: the one the body names, where a search of the body cannot find it (signed
+ *   inside)
+ */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields

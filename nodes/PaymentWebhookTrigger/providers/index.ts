@@ -14,6 +14,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { PaymentProvider } from '../provider';
 import { airwallex } from './airwallex/airwallex';
+import { appStore } from './appStore/appStore';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
@@ -30,6 +31,7 @@ export const PROVIDERS = [
 	standardWebhooks,
 	creem,
 	airwallex,
+	appStore,
 ] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
@@ -56,6 +58,12 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				name: 'Airwallex',
 				value: 'airwallex',
 				description: "X-Signature and x-timestamp headers; the webhook's secret",
+			},
+			{
+				name: 'Apple App Store',
+				value: 'appStore',
+				description:
+					"App Store Server Notifications V2: Apple's signed payload, checked offline; no secret",
 			},
 			{
 				name: 'Creem',
@@ -95,7 +103,7 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 	};
 
 /** The providers that sign no timestamp: nothing is stale, the tolerance option is hidden. */
-export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem'];
+export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem', 'appStore'];
 
 export function isProvider(id: string): id is Provider {
 	return PROVIDERS.some((provider) => provider.id === id);

@@ -1,0 +1,131 @@
+/**
+ * Apple App Store Server Notifications V2, verified offline: the body is
+ * `{"signedPayload": <JWS>}`, signed by Apple's certificate chain up to Apple Root CA - G3
+ * (pinned; the credential's Root Certificate replaces it, for tests only). No shared secret: the
+ * node's Bundle ID and Environment say which notifications are this endpoint's. No timestamp
+ * tolerance: Apple retries a notification for days with its first signature.
+ *
+ * The transaction ID a purchase and its refund share is the transaction's `transactionId`
+ * (readers.ts); the user ID is `appAccountToken`; the event ID is `notificationUUID`.
+ */
+import {
+	textAt,
+	type EventReaders,
+	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+} from '../../provider';
+import { APP_STORE_ENVIRONMENTS, checkNotification, trustedRoot } from './notification';
+import { purchaseFields, refundFields } from './readers';
+
+/** The notification types it reads, as `notificationType` names them, with their readers. */
+const EVENTS = {
+	ONE_TIME_CHARGE: { kind: 'purchase', fields: purchaseFields },
+	SUBSCRIBED: { kind: 'purchase', fields: purchaseFields },
+	DID_RENEW: { kind: 'purchase', fields: purchaseFields },
+	REFUND: { kind: 'refund', fields: refundFields },
+} satisfies EventReaders<string>;
+
+type AppStoreEvent = keyof typeof EVENTS;
+
+/** The node parameters of this provider, by name. */
+const BUNDLE_ID = 'bundleId';
+const ENVIRONMENT = 'environment';
+const SHOWN = { show: { provider: ['appStore'] } };
+const ROOT_NOT_PEM = 'The Root Certificate is not a PEM certificate';
+
+/** Why the node's own parameters cannot select notifications, or null. */
+function settingsProblem(bundleId: string, environment: string): string | null {
+	if (bundleId.trim() === '') return 'The Bundle ID parameter is empty';
+	if (!(APP_STORE_ENVIRONMENTS as readonly string[]).includes(environment)) {
+		return `The Environment parameter must be ${APP_STORE_ENVIRONMENTS.join(' or ')}`;
+	}
+	return null;
+}
+
+export const appStore: PaymentProvider<'appStore', AppStoreEvent> = {
+	id: 'appStore',
+	secretProblem: ({ signingSecret, rootCertificate }) => {
+		// A Signing Secret says the credential is another provider's endpoint's.
+		if (signingSecret !== '') return 'The Signing Secret is set: Apple App Store uses none';
+		if (rootCertificate === '') return null;
+		const root = trustedRoot(rootCertificate);
+		if (root === null) return ROOT_NOT_PEM;
+		return root.ca ? null : 'The Root Certificate is not a CA certificate';
+	},
+	verify: ({ rawBody, secrets, settings }) => {
+		const bundleId = settings[BUNDLE_ID] ?? '';
+		const environment = settings[ENVIRONMENT] ?? '';
+		const problem = settingsProblem(bundleId, environment);
+		if (problem !== null) return { valid: false, reason: problem, unusableSecret: true };
+		const root = trustedRoot(secrets.rootCertificate);
+		if (root === null) {
+			return { valid: false, reason: ROOT_NOT_PEM, unusableSecret: true };
+		}
+		const checked = checkNotification(rawBody, root, { bundleId: bundleId.trim(), environment });
+		if (!checked.valid) return checked;
+		return { valid: true, signedAt: checked.signedAt, messageId: null, body: checked.body };
+	},
+	parameters: [
+		{
+			displayName: 'Bundle ID',
+			name: BUNDLE_ID,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'com.example.app',
+			displayOptions: SHOWN,
+			description: "Your app's bundle ID; notifications for another app are refused",
+		},
+		{
+			displayName: 'Environment',
+			name: ENVIRONMENT,
+			type: 'options',
+			options: [
+				{ name: 'Production', value: 'Production' },
+				{ name: 'Sandbox', value: 'Sandbox' },
+			],
+			default: 'Production',
+			displayOptions: SHOWN,
+			description:
+				'The App Store environment whose notifications this endpoint takes; the other is refused. Use a second trigger for the sandbox.',
+		},
+	],
+	credentialText: 'Apple App Store: leave empty to trust Apple Root CA - G3 (pinned)',
+	codexAliases: ['app store', 'apple'],
+	eventType: (body) => textAt(body.notificationType),
+	eventId: (body) => textAt(body.notificationUUID),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: SHOWN,
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'DID_RENEW',
+				value: 'DID_RENEW',
+				description: 'A subscription renewed (each renewal is a transaction of its own)',
+			},
+			{
+				name: 'ONE_TIME_CHARGE',
+				value: 'ONE_TIME_CHARGE',
+				description: 'A consumable, non-consumable or non-renewing subscription was bought',
+			},
+			{
+				name: 'REFUND',
+				value: 'REFUND',
+				description: 'Apple refunded a transaction, fully or prorated (partial)',
+			},
+			{
+				name: 'SUBSCRIBED',
+				value: 'SUBSCRIBED',
+				description: 'A subscription started or restarted (a free trial is no purchase)',
+			},
+		],
+		default: ['ONE_TIME_CHARGE', 'SUBSCRIBED', 'DID_RENEW', 'REFUND'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
+	events: EVENTS,
+};
