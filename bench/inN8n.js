@@ -30,7 +30,7 @@ const { DEMO_CREDENTIAL } = require('../support/n8n/n8nDemoData');
 const { freePort, stopProcess } = require('../support/services/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
-const { KEYS } = require('../sandbox/seed');
+const { KEYS } = require('../sandbox');
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000').split(',').map(Number);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);

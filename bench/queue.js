@@ -35,10 +35,9 @@ const { DEMO_KEY } = require('../support/n8n/n8nDemoData');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
 const { sleep } = require('../support/services/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
-const { Sandbox, percentile } = require('../sandbox/server');
-const { KEYS } = require('../sandbox/seed');
+const { Sandbox, KEYS } = require('../sandbox');
 const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');
-const { medianAndRange, ratioLine } = require('../support/statistics');
+const { medianAndRange, percentile, ratioLine } = require('../support/statistics');
 
 const DELIVERIES = Number(process.env.BENCH_QUEUE_DELIVERIES ?? 1000);
 const ROUND = Number(process.env.BENCH_QUEUE_ROUND ?? 200);

@@ -65,7 +65,7 @@ const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
-const { KEYS } = require('../sandbox/seed');
+const { KEYS } = require('../sandbox');
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);

@@ -26,8 +26,7 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tr
 
 const { pollTrigger } = require('../support/n8n/core/pollTrigger');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
-const { Sandbox } = require('../sandbox/server');
-const { KEYS, PRODUCTS } = require('../sandbox/seed');
+const { Sandbox, KEYS, PRODUCTS } = require('../sandbox');
 
 const PROMOTERS = Number(process.env.BENCH_PROMOTERS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);

@@ -66,8 +66,8 @@ const {
 } = require('./queue/purchaseRounds');
 const { triggerWorkflow } = require('../support/n8n/workflowBuilders');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
-const { Sandbox, percentile } = require('../sandbox/server');
-const { KEYS } = require('../sandbox/seed');
+const { Sandbox, KEYS } = require('../sandbox');
+const { percentile } = require('../support/statistics');
 const { scenario } = require('../support/scenarios');
 
 const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };

@@ -34,7 +34,7 @@ const {
 	exampleWebhooks,
 } = require('../support/n8n/n8nDemoData');
 const { freePort, isStoppingAll, stopAllAndExit } = require('../support/services/processes');
-const { Sandbox } = require('../sandbox/server');
+const { Sandbox } = require('../sandbox');
 const { ScriptedModel } = require('../support/services/scriptedModel');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);

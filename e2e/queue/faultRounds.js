@@ -13,7 +13,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { readPromoter } = require('../../sandbox');
 const { EXAMPLES } = require('../../support/n8n/n8nDemoData');
 const {
 	deliverAll,
@@ -40,7 +40,7 @@ const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
- * @typedef {import('../../sandbox/server').Sandbox} Sandbox
+ * @typedef {import('../../sandbox').Sandbox} Sandbox
  * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart'|'webhook-processor-kill', inject: (queue: Deployment) => Promise<void>, failover?: boolean }} Fault
  *   `failover`: the deployment keeps serving while the component is down (nginx passes requests on
  *   to another processor), so recovery counts from the fault, not from the component's return

@@ -20,7 +20,7 @@ const {
 	signIn,
 } = require('../../support/n8n/editor');
 const { NODES: HTTP_NODES } = require('../../support/n8n/httpRequestWorkflow');
-const { WRONG_SECRET } = require('../../sandbox/seed');
+const { WRONG_SECRET } = require('../../sandbox');
 const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, example } = require('./context');
 const { scenario } = require('../../support/scenarios');
 

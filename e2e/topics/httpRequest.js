@@ -10,8 +10,7 @@ const assert = require('node:assert/strict');
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
 const { DEMO_CREDENTIAL } = require('../../support/n8n/n8nDemoData');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../support/n8n/httpRequestWorkflow');
-const { KEYS, PRODUCTS } = require('../../sandbox/seed');
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { KEYS, PRODUCTS, readPromoter } = require('../../sandbox');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -92,7 +91,7 @@ async function httpRequestChecks(context) {
 		sandbox.calls
 			.slice(httpCallsBefore)
 			.filter((call) => call.method === method && call.path === `/api/open/v1${endpoint}`);
-	/** A call the sandbox verified: signed with the right key version and answered with code 0. @param {import('../../sandbox/server').RecordedCall | undefined} call @param {'v1' | 'v2'} version */
+	/** A call the sandbox verified: signed with the right key version and answered with code 0. @param {import('../../sandbox').RecordedCall | undefined} call @param {'v1' | 'v2'} version */
 	const assertVerified = (call, version) => {
 		assert.ok(call, 'the sandbox received no such call');
 		assert.deepEqual(

@@ -16,9 +16,7 @@ const ExcelJS = require('exceljs');
 
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
 const { readExample, smtpCredential } = require('../../support/n8n/n8nDemoData');
-const { PRODUCTS } = require('../../sandbox/seed');
-const { trackConversion } = require('../../sandbox/api/conversions');
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { PRODUCTS, trackConversion, readPromoter } = require('../../sandbox');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -252,7 +250,7 @@ function periodsToday() {
 /**
  * A promoter's spreadsheet row for a period as the sandbox answers it: its figures, or for a
  * promoter the service does not know, empty figures and the service's message.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} userId
+ * @param {import('../../sandbox').Sandbox} sandbox @param {string} userId
  * @param {ReturnType<typeof periodsToday>[number]} period
  */
 function expectedRow(sandbox, userId, { month, from, to, final }) {
@@ -301,7 +299,7 @@ const rowKey = (row) => `${row.Promoter} ${row.Month}`;
 /**
  * Asserts the spreadsheet's rows: one per promoter in `userIds` and period reported today, each
  * with the sandbox's figures or, for a promoter the service does not know, its message in Error.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {Row[]} rows @param {string[]} userIds
+ * @param {import('../../sandbox').Sandbox} sandbox @param {Row[]} rows @param {string[]} userIds
  */
 function assertSheet(sandbox, rows, userIds) {
 	const expected = userIds.flatMap((userId) =>

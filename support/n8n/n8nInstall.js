@@ -29,7 +29,7 @@ const { parseArgs } = require('node:util');
 
 const semver = require('semver');
 
-const { assertLockFilesComplete } = require('../../scripts/check-lock-files');
+const { assertLockFilesComplete } = require('../lockFiles');
 const { bytesProgress, fail, runWithProgress, sleep } = require('../services/processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
