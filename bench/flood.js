@@ -59,6 +59,7 @@ const processes = require('../support/services/processes');
 const statistics = require('../support/statistics');
 const { expectStatuses, is2xx, send, sendPaced, statusCounts } = require('./deliveries');
 const floodWorkflows = require('./floodWorkflows');
+const { benchSettings } = require('./settings');
 
 const { freePort, processTreeCpuSeconds, sleep, stopProcess } = processes;
 const { fmt, median, medianAndRange, percentile, ratioLine, rounds } = statistics;
@@ -70,20 +71,19 @@ const {
 	signedPurchase,
 } = floodWorkflows;
 
-const FORGED = Number(process.env.BENCH_FLOOD_FORGED ?? 300);
-const ROUNDS = Number(process.env.BENCH_FLOOD_ROUNDS ?? 3);
-const IN_FLIGHT = Number(process.env.BENCH_FLOOD_IN_FLIGHT ?? 20);
-const ACCEPTED = Number(process.env.BENCH_FLOOD_ACCEPTED ?? 150);
-const VALID = Number(process.env.BENCH_FLOOD_VALID ?? 100);
-const VALID_PER_SECOND = Number(process.env.BENCH_FLOOD_VALID_PER_SECOND ?? 10);
+const SETTINGS = benchSettings('BENCH_FLOOD_', {
+	FORGED: 300,
+	ROUNDS: 3,
+	IN_FLIGHT: 20,
+	ACCEPTED: 150,
+	VALID: 100,
+	VALID_PER_SECOND: 10,
+	RATE_LIMIT: [DEFAULT_RATE_LIMIT.perSecond, DEFAULT_RATE_LIMIT.burst],
+	ENGINES: ['vm', 'lazy', 'legacy'],
+});
+const { FORGED, ROUNDS, IN_FLIGHT, ACCEPTED, VALID, VALID_PER_SECOND } = SETTINGS;
 const VALID_IN_FLIGHT = 5;
-const [LIMIT_PER_SECOND, LIMIT_BURST] = (
-	process.env.BENCH_FLOOD_RATE_LIMIT ??
-	`${DEFAULT_RATE_LIMIT.perSecond},${DEFAULT_RATE_LIMIT.burst}`
-)
-	.split(',')
-	.map(Number);
-const RATE_LIMIT = { perSecond: LIMIT_PER_SECOND, burst: LIMIT_BURST };
+const RATE_LIMIT = { perSecond: SETTINGS.RATE_LIMIT[0], burst: SETTINGS.RATE_LIMIT[1] };
 /** Deliveries of each kind to each receiver before the measured rounds (first runs, JIT). */
 const WARM_UP = 20;
 /** The flood's source address and the provider's, for nginx's per-address limit. */
@@ -109,8 +109,7 @@ const ALL_ENGINES = [
 	},
 	{ key: 'legacy', label: '`legacy`', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
 ];
-const ENGINE_KEYS = (process.env.BENCH_FLOOD_ENGINES ?? 'vm,lazy,legacy').split(',');
-const ENGINES = ALL_ENGINES.filter((engine) => ENGINE_KEYS.includes(engine.key));
+const ENGINES = ALL_ENGINES.filter((engine) => SETTINGS.ENGINES.includes(engine.key));
 
 /**
  * Waits until n8n's processes have used at most one clock tick in QUIET_MS (the executions that

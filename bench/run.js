@@ -53,14 +53,18 @@ const { track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
 const { CONCURRENCY, NODES_BASE, VARIANTS } = require('./runClients');
+const { benchSettings } = require('./settings');
 
-const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const ROUND_ITEMS = Number(process.env.BENCH_ROUND_ITEMS ?? 3000);
-const MEMORY_ITEMS = Number(process.env.BENCH_MEMORY_ITEMS ?? 100_000);
-const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
-const MEMORY_LATENCY_MS = Number(process.env.BENCH_MEMORY_LATENCY_MS ?? 0);
+const { SIZES, LATENCY_MS, ROUNDS, ROUND_ITEMS, MEMORY_ITEMS, MEMORY_ROUNDS, MEMORY_LATENCY_MS } =
+	benchSettings('BENCH_', {
+		SIZES: [1000, 10000],
+		LATENCY_MS: 20,
+		ROUNDS: 7,
+		ROUND_ITEMS: 3000,
+		MEMORY_ITEMS: 100_000,
+		MEMORY_ROUNDS: 3,
+		MEMORY_LATENCY_MS: 0,
+	});
 const LIMITED_CONCURRENCY = 20;
 
 /** The kernel's peak RSS of this process (VmHWM), in bytes, or undefined where /proc has none. */

@@ -12,12 +12,17 @@ const path = require('node:path');
 const { Agent, request } = require('undici');
 
 const { runWorkflow } = require('../support/n8n/core/runWorkflow');
-const { oneNodeWorkflow, singleNodeWorkflow } = require('../support/n8n/core/workflows');
+const {
+	oneNodeWorkflow,
+	packageNode,
+	singleNodeWorkflow,
+} = require('../support/n8n/core/workflows');
 const { n8nRelease } = require('../support/n8n/n8nInstall');
 const { KEYS } = require('../sandbox');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
+const { benchSettings } = require('./settings');
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const { CONCURRENCY } = benchSettings('BENCH_', { CONCURRENCY: 20 });
 const API_KEY = 'pk_test_videomax_v2';
 const SECRET = KEYS[API_KEY].secret;
 /** n8n-nodes-base of the n8n release `npm run setup:n8n` installs: (b) needs its HTTP Request node. */
@@ -151,15 +156,12 @@ const floorNodeType = {
 
 /** (d) The helper floor in the same engine. @param {string} url @param {number} size */
 async function runFloor(url, size) {
-	const workflow = oneNodeWorkflow({
-		id: 'floor',
-		name: 'Helper floor',
-		type: 'bench.helperFloor',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { userId: '={{ $json.userId }}', concurrency: CONCURRENCY },
-		credentials: { affiliateTrackingApi: { id: 'videomax-v2', name: 'videomax-v2' } },
-	});
+	const workflow = oneNodeWorkflow(
+		packageNode('bench.helperFloor', 'Helper floor', {
+			userId: '={{ $json.userId }}',
+			concurrency: CONCURRENCY,
+		}),
+	);
 	const credentials = {
 		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
 	};

@@ -14,7 +14,7 @@ const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
 const { readPromoter } = require('../../sandbox');
-const { EXAMPLES } = require('../../support/n8n/n8nDemoData');
+const { example } = require('../../support/n8n/n8nDemoData');
 const {
 	deliverAll,
 	forgedOutcomes,
@@ -33,9 +33,7 @@ const ROUND_DELIVERIES =
 const FAULT_AFTER = 100;
 /** Queue recovery runs every minute; a lost job's execution is given up after that. */
 const SETTLE_TIMEOUT_MS = 240_000;
-const REFUND_WORKFLOW_ID = /** @type {(typeof EXAMPLES)[number]} */ (
-	EXAMPLES.find((e) => e.letter === 'a')
-).id;
+const REFUND_WORKFLOW_ID = example('a').id;
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 
 /**

@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 
 const { executeWorkflow } = require('../../support/n8n/n8nInstance');
-const { DEMO_KEY, EXAMPLES } = require('../../support/n8n/n8nDemoData');
+const { DEMO_KEY, example } = require('../../support/n8n/n8nDemoData');
 const { KEYS } = require('../../sandbox');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -60,13 +60,6 @@ async function execute({ env, seenOutput }, id) {
 	);
 	assert.ok(run, `n8n execute --id=${id} printed no run:\n${stdout.slice(0, 2000)}`);
 	return run;
-}
-
-/** @param {string} letter */
-function example(letter) {
-	const found = EXAMPLES.find((e) => e.letter === letter);
-	if (!found) throw new Error(`no example ${letter}`);
-	return found;
 }
 
 /** Today in UTC+8 as Y-m-d, and the first day of its month: the range example (b) reports. */

@@ -115,6 +115,13 @@ const EXAMPLES = [
 	},
 ];
 
+/** The example with this letter (`a` for the refund on a payment webhook). @param {string} letter */
+function example(letter) {
+	const found = EXAMPLES.find((e) => e.letter === letter);
+	if (!found) throw new Error(`no example ${letter}`);
+	return found;
+}
+
 /**
  * An Affiliate Tracking API credential for the sandbox at `sandboxUrl` with one of its keys, in
  * `n8n import:credentials` form (n8n encrypts `data` on import).
@@ -306,6 +313,7 @@ module.exports = {
 	DEMO_OWNER,
 	TESTING_DIR,
 	EXAMPLES,
+	example,
 	MCP_DEMO_TOKEN,
 	NODE_TYPE,
 	PACKAGE,
