@@ -27,12 +27,14 @@ const SHEET = 'Promoter statistics';
 const UNKNOWN_PROMOTER = 'e2e_not_a_promoter';
 /** The workflow the test adds: example (b) and its helpers, each started by a POST to /webhook/<path>. */
 const REPORT_WORKFLOW_ID = 'e2eReportExampleB';
+/** A helper's webhook path is its node id under e2e-report/. @param {string} id */
+const helper = (id) => ({ id, path: `e2e-report/${id}` });
 const HELPERS = {
-	report: { id: 'run-example-b', path: 'e2e-report/run-example-b' },
-	readPromoters: { id: 'read-promoters', path: 'e2e-report/read-promoters' },
-	readStatistics: { id: 'read-statistics', path: 'e2e-report/read-statistics' },
-	seedPromoters: { id: 'seed-promoters', path: 'e2e-report/seed-promoters' },
-	clearPromoters: { id: 'clear-promoters', path: 'e2e-report/clear-promoters' },
+	report: helper('run-example-b'),
+	readPromoters: helper('read-promoters'),
+	readStatistics: helper('read-statistics'),
+	seedPromoters: helper('seed-promoters'),
+	clearPromoters: helper('clear-promoters'),
 };
 
 /** @typedef {Record<string, string | number | boolean | null>} Row */
