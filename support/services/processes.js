@@ -143,6 +143,23 @@ function processTreeCpuSeconds(rootPid) {
 }
 
 /**
+ * Resolves when `child` (spawned with piped stdout and stderr) has closed: its exit code or
+ * signal, and all it wrote to each stream.
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
+ */
+function outputOf(child) {
+	return new Promise((resolve, reject) => {
+		let stdout = '';
+		let stderr = '';
+		child.stdout?.on('data', (chunk) => (stdout += chunk));
+		child.stderr?.on('data', (chunk) => (stderr += chunk));
+		child.once('error', reject);
+		child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+	});
+}
+
+/**
  * `signal` (SIGTERM), then SIGKILL after `graceMs`; resolves when the process has exited.
  * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
  * @param {NodeJS.Signals} [signal]
@@ -315,6 +332,7 @@ module.exports = {
 	freePort,
 	heartbeatLine,
 	isStoppingAll,
+	outputOf,
 	processTreeCpuSeconds,
 	runCaptured,
 	runOrThrow,
