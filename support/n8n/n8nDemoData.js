@@ -10,8 +10,7 @@ const path = require('node:path');
 
 const { TEST_SIGNING_SECRETS } = require('../payment/paymentSignatures');
 
-const TESTING_DIR = path.dirname(__dirname);
-const ROOT_DIR = path.dirname(TESTING_DIR);
+const ROOT_DIR = path.join(__dirname, '..', '..');
 const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
 const PACKAGE = /** @type {{ name: string, version: string }} */ (
 	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
@@ -311,7 +310,6 @@ module.exports = {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
 	DEMO_OWNER,
-	TESTING_DIR,
 	EXAMPLES,
 	example,
 	MCP_DEMO_TOKEN,
