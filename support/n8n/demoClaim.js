@@ -6,12 +6,14 @@
  * until the sandbox and n8n take them. A second `npm start` on the same home, or one whose port is
  * busy, stops here, naming the running demo or the port and its variable, and leaves the home's
  * files as they were: before, it rebuilt the package, re-imported the shared demo credential with
- * a dead sandbox's URL and only then found n8n's port busy. Node's built-ins only, so that this
- * runs before anything else is loaded.
+ * a dead sandbox's URL and only then found n8n's port busy. It loads Node's built-ins and
+ * processes.js (built-ins only) and nothing else, so that it runs before the rest is loaded.
  */
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+
+const { processIsAlive } = require('../services/processes');
 
 /** The demo home unless N8N_DEMO_FOLDER names another: git ignores it. */
 const DEFAULT_DEMO_HOME = path.join(__dirname, '..', '.n8n-home');
@@ -26,17 +28,6 @@ const PID_FILE = 'npm-start.pid.json';
 /** Thrown when the demo cannot start; its message says why and what to do. */
 class DemoClaimError extends Error {}
 
-/** @param {number} pid */
-function isRunning(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: the process exists but belongs to another user.
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-	}
-}
-
 /**
  * The demo that holds `home`, when its PID file names a process that still runs.
  * @param {string} home @returns {RunningDemo | undefined}
@@ -50,7 +41,7 @@ function runningDemo(home) {
 	} catch {
 		return undefined; // none, or a file cut short: no demo to name
 	}
-	return Number.isInteger(running.pid) && isRunning(running.pid) ? running : undefined;
+	return Number.isInteger(running.pid) && processIsAlive(running.pid) ? running : undefined;
 }
 
 /**

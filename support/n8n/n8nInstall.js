@@ -34,6 +34,7 @@ const {
 	bytesProgress,
 	fail,
 	folderBytes,
+	processIsAlive,
 	runWithProgress,
 	sleep,
 } = require('../services/processes');
@@ -236,16 +237,6 @@ async function acquireInstallLock(release, log) {
 			);
 		}
 		await sleep(2000);
-	}
-}
-
-/** @param {number} pid */
-function processIsAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
 	}
 }
 

@@ -117,6 +117,19 @@ function runWithProgress(command, args, options, log, describeProgress) {
 	});
 }
 
+/**
+ * Whether a process with this PID runs (one of another user's too: signalling it is refused).
+ * @param {number} pid
+ */
+function processIsAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
 /** A free TCP port on 127.0.0.1. @returns {Promise<number>} */
 function freePort() {
 	return new Promise((resolve, reject) => {
@@ -360,6 +373,7 @@ module.exports = {
 	heartbeatLine,
 	isStoppingAll,
 	outputOf,
+	processIsAlive,
 	processTreeCpuSeconds,
 	runCaptured,
 	runOrThrow,
