@@ -11,8 +11,7 @@ const assert = require('node:assert/strict');
 const { readExample } = require('../../support/n8n/n8nDemoData');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
-const { PRODUCTS } = require('../../sandbox/seed');
-const { issueAuthCode } = require('../../sandbox/api/authorization');
+const { PRODUCTS, issueAuthCode } = require('../../sandbox');
 const { example } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
