@@ -47,7 +47,6 @@ const path = require('node:path');
 
 const {
 	N8N_VERSION,
-	defaultReleaseNode,
 	importCredentials,
 	importWorkflows,
 	installDefaultRelease,
@@ -55,42 +54,36 @@ const {
 	n8nEnvironment,
 	startN8nServing,
 } = require('../support/n8n/n8nInstance');
-const {
-	PAYMENT_TRIGGER_TYPE,
-	SIGNING_CREDENTIALS,
-	paymentTriggerPath,
-	signingCredential,
-} = require('../support/n8n/n8nDemoData');
-const {
-	TEST_SIGNING_SECRETS,
-	sampleEvent,
-	signDelivery,
-} = require('../support/payment/paymentSignatures');
 const { DEFAULT_RATE_LIMIT, startNginx } = require('../support/services/nginx');
-const {
-	freePort,
-	processTreeCpuSeconds,
-	runOrThrow,
-	sleep,
-	stopProcess,
-} = require('../support/services/processes');
-const { percentile } = require('../sandbox/server');
-const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
+const processes = require('../support/services/processes');
+const statistics = require('../support/statistics');
+const { expectStatuses, is2xx, send, sendPaced, statusCounts } = require('./deliveries');
+const floodWorkflows = require('./floodWorkflows');
+const { benchSettings } = require('./settings');
 
-const FORGED = Number(process.env.BENCH_FLOOD_FORGED ?? 300);
-const ROUNDS = Number(process.env.BENCH_FLOOD_ROUNDS ?? 3);
-const IN_FLIGHT = Number(process.env.BENCH_FLOOD_IN_FLIGHT ?? 20);
-const ACCEPTED = Number(process.env.BENCH_FLOOD_ACCEPTED ?? 150);
-const VALID = Number(process.env.BENCH_FLOOD_VALID ?? 100);
-const VALID_PER_SECOND = Number(process.env.BENCH_FLOOD_VALID_PER_SECOND ?? 10);
+const { freePort, processTreeCpuSeconds, sleep, stopProcess } = processes;
+const { fmt, median, medianAndRange, percentile, ratioLine, rounds } = statistics;
+const {
+	benchCredentials,
+	benchWorkflows,
+	forgedPurchase,
+	registeredStripeEndpoint,
+	signedPurchase,
+} = floodWorkflows;
+
+const SETTINGS = benchSettings('BENCH_FLOOD_', {
+	FORGED: 300,
+	ROUNDS: 3,
+	IN_FLIGHT: 20,
+	ACCEPTED: 150,
+	VALID: 100,
+	VALID_PER_SECOND: 10,
+	RATE_LIMIT: [DEFAULT_RATE_LIMIT.perSecond, DEFAULT_RATE_LIMIT.burst],
+	ENGINES: ['vm', 'lazy', 'legacy'],
+});
+const { FORGED, ROUNDS, IN_FLIGHT, ACCEPTED, VALID, VALID_PER_SECOND } = SETTINGS;
 const VALID_IN_FLIGHT = 5;
-const [LIMIT_PER_SECOND, LIMIT_BURST] = (
-	process.env.BENCH_FLOOD_RATE_LIMIT ??
-	`${DEFAULT_RATE_LIMIT.perSecond},${DEFAULT_RATE_LIMIT.burst}`
-)
-	.split(',')
-	.map(Number);
-const RATE_LIMIT = { perSecond: LIMIT_PER_SECOND, burst: LIMIT_BURST };
+const RATE_LIMIT = { perSecond: SETTINGS.RATE_LIMIT[0], burst: SETTINGS.RATE_LIMIT[1] };
 /** Deliveries of each kind to each receiver before the measured rounds (first runs, JIT). */
 const WARM_UP = 20;
 /** The flood's source address and the provider's, for nginx's per-address limit. */
@@ -101,9 +94,9 @@ const QUIET_MS = 300;
 
 /**
  * @typedef {{ key: 'vm' | 'lazy' | 'legacy', label: string, env: Record<string, string> }} Engine
- * @typedef {{ body: string, headers: Record<string, string> }} Delivery
- * @typedef {{ key: 'trigger2' | 'trigger1' | 'stripe' | 'webhook', name: string, path: string, refusal: number, forged: () => Delivery, valid?: () => Delivery }} Receiver
- * @typedef {{ status: number, ms: number }} Answer
+ * @typedef {import('./deliveries').Delivery} Delivery
+ * @typedef {import('./deliveries').Answer} Answer
+ * @typedef {import('./floodWorkflows').Receiver} Receiver
  */
 
 /** @type {Engine[]} */
@@ -116,290 +109,7 @@ const ALL_ENGINES = [
 	},
 	{ key: 'legacy', label: '`legacy`', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
 ];
-const ENGINE_KEYS = (process.env.BENCH_FLOOD_ENGINES ?? 'vm,lazy,legacy').split(',');
-const ENGINES = ALL_ENGINES.filter((engine) => ENGINE_KEYS.includes(engine.key));
-
-const STRIPE_SECRET = TEST_SIGNING_SECRETS.stripe;
-const STRIPE_CREDENTIAL = { id: 'floodStripeApi01', name: 'Stripe (flood bench)' };
-const HEADER_CREDENTIAL = { id: 'floodHeaderAuth1', name: 'Webhook header token (flood bench)' };
-const HEADER_NAME = 'X-Webhook-Token';
-const HEADER_TOKEN = 'flood-bench-token-for-the-local-n8n-only';
-
-let sequence = 0;
-/** A Stripe `checkout.session.completed` event, as text, with a new transaction ID. */
-function purchaseBody() {
-	sequence++;
-	return JSON.stringify(
-		sampleEvent('stripe', 'purchase', {
-			transactionId: `pi_flood_${sequence}`,
-			userId: `buyer_${sequence}`,
-			amountMinor: 4990,
-			eventId: `evt_flood_${sequence}`,
-			checkout: true,
-		}),
-	);
-}
-/** Signed with the endpoint's secret by the stripe SDK, now. @returns {Delivery} */
-function signedPurchase() {
-	const body = purchaseBody();
-	return { body, headers: signDelivery('stripe', body, STRIPE_SECRET) };
-}
-/** A well-formed Stripe-Signature header made with a guessed secret. @returns {Delivery} */
-function forgedPurchase() {
-	const body = purchaseBody();
-	return { body, headers: signDelivery('stripe', body, `${STRIPE_SECRET}_guessed`) };
-}
-
-/**
- * The four workflows, each a receiver and a NoOp node, with their receivers.
- * @returns {{ workflows: { workflow: object, id: string, publish: boolean }[], receivers: Receiver[], stripe: { workflowId: string, node: string, path: string } }}
- */
-function benchWorkflows() {
-	/** @param {string} id @param {string} name @param {Record<string, unknown>} receiver */
-	const workflow = (id, name, receiver) => ({
-		id,
-		publish: true,
-		workflow: {
-			name,
-			nodes: [
-				{ position: [0, 0], ...receiver },
-				{
-					id: `${id}-noop`,
-					name: 'No Operation, do nothing',
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: {},
-				},
-			],
-			connections: {
-				[String(receiver.name)]: {
-					main: [[{ node: 'No Operation, do nothing', type: 'main', index: 0 }]],
-				},
-			},
-			settings: { executionOrder: 'v1' },
-		},
-	});
-	/** @param {number} version @param {string} webhookId */
-	const paymentTrigger = (version, webhookId) => ({
-		id: `flood-payment-trigger-v${version}`,
-		name: 'Payment Webhook Trigger',
-		type: PAYMENT_TRIGGER_TYPE,
-		typeVersion: version,
-		webhookId,
-		parameters: {
-			provider: 'stripe',
-			events: ['checkout.session.completed'],
-			responseMode: 'onReceived',
-			options: {},
-		},
-		credentials: { paymentWebhookSigningApi: SIGNING_CREDENTIALS.stripe },
-	});
-	const ids = {
-		trigger2: '6f1d0c3e-2a4b-4c5d-8e9f-f100d0000002',
-		trigger1: '6f1d0c3e-2a4b-4c5d-8e9f-f100d0000001',
-		stripe: '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000b',
-		webhook: '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000c',
-	};
-	const webhookPath = 'flood-webhook-node';
-	const workflows = [
-		workflow(
-			'floodTriggerV2',
-			'Flood: Payment Webhook Trigger v2',
-			paymentTrigger(2, ids.trigger2),
-		),
-		workflow(
-			'floodTriggerV1',
-			'Flood: Payment Webhook Trigger v1',
-			paymentTrigger(1, ids.trigger1),
-		),
-		workflow('floodStripeTrig1', "Flood: n8n's Stripe Trigger", {
-			id: 'flood-stripe-trigger',
-			name: 'Stripe Trigger',
-			type: 'n8n-nodes-base.stripeTrigger',
-			typeVersion: 1,
-			webhookId: ids.stripe,
-			parameters: { events: ['*'] },
-			credentials: { stripeApi: STRIPE_CREDENTIAL },
-		}),
-		workflow('floodWebhookNode', "Flood: n8n's Webhook node, Header Auth", {
-			id: 'flood-webhook-node',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			webhookId: ids.webhook,
-			parameters: {
-				httpMethod: 'POST',
-				path: webhookPath,
-				authentication: 'headerAuth',
-				responseMode: 'onReceived',
-				options: {},
-			},
-			credentials: { httpHeaderAuth: HEADER_CREDENTIAL },
-		}),
-	];
-	/** @param {string} body @param {string} token @returns {Delivery} */
-	const withToken = (body, token) => ({ body, headers: { [HEADER_NAME]: token } });
-	/** @type {Receiver[]} */
-	const receivers = [
-		{
-			key: 'trigger2',
-			name: 'Payment Webhook Trigger v2',
-			path: paymentTriggerPath(ids.trigger2),
-			refusal: 401,
-			forged: forgedPurchase,
-			valid: signedPurchase,
-		},
-		{
-			key: 'trigger1',
-			name: 'Payment Webhook Trigger v1',
-			path: paymentTriggerPath(ids.trigger1),
-			refusal: 401,
-			forged: forgedPurchase,
-		},
-		{
-			key: 'stripe',
-			name: "n8n's Stripe Trigger",
-			path: `${ids.stripe}/webhook`,
-			refusal: 401,
-			forged: forgedPurchase,
-		},
-		{
-			key: 'webhook',
-			name: "n8n's Webhook node (v2, Header Auth)",
-			path: webhookPath,
-			refusal: 403,
-			forged: () => withToken(purchaseBody(), `${HEADER_TOKEN}-guessed`),
-			valid: () => withToken(purchaseBody(), HEADER_TOKEN),
-		},
-	];
-	return {
-		workflows,
-		receivers,
-		stripe: {
-			workflowId: 'floodStripeTrig1',
-			node: 'Stripe Trigger',
-			path: `${ids.stripe}/webhook`,
-		},
-	};
-}
-
-/**
- * Writes into the user folder's SQLite (n8n stopped) what n8n 2.41.1 keeps once it has created a
- * published Stripe Trigger's endpoint at Stripe: the published version (the active one) and the
- * registered webhook. Its publication service then finds nothing to activate at start
- * (workflow-publication-applier.js: an empty trigger diff and no unregistered webhook) and calls
- * no webhookMethods; the trigger checks deliveries with its credential's Signature Secret (no
- * secret in its static data). Run with the release's Node 24 (node:sqlite).
- * @param {string} userFolder @param {{ workflowId: string, node: string, path: string }} stripe
- */
-function registeredStripeEndpoint(userFolder, { workflowId, node, path: webhookPath }) {
-	const script = `
-const { DatabaseSync } = require('node:sqlite');
-const [database, workflowId, node, webhookPath] = process.argv.slice(1);
-const db = new DatabaseSync(database);
-const { activeVersionId } = db.prepare('SELECT activeVersionId FROM workflow_entity WHERE id = ?').get(workflowId);
-if (!activeVersionId) throw new Error(workflowId + ' is not published');
-db.prepare('INSERT OR REPLACE INTO workflow_published_version (workflowId, publishedVersionId) VALUES (?, ?)').run(workflowId, activeVersionId);
-db.prepare('INSERT OR REPLACE INTO webhook_entity (workflowId, webhookPath, method, node) VALUES (?, ?, ?, ?)').run(workflowId, webhookPath, 'POST', node);
-db.close();`;
-	runOrThrow(
-		defaultReleaseNode(),
-		[
-			'--no-warnings',
-			'-e',
-			script,
-			path.join(userFolder, '.n8n', 'database.sqlite'),
-			workflowId,
-			node,
-			webhookPath,
-		],
-		{ stdio: 'pipe' },
-	);
-}
-
-/**
- * POSTs one delivery through `agent` and resolves with the status and the time to the answer's end.
- * A failed request resolves with status 0.
- * @param {http.Agent} agent @param {string} url @param {Delivery} delivery @returns {Promise<Answer>}
- */
-function post(agent, url, { body, headers }) {
-	return new Promise((resolve) => {
-		const started = performance.now();
-		const request = http.request(
-			url,
-			{
-				method: 'POST',
-				agent,
-				headers: {
-					'Content-Type': 'application/json',
-					'Content-Length': String(Buffer.byteLength(body)),
-					...headers,
-				},
-			},
-			(response) => {
-				response.resume();
-				response.once('end', () =>
-					resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }),
-				);
-				response.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
-			},
-		);
-		request.setTimeout(120_000, () => request.destroy(new Error('timeout')));
-		request.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
-		request.end(body);
-	});
-}
-
-/**
- * Sends deliveries with `inFlight` at once: `deliveries` made beforehand, or, while `more()` says
- * so, deliveries made by `make`. Resolves with every answer.
- * @param {http.Agent} agent @param {string} url @param {number} inFlight
- * @param {{ deliveries: Delivery[] } | { make: () => Delivery, more: (sent: number) => boolean }} source
- */
-async function send(agent, url, inFlight, source) {
-	/** @type {Answer[]} */
-	const answers = [];
-	let sent = 0;
-	const next = () => {
-		if ('deliveries' in source)
-			return sent < source.deliveries.length ? source.deliveries[sent++] : null;
-		if (!source.more(sent)) return null;
-		sent++;
-		return source.make();
-	};
-	await Promise.all(
-		Array.from({ length: inFlight }, async () => {
-			for (let delivery = next(); delivery; delivery = next())
-				answers.push(await post(agent, url, delivery));
-		}),
-	);
-	return answers;
-}
-
-/**
- * The provider's deliveries: `count` made by `make`, the i-th sent at i / perSecond seconds (or
- * later, with `inFlight` at most at once). Resolves with every answer.
- * @param {http.Agent} agent @param {string} url @param {number} count @param {() => Delivery} make
- * @param {{ perSecond: number, inFlight: number }} pace
- */
-async function sendPaced(agent, url, count, make, { perSecond, inFlight }) {
-	const started = performance.now();
-	/** @type {Answer[]} */
-	const answers = [];
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: inFlight }, async () => {
-			while (next < count) {
-				const i = next++;
-				const wait = started + (i * 1000) / perSecond - performance.now();
-				if (wait > 0) await sleep(wait);
-				answers.push(await post(agent, url, make()));
-			}
-		}),
-	);
-	return answers;
-}
+const ENGINES = ALL_ENGINES.filter((engine) => SETTINGS.ENGINES.includes(engine.key));
 
 /**
  * Waits until n8n's processes have used at most one clock tick in QUIET_MS (the executions that
@@ -415,32 +125,6 @@ async function quiet(pid) {
 		if (now - before <= 0.0101 || Date.now() > deadline) return;
 		before = now;
 	}
-}
-
-/** How many answers had each status: `401 ×100`, `429 ×250, 401 ×50`. @param {Answer[]} answers */
-function statusCounts(answers) {
-	/** @type {Map<number, number>} */
-	const counts = new Map();
-	for (const { status } of answers) counts.set(status, (counts.get(status) ?? 0) + 1);
-	return [...counts]
-		.sort((a, b) => b[1] - a[1])
-		.map(([status, count]) => `${status === 0 ? 'no answer' : status} ×${count}`)
-		.join(', ');
-}
-
-/** @param {Answer[]} answers */
-const is2xx = (answers) => answers.filter((a) => a.status >= 200 && a.status < 300).length;
-
-/**
- * Fails the run unless every answer has one of `statuses`.
- * @param {Answer[]} answers @param {number[]} statuses @param {string} what
- */
-function expectStatuses(answers, statuses, what) {
-	const wrong = answers.filter((answer) => !statuses.includes(answer.status));
-	if (wrong.length > 0)
-		throw new Error(
-			`${what}: ${wrong.length} of ${answers.length} answers not ${statuses.join(' or ')} (${statusCounts(answers)})`,
-		);
 }
 
 /**
@@ -649,20 +333,7 @@ async function main() {
 		const baseEnv = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 		installPackedPackage(userFolder);
 		const { workflows, receivers, stripe } = benchWorkflows();
-		await importCredentials(baseEnv, [
-			signingCredential('stripe'),
-			{
-				...STRIPE_CREDENTIAL,
-				type: 'stripeApi',
-				// The secret key is only sent to api.stripe.com, which nothing here calls.
-				data: { secretKey: 'sk_test_flood_bench_unused', signatureSecret: STRIPE_SECRET },
-			},
-			{
-				...HEADER_CREDENTIAL,
-				type: 'httpHeaderAuth',
-				data: { name: HEADER_NAME, value: HEADER_TOKEN },
-			},
-		]);
+		await importCredentials(baseEnv, benchCredentials());
 		await importWorkflows(baseEnv, workflows);
 		registeredStripeEndpoint(userFolder, stripe);
 

@@ -30,10 +30,10 @@ const { DEMO_CREDENTIAL } = require('../support/n8n/n8nDemoData');
 const { freePort, stopProcess } = require('../support/services/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
-const { KEYS } = require('../sandbox/seed');
+const { KEYS } = require('../sandbox');
+const { benchSettings } = require('./settings');
 
-const SIZES = (process.env.BENCH_SIZES ?? '10000').split(',').map(Number);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const { SIZES, LATENCY_MS } = benchSettings('BENCH_', { SIZES: [10000], LATENCY_MS: 20 });
 const API_KEY = 'pk_test_videomax_v2';
 const PATH = '/api/open/v1/promoters/user_1001/statistics';
 

@@ -35,17 +35,25 @@ const { DEMO_KEY } = require('../support/n8n/n8nDemoData');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
 const { sleep } = require('../support/services/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
-const { Sandbox, percentile } = require('../sandbox/server');
-const { KEYS } = require('../sandbox/seed');
+const { Sandbox, KEYS } = require('../sandbox');
 const { baselineWorkflow, handBuiltWorkflow, unverifiedWorkflow } = require('./queueWorkflows');
-const { medianAndRange, ratioLine } = require('../support/statistics');
+const { benchSettings } = require('./settings');
+const { medianAndRange, percentile, ratioLine } = require('../support/statistics');
 
-const DELIVERIES = Number(process.env.BENCH_QUEUE_DELIVERIES ?? 1000);
-const ROUND = Number(process.env.BENCH_QUEUE_ROUND ?? 200);
+const {
+	DELIVERIES,
+	ROUND,
+	BLOCK,
+	WORKERS: WORKER_COUNTS,
+	IN_FLIGHT,
+} = benchSettings('BENCH_QUEUE_', {
+	DELIVERIES: 1000,
+	ROUND: 200,
+	BLOCK: 50,
+	WORKERS: [2, 1],
+	IN_FLIGHT: 20,
+});
 const ROUNDS = Math.ceil(DELIVERIES / ROUND);
-const BLOCK = Number(process.env.BENCH_QUEUE_BLOCK ?? 50);
-const WORKER_COUNTS = (process.env.BENCH_QUEUE_WORKERS ?? '2,1').split(',').map(Number);
-const IN_FLIGHT = Number(process.env.BENCH_QUEUE_IN_FLIGHT ?? 20);
 const WARM_UP = 100;
 /** After each block, before CPU is read: the workers finish saving its executions. */
 const SETTLE_MS = 1000;

@@ -14,16 +14,15 @@
  * Each is `{ workflow, id, webhook }`, the shape `startQueueDeployment`'s `extraWorkflows` takes.
  */
 const {
-	EXAMPLES,
 	PAYMENT_TRIGGER_TYPE,
+	example,
 	paymentTriggerPath,
 	readExample,
 } = require('../support/n8n/n8nDemoData');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 
-const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
-	EXAMPLES.find((e) => e.letter === 'a')
-);
+/** Example (a), the refund on a payment webhook. */
+const REFUND_EXAMPLE = example('a');
 const REFUND_PATH = '/api/open/v1/track/refund';
 
 /**

@@ -43,52 +43,34 @@
  */
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
-const { createHmac, createHash } = require('node:crypto');
-const {
-	cpSync,
-	existsSync,
-	mkdtempSync,
-	readFileSync,
-	rmSync,
-	symlinkSync,
-	writeFileSync,
-} = require('node:fs');
+const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Agent, request } = require('undici');
 
-process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
+process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const { runWorkflow } = require('../support/n8n/core/runWorkflow');
-const { oneNodeWorkflow, singleNodeWorkflow } = require('../support/n8n/core/workflows');
-const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
-const { KEYS } = require('../sandbox/seed');
+const { CONCURRENCY, NODES_BASE, VARIANTS } = require('./runClients');
+const { benchSettings } = require('./settings');
 
-const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const ROUND_ITEMS = Number(process.env.BENCH_ROUND_ITEMS ?? 3000);
-const MEMORY_ITEMS = Number(process.env.BENCH_MEMORY_ITEMS ?? 100_000);
-const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
-const MEMORY_LATENCY_MS = Number(process.env.BENCH_MEMORY_LATENCY_MS ?? 0);
+const { SIZES, LATENCY_MS, ROUNDS, ROUND_ITEMS, MEMORY_ITEMS, MEMORY_ROUNDS, MEMORY_LATENCY_MS } =
+	benchSettings('BENCH_', {
+		SIZES: [1000, 10000],
+		LATENCY_MS: 20,
+		ROUNDS: 7,
+		ROUND_ITEMS: 3000,
+		MEMORY_ITEMS: 100_000,
+		MEMORY_ROUNDS: 3,
+		MEMORY_LATENCY_MS: 0,
+	});
 const LIMITED_CONCURRENCY = 20;
-const API_KEY = 'pk_test_videomax_v2';
-const SECRET = KEYS[API_KEY].secret;
-const NODES_BASE = path.join(
-	require('../support/n8n/n8nInstall').n8nRelease().modules,
-	'n8n-nodes-base',
-);
-const USER_ID = 'user_1001';
-const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
 /** The kernel's peak RSS of this process (VmHWM), in bytes, or undefined where /proc has none. */
 function highWaterMark() {
 	try {
-		const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+		const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
 		return match ? Number(match[1]) * 1024 : undefined;
 	} catch {
 		return undefined;
@@ -98,7 +80,7 @@ function highWaterMark() {
 /** Resets the kernel's peak RSS to the current RSS (Linux: "5" to /proc/self/clear_refs). */
 function resetHighWaterMark() {
 	try {
-		writeFileSync('/proc/self/clear_refs', '5');
+		fs.writeFileSync('/proc/self/clear_refs', '5');
 		return true;
 	} catch {
 		return false;
@@ -142,211 +124,6 @@ async function measure(work) {
 	};
 }
 
-/** (a) The node, in n8n's engine. @param {string} url @param {number} size @param {import('n8n-workflow').INodeParameters} options */
-async function runNode(url, size, options) {
-	const workflow = singleNodeWorkflow(
-		{ resource: 'promoter', operation: 'getStatistics', userId: '={{ $json.userId }}', options },
-		{ onError: 'continueRegularOutput' },
-	);
-	const credentials = {
-		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
-	};
-	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
-	const run = await runWorkflow(workflow, { credentials, input });
-	const items = run.output('Affiliate Tracking');
-	const errors = items.filter((/** @type {any} */ item) => item.json.error !== undefined).length;
-	return { ok: items.length - errors, errors, lost: size - items.length };
-}
-
-/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (support/n8n/n8nInstall.js), if there is one. */
-function loadHttpRequestNode() {
-	if (!existsSync(NODES_BASE)) return undefined;
-	const { PackageDirectoryLoader } = require('n8n-core');
-	const loader = new PackageDirectoryLoader(NODES_BASE);
-	loader.loadNodeFromFile('dist/nodes/HttpRequest/HttpRequest.node.js');
-	return loader.nodeTypes.httpRequest.type;
-}
-
-/** The per-item work of the Code node in the hand-built workflow: a v2 signature. @param {string} timestamp */
-function signLikeACodeNode(timestamp) {
-	const bodyHash = createHash('sha256').update('').digest('hex');
-	const message = ['PS-HMAC-SHA256', 'GET', PATH, '', timestamp, bodyHash].join('\n');
-	return createHmac('sha256', SECRET).update(message).digest('hex');
-}
-
-/** (b) Code-node signatures + the HTTP Request node in the same engine. @param {string} url @param {number} size @param {any} httpRequestType */
-async function runHandBuilt(url, size, httpRequestType) {
-	const timestamp = String(Math.floor(Date.now() / 1000));
-	const input = Array.from({ length: size }, () => ({
-		json: { url: `${url}${PATH}`, timestamp, sign: signLikeACodeNode(timestamp) },
-	}));
-	const workflow = oneNodeWorkflow({
-		id: 'http',
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [0, 0],
-		onError: 'continueRegularOutput',
-		parameters: handBuiltHttpRequestParameters(API_KEY),
-	});
-	const run = await runWorkflow(workflow, {
-		credentials: {},
-		input,
-		otherNodeTypes: { 'n8n-nodes-base.httpRequest': httpRequestType },
-	});
-	const items = run.output('HTTP Request');
-	// The HTTP Request node passes an envelope with a non-zero code as a success: count it as the error it is.
-	const errors = items.filter(
-		(/** @type {any} */ item) => item.json.error !== undefined || item.json.code !== 0,
-	).length;
-	return { ok: items.length - errors, errors, lost: size - items.length };
-}
-
-/**
- * (d) The floor of n8n's HTTP helper: a bench-only node that, per item, reads one parameter,
- * builds the same signed request and sends it with httpRequestWithAuthentication through the same
- * credential (read once, handed over decrypted, as the node does), at the same concurrency; no
- * validation, no retries, no error handling. The best any node that must use the helper can do.
- */
-/** @type {import('n8n-workflow').INodeType} */
-const floorNodeType = {
-	description: {
-		displayName: 'Helper floor',
-		name: 'helperFloor',
-		group: ['transform'],
-		version: 1,
-		description: 'Bench only',
-		defaults: { name: 'Helper floor' },
-		inputs: ['main'],
-		outputs: ['main'],
-		credentials: [{ name: 'affiliateTrackingApi', required: true }],
-		properties: [
-			{ displayName: 'User ID', name: 'userId', type: 'string', default: '' },
-			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
-		],
-	},
-	/** @this {import('n8n-workflow').IExecuteFunctions} */
-	async execute() {
-		const items = this.getInputData();
-		const data = await this.getCredentials('affiliateTrackingApi');
-		const credentialsDecrypted = { id: 'floor', name: 'floor', type: 'affiliateTrackingApi', data };
-		const concurrency = /** @type {number} */ (this.getNodeParameter('concurrency', 0));
-		/** @type {import('n8n-workflow').INodeExecutionData[]} */
-		const out = new Array(items.length);
-		let next = 0;
-		const worker = async () => {
-			while (next < items.length) {
-				const item = next++;
-				const userId = /** @type {string} */ (this.getNodeParameter('userId', item));
-				const response = /** @type {any} */ (
-					await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						'affiliateTrackingApi',
-						{
-							method: 'GET',
-							url: `${data.baseUrl}/api/open/v1/promoters/${encodeURIComponent(userId)}/statistics`,
-							headers: { 'X-Api-Timestamp': String(Math.floor(Date.now() / 1000)) },
-							json: true,
-							returnFullResponse: true,
-							ignoreHttpStatusErrors: true,
-							disableFollowRedirect: true,
-							timeout: 30_000,
-						},
-						{ credentialsDecrypted },
-					)
-				);
-				out[item] = {
-					json: response.body.data ?? { error: response.body.message },
-					pairedItem: { item },
-				};
-			}
-		};
-		await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-		return [out];
-	},
-};
-
-/** (d) The helper floor in the same engine. @param {string} url @param {number} size */
-async function runFloor(url, size) {
-	const workflow = oneNodeWorkflow({
-		id: 'floor',
-		name: 'Helper floor',
-		type: 'bench.helperFloor',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { userId: '={{ $json.userId }}', concurrency: CONCURRENCY },
-		credentials: { affiliateTrackingApi: { id: 'videomax-v2', name: 'videomax-v2' } },
-	});
-	const credentials = {
-		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
-	};
-	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
-	const run = await runWorkflow(workflow, {
-		credentials,
-		input,
-		otherNodeTypes: { 'bench.helperFloor': floorNodeType },
-	});
-	const items = run.output('Helper floor');
-	const errors = items.filter((/** @type {any} */ item) => item.json.error !== undefined).length;
-	return { ok: items.length - errors, errors, lost: size - items.length };
-}
-
-/** (c) undici at the same concurrency, signed with the package's signing core. @param {string} url @param {number} size */
-async function runUndici(url, size) {
-	// The built code, typed from its source, so that the typecheck needs no build.
-	const { signV2 } = /** @type {typeof import('../nodes/shared/transport/signing')} */ (
-		require(path.join(__dirname, '..', 'dist', 'nodes', 'shared', 'transport', 'signing'))
-	);
-	const dispatcher = new Agent({ connections: CONCURRENCY });
-	let next = 0;
-	let ok = 0;
-	let errors = 0;
-	const worker = async () => {
-		while (next < size) {
-			next++;
-			const timestamp = String(Math.floor(Date.now() / 1000));
-			const sign = signV2({ method: 'GET', path: PATH, query: '', timestamp, body: '' }, SECRET);
-			const response = await request(`${url}${PATH}`, {
-				dispatcher,
-				headers: { 'X-Api-Key': API_KEY, 'X-Api-Timestamp': timestamp, 'X-Api-Sign': sign },
-			});
-			const body = /** @type {any} */ (await response.body.json());
-			if (body.code === 0) ok++;
-			else errors++;
-		}
-	};
-	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-	await dispatcher.close();
-	return { ok, errors, lost: size - ok - errors };
-}
-
-/**
- * The variants, by letter: what runs one round of `size` items against the sandbox at `url`.
- * @type {Record<string, { label: string, run: (url: string, size: number) => Promise<{ ok: number, errors: number, lost: number }> }>}
- */
-const VARIANTS = {
-	a: {
-		label: `this node (concurrency ${CONCURRENCY})`,
-		run: (url, size) => runNode(url, size, { concurrency: CONCURRENCY }),
-	},
-	a50: {
-		label: 'this node (concurrency 50, its maximum)',
-		run: (url, size) => runNode(url, size, { concurrency: 50 }),
-	},
-	aDefault: {
-		label: 'this node, default options (concurrency 5, 2 retries)',
-		run: (url, size) => runNode(url, size, {}),
-	},
-	b: {
-		label: 'Code-node signatures (plain JS, in-process) + HTTP Request node (all items at once)',
-		run: (url, size) => runHandBuilt(url, size, loadHttpRequestNode()),
-	},
-	c: { label: `raw undici (concurrency ${CONCURRENCY})`, run: (url, size) => runUndici(url, size) },
-	d: {
-		label: `helper floor: minimal node, httpRequestWithAuthentication (concurrency ${CONCURRENCY})`,
-		run: (url, size) => runFloor(url, size),
-	},
-};
 const WARM_UP_ITEMS = 200;
 /** BENCH_ONLY=a,d: only these clients (for profiling), and no 429 table. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
@@ -388,18 +165,18 @@ async function measureInChild() {
 function snapshot() {
 	const root = path.resolve(__dirname, '..');
 	if (process.env.BENCH_SNAPSHOT === '0') return { script: __filename, remove: () => {} };
-	const dir = mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
 	const notDotFolder = (/** @type {string} */ source) => !path.basename(source).startsWith('.');
 	for (const entry of ['package.json', 'dist', 'support', 'bench'])
-		cpSync(path.join(root, entry), path.join(dir, entry), {
+		fs.cpSync(path.join(root, entry), path.join(dir, entry), {
 			recursive: true,
 			filter: notDotFolder,
 		});
 	for (const entry of ['node_modules', 'sandbox', 'scripts'])
-		symlinkSync(path.join(root, entry), path.join(dir, entry));
+		fs.symlinkSync(path.join(root, entry), path.join(dir, entry));
 	return {
 		script: path.join(dir, 'bench', path.basename(__filename)),
-		remove: () => rmSync(dir, { recursive: true, force: true }),
+		remove: () => fs.rmSync(dir, { recursive: true, force: true }),
 	};
 }
 
@@ -436,7 +213,7 @@ async function main() {
 	const began = performance.now();
 	const code = snapshot();
 	const sandbox = await startSandbox();
-	const hasHttpRequestNode = existsSync(NODES_BASE);
+	const hasHttpRequestNode = fs.existsSync(NODES_BASE);
 	const clients = (ONLY ?? ORDER).filter((id) => id !== 'b' || hasHttpRequestNode);
 	/** @type {Record<string, Record<string, any[]>>} by size, then client: one measurement per round */
 	const results = {};

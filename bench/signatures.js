@@ -21,9 +21,9 @@ const {
 	testSecretsOf,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
+const { benchSettings } = require('./settings');
 
-const CHECKS = Number(process.env.BENCH_CHECKS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const { CHECKS, ROUNDS } = benchSettings('BENCH_', { CHECKS: 20_000, ROUNDS: 5 });
 const LARGE_BODY_BYTES = 16 * 1024;
 
 /** @type {typeof import('../nodes/PaymentWebhookTrigger/signatures')} */

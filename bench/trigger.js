@@ -26,12 +26,14 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tr
 
 const { pollTrigger } = require('../support/n8n/core/pollTrigger');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
-const { Sandbox } = require('../sandbox/server');
-const { KEYS, PRODUCTS } = require('../sandbox/seed');
+const { Sandbox, KEYS, PRODUCTS } = require('../sandbox');
+const { benchSettings } = require('./settings');
 
-const PROMOTERS = Number(process.env.BENCH_PROMOTERS ?? 1000);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const { PROMOTERS, LATENCY_MS, ROUNDS } = benchSettings('BENCH_', {
+	PROMOTERS: 1000,
+	LATENCY_MS: 20,
+	ROUNDS: 5,
+});
 const API_KEY = 'pk_test_videomax_v2';
 const CHANGED = 10;
 const CONCURRENCIES = [5, 20];

@@ -17,7 +17,7 @@ const {
 	sandboxCredential,
 } = require('../support/n8n/n8nDemoData');
 const { readWorkflowFixture } = require('../support/fixtures/workflows');
-const { KEYS } = require('../sandbox/seed');
+const { KEYS } = require('../sandbox');
 
 const PHOTOPAL_CREDENTIAL = { id: 'affTrackPhotopal1', name: 'Affiliate Tracking PhotoPal' };
 const PHOTOPAL_KEY = 'pk_test_photopal_v2';

@@ -71,8 +71,7 @@ const { createChecks } = require('./checks');
 const { TRIGGER_NODE, triggerWorkflow } = require('../support/n8n/workflowBuilders');
 const { PROVIDERS, TEST_SIGNING_SECRETS } = require('../support/payment/paymentSignatures');
 const { ScriptedModel } = require('../support/services/scriptedModel');
-const { Sandbox } = require('../sandbox/server');
-const { KEYS, WRONG_SECRET } = require('../sandbox/seed');
+const { Sandbox, KEYS, WRONG_SECRET } = require('../sandbox');
 const {
 	activateArgs,
 	dataTableSupport,

@@ -43,7 +43,7 @@ const {
 } = require('../support/n8n/n8nDemoData');
 const { loginBody } = require('../support/n8n/n8nReleaseDifferences');
 const { freePort, stopProcess } = require('../support/services/processes');
-const { Sandbox } = require('../sandbox/server');
+const { Sandbox } = require('../sandbox');
 const { ScriptedModel } = require('../support/services/scriptedModel');
 const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');

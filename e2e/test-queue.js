@@ -41,12 +41,7 @@ const path = require('node:path');
 
 const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
 const { createChecks } = require('./checks');
-const {
-	deliverAll,
-	forgedOutcomes,
-	forgedSummary,
-	planStorm,
-} = require('../support/payment/paymentProvider');
+const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
 const { sleep, waitUntil } = require('../support/services/processes');
 const {
 	FAULTS,
@@ -55,6 +50,7 @@ const {
 	processorKill,
 	assertAllDelivered,
 	assertForgeriesRefused,
+	stormOutcome,
 	runFaultRound,
 	runTriggerRestartRounds,
 } = require('./queue/faultRounds');
@@ -66,8 +62,8 @@ const {
 } = require('./queue/purchaseRounds');
 const { triggerWorkflow } = require('../support/n8n/workflowBuilders');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
-const { Sandbox, percentile } = require('../sandbox/server');
-const { KEYS } = require('../sandbox/seed');
+const { Sandbox, KEYS } = require('../sandbox');
+const { percentile } = require('../support/statistics');
 const { scenario } = require('../support/scenarios');
 
 const STORM = { refunds: 1500, repeats: 300, notReferred: 100, partial: 100, forged: 100 };
@@ -280,15 +276,16 @@ async function main() {
 			"the sandbox's records: each of the storm's 1,500 refunded exactly once, nothing outside the rounds' refunds",
 			() => {
 				const ledger = sandbox.instrumentation.refundLedger;
-				const twice = storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1);
-				assert.deepEqual(
-					twice.slice(0, 10),
-					[],
-					`${twice.length} transactions not refunded exactly once`,
-				);
+				assert.ok(delivered, 'the storm was not delivered');
 				// The fault rounds before the storm refunded their own transactions (refundIds).
-				const others = [...ledger].filter(([id, entry]) => !refundIds.has(id) && entry.applied > 0);
-				assert.deepEqual(others, [], 'refunds applied to transactions no round refunds');
+				const outcome = stormOutcome(sandbox, storm, delivered, refundIds);
+				const { genuine, forged, applied, repeats, notOnce, strays } = outcome;
+				assert.deepEqual(
+					notOnce.slice(0, 10),
+					[],
+					`${notOnce.length} transactions not refunded exactly once`,
+				);
+				assert.deepEqual(strays, [], 'refunds applied to transactions no round refunds');
 				const touchedPartials = storm.partialIds.filter((id) => ledger.has(id));
 				assert.deepEqual(touchedPartials, [], 'partial refunds reached the service');
 				const stormRefunds = new Set(storm.refundIds);
@@ -300,25 +297,19 @@ async function main() {
 					[...stormRefunds].sort(),
 					"the conversions the sandbox adjusted are not exactly the storm's refunds",
 				);
-				/** @param {string[]} ids @param {'applied' | 'alreadyRefunded' | 'refused'} field */
-				const total = (ids, field) =>
-					ids.reduce((sum, id) => sum + (ledger.get(id)?.[field] ?? 0), 0);
-				const applied = total(storm.refundIds, 'applied');
-				const repeats = total(storm.refundIds, 'alreadyRefunded');
-				const refused = total([...storm.refundIds, ...storm.notReferredIds], 'refused');
-				const notReferred = total(storm.notReferredIds, 'refused');
+				/** @param {string[]} ids */
+				const refusedOf = (ids) => ids.reduce((sum, id) => sum + (ledger.get(id)?.refused ?? 0), 0);
+				const refused = refusedOf([...storm.refundIds, ...storm.notReferredIds]);
+				const notReferred = refusedOf(storm.notReferredIds);
 				assert.equal(
 					refused,
 					notReferred,
 					'the service refused refunds other than the not-referred ones',
 				);
-				const deliveries = delivered?.deliveries ?? [];
-				const forged = forgedOutcomes(deliveries, storm.forgedIds, sandbox);
-				const genuine = deliveries.filter((d) => d.forgery === undefined);
-				const attempts = (delivered?.attempts ?? 0) - forged.sent;
-				const all2xx = genuine.length === DELIVERIES && genuine.every((d) => d.status !== null);
+				const attempts = delivered.attempts - forged.sent;
+				const all2xx = genuine.length === DELIVERIES && outcome.all2xx;
 				console.log(
-					`Storm (${STORM_TOPOLOGY}): ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${twice.length === 0 && others.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${forgedSummary(forged)}`,
+					`Storm (${STORM_TOPOLOGY}): ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${notOnce.length === 0 && strays.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${outcome.forgedLine}`,
 				);
 				assert.ok(all2xx, 'a genuine delivery never got a 2xx');
 				assertForgeriesRefused(forged, STORM.forged);

@@ -14,8 +14,7 @@ const {
 	askAgentAboutNewPromoter,
 	assertReplyFromSandbox,
 } = require('../support/services/scriptedModel');
-const { PRODUCTS } = require('../sandbox/seed');
-const { readPromoter } = require('../sandbox/api/promoters');
+const { PRODUCTS, readPromoter } = require('../sandbox');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
 const TRIGGER_DEADLINE_MS = 200_000;
@@ -24,7 +23,7 @@ const TRIGGER_DEADLINE_MS = 200_000;
  * @typedef {object} TriggerUnderTest
  * @property {string} base the n8n's address
  * @property {string} cookie the owner's session
- * @property {import('../sandbox/server').Sandbox} sandbox
+ * @property {import('../sandbox').Sandbox} sandbox
  * @property {string} modules the release's node_modules (n8n stores run data with its flatted)
  * @property {string} workflowId the active workflow with the trigger
  * @property {string} triggerNode the trigger's node name in that workflow
@@ -142,7 +141,7 @@ async function triggerEmitsAChange(trigger) {
  * scripted model is offered the node's two tools and calls Get Promoter Statistics with the
  * promoter and the prompt's dates, the node runs with those arguments, and the reply carries the
  * sandbox's figures. Returns the check's line.
- * @param {{ sandbox: import('../sandbox/server').Sandbox, model: import('../support/services/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
+ * @param {{ sandbox: import('../sandbox').Sandbox, model: import('../support/services/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
  */
 async function agentRepliesWithSandboxFigures({ sandbox, model, chatUrl, session, seen }) {
 	const { promoter, text, reply } = await askAgentAboutNewPromoter(

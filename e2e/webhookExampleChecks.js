@@ -10,11 +10,11 @@
 const assert = require('node:assert/strict');
 
 const { PAYMENT_TRIGGER_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
-const { PRODUCTS } = require('../sandbox/seed');
+const { PRODUCTS } = require('../sandbox');
 const { scenario } = require('../support/scenarios');
 const { postStripeEvent } = require('./webhookSecurity');
 
-/** @typedef {import('../sandbox/server').Sandbox} Sandbox */
+/** @typedef {import('../sandbox').Sandbox} Sandbox */
 /** @typedef {{ nodes: Record<string, any>[] }} ExampleJson */
 
 /**

@@ -19,8 +19,8 @@ const { PREFIX, matchRoute } = require('./api/routes');
 const { authenticate, parseQuery, parseBody } = require('./api/gateway');
 const { Instrumentation } = require('./instrumentation');
 const { Throttle, tooManyRequests } = require('./throttle');
-const { Faults, applyFault, mulberry32 } = require('./faults');
-const { RequestStats, percentile } = require('./stats');
+const { Faults, applyFault } = require('./faults');
+const { RequestStats } = require('./stats');
 const { CONTROL_PREFIX, handleControl } = require('./controlRoutes');
 const { PROMOTER_CENTER_PATH, servePromoterCenter } = require('./promoterCenterPage');
 
@@ -272,4 +272,4 @@ class Sandbox {
 	}
 }
 
-module.exports = { Sandbox, PREFIX, mulberry32, percentile };
+module.exports = { Sandbox, PREFIX };

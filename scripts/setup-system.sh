@@ -5,9 +5,21 @@
 # processors (npm run test:queue and npm run bench:flood start their own servers on free loopback
 # ports). `.ci/run` calls this; tests never install anything and fail at once naming this
 # script when a part is missing. Set CHROMIUM_PATH to use a browser you already have instead.
+#
+# Usage: scripts/setup-system.sh [browser] [servers]: both parts, or only those named. `browser` is
+# Chromium; `servers` are PostgreSQL, Redis and nginx (CI's queue job, which needs no browser).
 set -euo pipefail
 
-packages=(chromium postgresql redis-server nginx)
+declare -A parts=([browser]="chromium" [servers]="postgresql redis-server nginx")
+
+packages=()
+for part in "${@:-browser servers}"; do
+	for name in $part; do
+		[ -n "${parts[$name]:-}" ] || { echo "setup-system: no part $name (browser, servers)" >&2; exit 2; }
+		read -r -a more <<<"${parts[$name]}"
+		packages+=("${more[@]}")
+	done
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -12,36 +12,12 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const {
-	N8N_VERSION,
-	installDefaultRelease,
-	importDemo,
-	installPackedPackage,
-	n8nEnvironment,
-	startN8nServing,
-} = require('../support/n8n/n8nInstance');
-const {
-	DEMO_CREDENTIAL,
-	DEMO_KEY,
-	DEMO_OWNER,
-	TESTING_DIR,
-	EXAMPLES,
-	MCP_DEMO_TOKEN,
-	PACKAGE,
-	ROOT_DIR,
-	demoCommands,
-	demoCommandsText,
-	exampleWebhooks,
-} = require('../support/n8n/n8nDemoData');
-const { freePort, isStoppingAll, stopAllAndExit } = require('../support/services/processes');
-const { Sandbox } = require('../sandbox/server');
-const { ScriptedModel } = require('../support/services/scriptedModel');
+// Only the claim is loaded before the ports and the demo home are claimed (support/n8n/demoClaim.js).
+const { DEFAULT_DEMO_HOME, DemoClaimError, claimDemo } = require('../support/n8n/demoClaim');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
-const USER_FOLDER = path.resolve(
-	process.env.N8N_DEMO_FOLDER ?? path.join(TESTING_DIR, '.n8n-home'),
-);
+const USER_FOLDER = path.resolve(process.env.N8N_DEMO_FOLDER ?? DEFAULT_DEMO_HOME);
 /** Written once the examples are imported, so that a restart keeps the user's edits. */
 const EXAMPLES_MARKER = path.join(USER_FOLDER, '.examples-imported');
 const N8N_LOG = path.join(USER_FOLDER, 'n8n.log');
@@ -61,6 +37,38 @@ function progress(step, text) {
  * model run in this process and end with it.
  */
 async function main() {
+	const releasePort = await claimDemo({
+		home: USER_FOLDER,
+		ports: [
+			{ name: 'N8N_PORT', port: N8N_PORT },
+			{ name: 'SANDBOX_PORT', port: SANDBOX_PORT },
+		],
+		n8nUrl: `http://127.0.0.1:${N8N_PORT}`,
+	});
+	const {
+		N8N_VERSION,
+		installDefaultRelease,
+		importDemo,
+		installPackedPackage,
+		n8nEnvironment,
+		startN8nServing,
+	} = require('../support/n8n/n8nInstance');
+	const {
+		DEMO_CREDENTIAL,
+		DEMO_KEY,
+		DEMO_OWNER,
+		EXAMPLES,
+		MCP_DEMO_TOKEN,
+		PACKAGE,
+		ROOT_DIR,
+		demoCommands,
+		demoCommandsText,
+		exampleWebhooks,
+	} = require('../support/n8n/n8nDemoData');
+	const { freePort, isStoppingAll, stopAllAndExit } = require('../support/services/processes');
+	const { Sandbox } = require('../sandbox');
+	const { ScriptedModel } = require('../support/services/scriptedModel');
+
 	progress(1, 'Building the package');
 	const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT_DIR, stdio: 'inherit' });
 	if (build.status !== 0) throw new Error('npm run build failed (see above)');
@@ -70,13 +78,8 @@ async function main() {
 
 	progress(3, `Starting the sandbox on 127.0.0.1:${SANDBOX_PORT}`);
 	const sandbox = new Sandbox({ port: SANDBOX_PORT });
-	try {
-		await sandbox.start();
-	} catch (error) {
-		throw new Error(
-			`The sandbox could not listen on 127.0.0.1:${SANDBOX_PORT} (${error instanceof Error ? error.message : error}). Stop what uses it or set SANDBOX_PORT.`,
-		);
-	}
+	await releasePort(SANDBOX_PORT);
+	await sandbox.start();
 
 	progress(4, `Installing the packed package into ${path.join(USER_FOLDER, '.n8n', 'nodes')}`);
 	installPackedPackage(USER_FOLDER);
@@ -102,6 +105,7 @@ async function main() {
 	if (firstRun) fs.writeFileSync(EXAMPLES_MARKER, new Date().toISOString());
 
 	progress(6, `Starting n8n on http://127.0.0.1:${N8N_PORT} (log: ${N8N_LOG})`);
+	await releasePort(N8N_PORT);
 	const { child: n8n } = await startN8nServing(env, {
 		port: N8N_PORT,
 		logFile: N8N_LOG,
@@ -146,6 +150,12 @@ Press Ctrl-C to stop n8n and the sandbox.`);
 }
 
 main().catch((error) => {
+	if (error instanceof DemoClaimError) {
+		// Nothing was started or changed: say why and stop.
+		console.error(`npm start stopped: ${error.message}`);
+		process.exit(1);
+	}
 	console.error(`npm start failed: ${error instanceof Error ? error.message : error}`);
+	const { stopAllAndExit } = require('../support/services/processes');
 	void stopAllAndExit(1);
 });

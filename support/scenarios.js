@@ -215,6 +215,11 @@ const SCENARIOS = [
 	{ id: 'tooling.heartbeat', layer: 'unit', title: 'the install heartbeat' },
 	{ id: 'tooling.waitUntil', layer: 'unit', title: 'waitUntil' },
 	{ id: 'tooling.sendWebhook', layer: 'package', title: 'npm run send:webhook' },
+	{
+		id: 'tooling.npmStartClaim',
+		layer: 'package',
+		title: 'npm start, a second time or on a busy port, changes nothing',
+	},
 	// end to end, in real n8n (e2e/)
 	{
 		id: 'e2e.install',

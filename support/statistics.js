@@ -3,8 +3,10 @@
 /**
  * The figures of interleaved benchmark rounds, printed the same way by `npm run bench`,
  * `bench:trigger` and `bench:queue`: a median with its range, and a ratio taken round by round
- * (`a/d median 0.97 (0.93–1.01), 7 rounds each`).
+ * (`a/d median 0.97 (0.93–1.01), 7 rounds each`), and the percentile the benchmarks and the queue
+ * test print, the sandbox's own (the one GET /__sandbox/stats reports), so there is one definition.
  */
+const { percentile } = require('../sandbox');
 
 /** A number with `digits` decimals and thousands separators. @param {number} n @param {number} [digits] */
 const fmt = (n, digits = 0) =>
@@ -34,4 +36,4 @@ function ratioLine(name, xs, ys) {
 	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
 }
 
-module.exports = { fmt, median, medianAndRange, ratioLine, rounds };
+module.exports = { fmt, median, medianAndRange, percentile, ratioLine, rounds };

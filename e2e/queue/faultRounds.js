@@ -13,8 +13,8 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
-const { readPromoter } = require('../../sandbox/api/promoters');
-const { EXAMPLES } = require('../../support/n8n/n8nDemoData');
+const { readPromoter } = require('../../sandbox');
+const { example } = require('../../support/n8n/n8nDemoData');
 const {
 	deliverAll,
 	forgedOutcomes,
@@ -33,14 +33,12 @@ const ROUND_DELIVERIES =
 const FAULT_AFTER = 100;
 /** Queue recovery runs every minute; a lost job's execution is given up after that. */
 const SETTLE_TIMEOUT_MS = 240_000;
-const REFUND_WORKFLOW_ID = /** @type {(typeof EXAMPLES)[number]} */ (
-	EXAMPLES.find((e) => e.letter === 'a')
-).id;
+const REFUND_WORKFLOW_ID = example('a').id;
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
- * @typedef {import('../../sandbox/server').Sandbox} Sandbox
+ * @typedef {import('../../sandbox').Sandbox} Sandbox
  * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart'|'webhook-processor-kill', inject: (queue: Deployment) => Promise<void>, failover?: boolean }} Fault
  *   `failover`: the deployment keeps serving while the component is down (nginx passes requests on
  *   to another processor), so recovery counts from the fault, not from the component's return
@@ -137,6 +135,34 @@ function assertAllDelivered(deliveries, what) {
 }
 
 /**
+ * A storm's outcome: its genuine deliveries (all2xx: each got a 2xx), the forged ones (and their
+ * summary line), and what the sandbox's refund ledger says of its refunds: how many were applied,
+ * how many answered "already refunded", which were not applied exactly once, and which
+ * transactions outside `allRefundIds` (every transaction the rounds so far meant to refund) were
+ * refunded.
+ * @param {Sandbox} sandbox @param {ReturnType<typeof planStorm>} storm
+ * @param {Awaited<ReturnType<typeof deliverAll>>} delivered @param {Set<string>} allRefundIds
+ */
+function stormOutcome(sandbox, storm, delivered, allRefundIds) {
+	const genuine = delivered.deliveries.filter((d) => d.forgery === undefined);
+	const forged = forgedOutcomes(delivered.deliveries, storm.forgedIds, sandbox);
+	const ledger = sandbox.instrumentation.refundLedger;
+	/** @param {'applied' | 'alreadyRefunded'} field */
+	const total = (field) =>
+		storm.refundIds.reduce((sum, id) => sum + (ledger.get(id)?.[field] ?? 0), 0);
+	return {
+		genuine,
+		all2xx: genuine.every((d) => d.status !== null),
+		forged,
+		forgedLine: forgedSummary(forged),
+		applied: total('applied'),
+		repeats: total('alreadyRefunded'),
+		notOnce: storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1),
+		strays: [...ledger].filter(([id, entry]) => entry.applied > 0 && !allRefundIds.has(id)),
+	};
+}
+
+/**
  * One refund storm with `fault` landing after FAULT_AFTER deliveries. Prints its FAULT line, then
  * fails when a delivery never got a 2xx or a refund was not applied exactly once.
  * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product @param {Fault} fault
@@ -175,21 +201,12 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	await injected;
 	const also = await besides;
 	const failed = await failedExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt);
-	const ledger = sandbox.instrumentation.refundLedger;
-	const genuine = delivered.deliveries.filter((d) => d.forgery === undefined);
-	const forged = forgedOutcomes(delivered.deliveries, storm.forgedIds, sandbox);
-	const all2xx = genuine.every((d) => d.status !== null);
-	const applied = storm.refundIds.reduce((sum, id) => sum + (ledger.get(id)?.applied ?? 0), 0);
-	const repeats = storm.refundIds.reduce(
-		(sum, id) => sum + (ledger.get(id)?.alreadyRefunded ?? 0),
-		0,
-	);
-	const notOnce = storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1);
-	const strays = [...ledger].filter(([id, entry]) => entry.applied > 0 && !allRefundIds.has(id));
+	const outcome = stormOutcome(sandbox, storm, delivered, allRefundIds);
+	const { genuine, all2xx, forged, applied, repeats, notOnce, strays } = outcome;
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
 	const recovered = recoveredAt > 0 ? ((recoveredAt - faultAt) / 1000).toFixed(1) : 'never';
 	console.log(
-		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${forgedSummary(forged)}`,
+		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${outcome.forgedLine}`,
 	);
 	assertForgeriesRefused(forged, ROUND.forged);
 	also?.assertHeld();
@@ -346,6 +363,7 @@ module.exports = {
 	assertAllDelivered,
 	assertForgeriesRefused,
 	killMainAndRestart,
+	stormOutcome,
 	runFaultRound,
 	runTriggerRestartRounds,
 };

@@ -64,7 +64,7 @@ const PURCHASE_WORKFLOWS = [
 
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
- * @typedef {import('../../sandbox/server').Sandbox} Sandbox
+ * @typedef {import('../../sandbox').Sandbox} Sandbox
  */
 
 /**

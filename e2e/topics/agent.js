@@ -7,8 +7,7 @@
 const assert = require('node:assert/strict');
 
 const { MCP_DEMO_TOKEN, readExample } = require('../../support/n8n/n8nDemoData');
-const { PRODUCTS } = require('../../sandbox/seed');
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { PRODUCTS, readPromoter } = require('../../sandbox');
 const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');

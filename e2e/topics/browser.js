@@ -10,17 +10,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { DEMO_CREDENTIAL, DEMO_KEY, DEMO_OWNER } = require('../../support/n8n/n8nDemoData');
-const {
-	closeDialogs,
-	credentialTest,
-	launchChromium,
-	nodesPanel,
-	openExampleNode,
-	openNode,
-	signIn,
-} = require('../../support/n8n/editor');
+/** The editor's pages, driven through Chromium. */
+const editor = require('../../support/n8n/editor');
 const { NODES: HTTP_NODES } = require('../../support/n8n/httpRequestWorkflow');
-const { WRONG_SECRET } = require('../../sandbox/seed');
+const { WRONG_SECRET } = require('../../sandbox');
 const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, example } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -58,7 +51,7 @@ async function browserChecks(context) {
 	await check(
 		`${scenario('e2e.editor')}: example d's page embeds the promoter center with a fresh token`,
 		async () => {
-			const browser = await launchChromium(CHROMIUM);
+			const browser = await editor.launchChromium(CHROMIUM);
 			try {
 				const page = await browser.newPage();
 				const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
@@ -91,7 +84,7 @@ async function browserChecks(context) {
 	);
 
 	{
-		const browser = await launchChromium(CHROMIUM);
+		const browser = await editor.launchChromium(CHROMIUM);
 		const page = await browser.newPage({ viewport: { width: 1400, height: 1150 } });
 		const pictures = SCREENSHOTS_DIR ?? path.join(work, 'screenshots');
 		fs.mkdirSync(pictures, { recursive: true });
@@ -104,8 +97,8 @@ async function browserChecks(context) {
 			await check(
 				'the editor (Chromium): signed in, "Affiliate" in the nodes panel lists the trigger\'s events and the 13 actions',
 				async () => {
-					await signIn(page, base, DEMO_OWNER);
-					const panel = await nodesPanel(page, base, screenshot);
+					await editor.signIn(page, base, DEMO_OWNER);
+					const panel = await editor.nodesPanel(page, base, screenshot);
 					assert.deepEqual(panel.searchResults, ['Affiliate Tracking']);
 					assert.deepEqual(panel.headers, { triggers: 'Triggers (2)', actions: 'Actions (13)' });
 					const missing = [...ACTION_LABELS, ...TRIGGER_EVENTS].filter(
@@ -119,7 +112,7 @@ async function browserChecks(context) {
 				"the editor: the credential dialog's test passes with the sandbox's key, and shows the service's message and remedy with a wrong secret",
 				async () => {
 					const credential = { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret: API_SECRET };
-					const good = await credentialTest(
+					const good = await editor.credentialTest(
 						page,
 						credential,
 						screenshot,
@@ -129,7 +122,7 @@ async function browserChecks(context) {
 						good.passed && good.shown.includes('Connection tested successfully'),
 						good.shown.join(' | '),
 					);
-					const bad = await credentialTest(
+					const bad = await editor.credentialTest(
 						page,
 						{ ...credential, apiSecret: WRONG_SECRET },
 						screenshot,
@@ -137,14 +130,20 @@ async function browserChecks(context) {
 					);
 					const expected = `Signature verification failed. ${SIGNATURE_REMEDY}`;
 					assert.ok(!bad.passed && bad.shown.includes(expected), bad.shown.join(' | '));
-					await closeDialogs(page);
+					await editor.closeDialogs(page);
 					return `Test: "Connection tested successfully"; wrong secret: "Couldn’t connect with these settings" + "${expected}"`;
 				},
 			);
 			await check(
 				"the editor: example (a)'s canvas, and its Refund node's parameters as the README describes",
 				async () => {
-					const opened = await openExampleNode(page, base, example('a').id, 'Refund', screenshot);
+					const opened = await editor.openExampleNode(
+						page,
+						base,
+						example('a').id,
+						'Refund',
+						screenshot,
+					);
 					assert.ok(opened.names.includes('Refund') && opened.names.includes('Payment refunded'));
 					for (const shown of [
 						'Transaction ID',
@@ -163,7 +162,7 @@ async function browserChecks(context) {
 			await check(
 				'the editor: the HTTP Request node set up with Predefined Credential Type → Affiliate Tracking API',
 				async () => {
-					const shown = await openNode(
+					const shown = await editor.openNode(
 						page,
 						base,
 						HTTP_WORKFLOW_ID,

@@ -7,8 +7,8 @@
 const assert = require('node:assert/strict');
 
 const { executeWorkflow } = require('../../support/n8n/n8nInstance');
-const { DEMO_KEY, EXAMPLES } = require('../../support/n8n/n8nDemoData');
-const { KEYS } = require('../../sandbox/seed');
+const { DEMO_KEY, example } = require('../../support/n8n/n8nDemoData');
+const { KEYS } = require('../../sandbox');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const API_SECRET = KEYS[DEMO_KEY].secret;
@@ -20,7 +20,7 @@ const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
  * The run, as every topic gets it.
  * @typedef {object} Context
  * @property {ReturnType<typeof import('../checks').createChecks>['check']} check runs one check and prints its line
- * @property {import('../../sandbox/server').Sandbox} sandbox the API emulation the credentials point at
+ * @property {import('../../sandbox').Sandbox} sandbox the API emulation the credentials point at
  * @property {import('../../support/services/scriptedModel').ScriptedModel} model the scripted model of example (e)
  * @property {string} work the run's temporary folder (kept when a check failed)
  * @property {string} userFolder n8n's user folder, inside `work`
@@ -60,13 +60,6 @@ async function execute({ env, seenOutput }, id) {
 	);
 	assert.ok(run, `n8n execute --id=${id} printed no run:\n${stdout.slice(0, 2000)}`);
 	return run;
-}
-
-/** @param {string} letter */
-function example(letter) {
-	const found = EXAMPLES.find((e) => e.letter === letter);
-	if (!found) throw new Error(`no example ${letter}`);
-	return found;
 }
 
 /** Today in UTC+8 as Y-m-d, and the first day of its month: the range example (b) reports. */

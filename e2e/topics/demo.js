@@ -12,22 +12,14 @@ const fs = require('node:fs');
 
 const { ROOT_DIR, demoCommands } = require('../../support/n8n/n8nDemoData');
 const { scenario } = require('../../support/scenarios');
+const { outputOf } = require('../../support/services/processes');
 
 /**
  * Runs `command` through `sh -c` without blocking this process, where the sandbox answers.
  * @param {string} command
- * @returns {Promise<{ status: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 function runInShell(command) {
-	return new Promise((resolve, reject) => {
-		const child = spawn('sh', ['-c', command], { cwd: ROOT_DIR, timeout: 60_000 });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk) => (stdout += chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		child.once('error', reject);
-		child.once('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
-	});
+	return outputOf(spawn('sh', ['-c', command], { cwd: ROOT_DIR, timeout: 60_000 }));
 }
 
 /** @param {import('./context').Started} context */
@@ -43,12 +35,12 @@ async function demoChecks(context) {
 			const output = `${result.stdout}${result.stderr}`;
 			seenOutput.push(output);
 			const answered = result.stdout.split('\n').find((line) => line.startsWith(answer));
-			if (result.status !== exitCode || !answered)
+			if (result.code !== exitCode || !answered)
 				throw new Error(
-					`${command}\nexited ${result.status ?? result.signal} (expected ${exitCode}), expected a line starting ${answer}; its output:\n${output.trim()}`,
+					`${command}\nexited ${result.code ?? result.signal} (expected ${exitCode}), expected a line starting ${answer}; its output:\n${output.trim()}`,
 				);
 			expected++;
-			return `exit ${result.status}: ${answered}`;
+			return `exit ${result.code}: ${answered}`;
 		});
 	}
 	await check(

@@ -10,8 +10,7 @@ const assert = require('node:assert/strict');
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
 const { DEMO_CREDENTIAL } = require('../../support/n8n/n8nDemoData');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../support/n8n/httpRequestWorkflow');
-const { KEYS, PRODUCTS } = require('../../sandbox/seed');
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { KEYS, PRODUCTS, readPromoter } = require('../../sandbox');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -92,7 +91,7 @@ async function httpRequestChecks(context) {
 		sandbox.calls
 			.slice(httpCallsBefore)
 			.filter((call) => call.method === method && call.path === `/api/open/v1${endpoint}`);
-	/** A call the sandbox verified: signed with the right key version and answered with code 0. @param {import('../../sandbox/server').RecordedCall | undefined} call @param {'v1' | 'v2'} version */
+	/** A call the sandbox verified: signed with the right key version and answered with code 0. @param {import('../../sandbox').RecordedCall | undefined} call @param {'v1' | 'v2'} version */
 	const assertVerified = (call, version) => {
 		assert.ok(call, 'the sandbox received no such call');
 		assert.deepEqual(
@@ -113,6 +112,23 @@ async function httpRequestChecks(context) {
 			'statistics',
 			new Map(Object.entries(query).map(([name, value]) => [name, [value]])),
 		).data;
+	/**
+	 * A node's statistics of `userId` over this year: the sandbox's own, and read by a verified v2
+	 * GET whose query is the range. Returns the call seen.
+	 * @param {string} node @param {string} userId
+	 */
+	const assertStatisticsRead = (node, userId) => {
+		const [output] = httpOutput(node);
+		const query = { start_date: httpRange.from, end_date: httpRange.to };
+		assert.equal(output.code, 0, JSON.stringify(output));
+		assert.deepEqual(output.data, sandboxStatistics(userId, query));
+		const call = httpCalls('GET', `/promoters/${userId}/statistics`).find((candidate) =>
+			candidate.query.includes('end_date'),
+		);
+		const seen = assertVerified(call, 'v2');
+		assert.deepEqual(queryOf(String(call?.query)), query);
+		return { seen, data: output.data };
+	};
 
 	await check(
 		'HTTP Request node 4.5 + Affiliate Tracking API credential: v2 POST with a JSON body (track/refund)',
@@ -140,16 +156,8 @@ async function httpRequestChecks(context) {
 	await check(
 		'HTTP Request node 4.5: v2 GET with query parameters (promoters/{id}/statistics)',
 		() => {
-			const [output] = httpOutput(HTTP_NODES.getQuery);
-			const query = { start_date: httpRange.from, end_date: httpRange.to };
-			assert.equal(output.code, 0, JSON.stringify(output));
-			assert.deepEqual(output.data, sandboxStatistics('user_1001', query));
-			const call = httpCalls('GET', '/promoters/user_1001/statistics').find((candidate) =>
-				candidate.query.includes('end_date'),
-			);
-			const seen = assertVerified(call, 'v2');
-			assert.deepEqual(queryOf(String(call?.query)), query);
-			return `sandbox: ${seen}; node output data ${JSON.stringify(output.data)}`;
+			const { seen, data } = assertStatisticsRead(HTTP_NODES.getQuery, 'user_1001');
+			return `sandbox: ${seen}; node output data ${JSON.stringify(data)}`;
 		},
 	);
 
@@ -177,13 +185,10 @@ async function httpRequestChecks(context) {
 	await check(
 		'HTTP Request node, requests the node never makes: query in the URL and in Query Parameters at once (4.2); a JSON body given as a raw string (4.5)',
 		() => {
-			const [statistics] = httpOutput(HTTP_NODES.queryInUrlAndParameters);
-			const query = { start_date: httpRange.from, end_date: httpRange.to };
-			assert.equal(statistics.code, 0, JSON.stringify(statistics));
-			assert.deepEqual(statistics.data, sandboxStatistics('user_1002', query));
-			const [mixed] = httpCalls('GET', '/promoters/user_1002/statistics');
-			const seenMixed = assertVerified(mixed, 'v2');
-			assert.deepEqual(queryOf(String(mixed?.query)), query);
+			const { seen: seenMixed } = assertStatisticsRead(
+				HTTP_NODES.queryInUrlAndParameters,
+				'user_1002',
+			);
 
 			const [signup] = httpOutput(HTTP_NODES.rawJsonString);
 			assert.equal(signup.code, 0, JSON.stringify(signup));

@@ -16,9 +16,7 @@ const ExcelJS = require('exceljs');
 
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
 const { readExample, smtpCredential } = require('../../support/n8n/n8nDemoData');
-const { PRODUCTS } = require('../../sandbox/seed');
-const { trackConversion } = require('../../sandbox/api/conversions');
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { PRODUCTS, trackConversion, readPromoter } = require('../../sandbox');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -29,12 +27,14 @@ const SHEET = 'Promoter statistics';
 const UNKNOWN_PROMOTER = 'e2e_not_a_promoter';
 /** The workflow the test adds: example (b) and its helpers, each started by a POST to /webhook/<path>. */
 const REPORT_WORKFLOW_ID = 'e2eReportExampleB';
+/** A helper's webhook path is its node id under e2e-report/. @param {string} id */
+const helper = (id) => ({ id, path: `e2e-report/${id}` });
 const HELPERS = {
-	report: { id: 'run-example-b', path: 'e2e-report/run-example-b' },
-	readPromoters: { id: 'read-promoters', path: 'e2e-report/read-promoters' },
-	readStatistics: { id: 'read-statistics', path: 'e2e-report/read-statistics' },
-	seedPromoters: { id: 'seed-promoters', path: 'e2e-report/seed-promoters' },
-	clearPromoters: { id: 'clear-promoters', path: 'e2e-report/clear-promoters' },
+	report: helper('run-example-b'),
+	readPromoters: helper('read-promoters'),
+	readStatistics: helper('read-statistics'),
+	seedPromoters: helper('seed-promoters'),
+	clearPromoters: helper('clear-promoters'),
 };
 
 /** @typedef {Record<string, string | number | boolean | null>} Row */
@@ -252,7 +252,7 @@ function periodsToday() {
 /**
  * A promoter's spreadsheet row for a period as the sandbox answers it: its figures, or for a
  * promoter the service does not know, empty figures and the service's message.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} userId
+ * @param {import('../../sandbox').Sandbox} sandbox @param {string} userId
  * @param {ReturnType<typeof periodsToday>[number]} period
  */
 function expectedRow(sandbox, userId, { month, from, to, final }) {
@@ -301,7 +301,7 @@ const rowKey = (row) => `${row.Promoter} ${row.Month}`;
 /**
  * Asserts the spreadsheet's rows: one per promoter in `userIds` and period reported today, each
  * with the sandbox's figures or, for a promoter the service does not know, its message in Error.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {Row[]} rows @param {string[]} userIds
+ * @param {import('../../sandbox').Sandbox} sandbox @param {Row[]} rows @param {string[]} userIds
  */
 function assertSheet(sandbox, rows, userIds) {
 	const expected = userIds.flatMap((userId) =>

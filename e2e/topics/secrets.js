@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
 const { TEST_SIGNING_SECRETS } = require('../../support/payment/paymentSignatures');
-const { KEYS } = require('../../sandbox/seed');
+const { KEYS } = require('../../sandbox');
 const { API_SECRET, V1_KEY } = require('./context');
 const { scenario } = require('../../support/scenarios');
 

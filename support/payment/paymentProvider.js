@@ -10,7 +10,7 @@
  */
 
 const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('./paymentSignatures');
-const { mulberry32 } = require('../../sandbox/server');
+const { mulberry32 } = require('../../sandbox');
 const { sleep } = require('../services/processes');
 
 /**
@@ -79,7 +79,7 @@ function refundEvent(transactionId, { partial = false } = {}) {
 /**
  * `count` forged refund deliveries of purchases seeded for them: each would cancel commissions if
  * it ran; each must get 401 and reach nothing.
- * @param {import('../../sandbox/instrumentation').Instrumentation} seeders @param {string} product
+ * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
  * @param {number} count @param {string} prefix
  * @returns {{ events: WebhookEvent[], transactionIds: string[] }}
  */
@@ -102,7 +102,7 @@ function planForgedRefunds(seeders, product, count, prefix) {
  * (unknown to the service), `partial` partial refunds of other seeded purchases (to be ignored)
  * and `forged` forged refunds of purchases seeded for them (to be refused), in a seeded random
  * order.
- * @param {import('../../sandbox/instrumentation').Instrumentation} seeders @param {string} product
+ * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
  * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, forged?: number, prefix: string, seed?: number }} mix
  */
 function planStorm(
@@ -157,7 +157,7 @@ function purchaseEvent(transactionId, customerId) {
  * The first deliveries come in a seeded random order, then the second ones in the same order, so
  * that the two deliveries of one purchase are `purchases × targets` deliveries apart (never in
  * flight together unless a retry brings them together).
- * @param {import('../../sandbox/instrumentation').Instrumentation} seeders @param {string} product
+ * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
  * @param {{ urls: string[], purchases: number, prefix: string, seed?: number }} plan
  */
 function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, seed = 22 }) {
@@ -300,7 +300,7 @@ function parseJson(text) {
  * of forged refunds that reached the sandbox (a refund call naming one, or a refund applied to
  * one): must be none.
  * @param {Delivery[]} deliveries @param {string[]} forgedIds
- * @param {import('../../sandbox/server').Sandbox} sandbox
+ * @param {import('../../sandbox').Sandbox} sandbox
  */
 function forgedOutcomes(deliveries, forgedIds, sandbox) {
 	const forged = deliveries.filter((delivery) => delivery.forgery !== undefined);

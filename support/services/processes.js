@@ -68,20 +68,46 @@ function bytesProgress(bytes, previousBytes) {
 }
 
 /**
+ * The bytes in `dir` and below, as the disk holds them (`du -sk`, which walks it in C, in a
+ * process of its own so that this one goes on). 0 when it does not exist.
+ * @param {string} dir
+ * @returns {Promise<number>}
+ */
+function folderBytes(dir) {
+	if (!fs.existsSync(dir)) return Promise.resolve(0);
+	return new Promise((resolve, reject) => {
+		const du = spawn('du', ['-sk', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+		let out = '';
+		du.stdout.on('data', (chunk) => (out += chunk));
+		du.once('error', reject);
+		// Files npm removes while du walks make it exit 1 with a total all the same.
+		du.once('close', () => resolve(Number(out.split('\t')[0]) * 1024 || 0));
+	});
+}
+
+/**
  * Runs a long command with a progress line every 20 seconds (npm prints none when its output is
- * not a terminal): the time so far and `describeProgress()`.
+ * not a terminal): the time so far and `describeProgress()`. A line whose description is still
+ * being computed when the next is due is skipped.
  * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnOptions} options
- * @param {(line: string) => void} log @param {() => string} describeProgress
+ * @param {(line: string) => void} log @param {() => string | Promise<string>} describeProgress
  * @returns {Promise<void>}
  */
 function runWithProgress(command, args, options, log, describeProgress) {
 	const started = Date.now();
+	let describing = false;
+	const heartbeat = async () => {
+		if (describing) return;
+		describing = true;
+		try {
+			log(heartbeatLine(Date.now() - started, await describeProgress()));
+		} finally {
+			describing = false;
+		}
+	};
 	return new Promise((resolve, reject) => {
 		const child = track(spawn(command, args, { stdio: 'inherit', ...options }));
-		const timer = setInterval(
-			() => log(heartbeatLine(Date.now() - started, describeProgress())),
-			HEARTBEAT_MS,
-		);
+		const timer = setInterval(() => void heartbeat(), HEARTBEAT_MS);
 		child.once('error', reject);
 		child.once('exit', (code, signal) => {
 			clearInterval(timer);
@@ -89,6 +115,19 @@ function runWithProgress(command, args, options, log, describeProgress) {
 			else reject(fail(`${command} ${args.join(' ')} failed with exit code ${code ?? signal}`));
 		});
 	});
+}
+
+/**
+ * Whether a process with this PID runs (one of another user's too: signalling it is refused).
+ * @param {number} pid
+ */
+function processIsAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
 }
 
 /** A free TCP port on 127.0.0.1. @returns {Promise<number>} */
@@ -140,6 +179,23 @@ function processTreeCpuSeconds(rootPid) {
 		pending.push(...(children.get(pid) ?? []));
 	}
 	return ticks / ticksPerSecond;
+}
+
+/**
+ * Resolves when `child` (spawned with piped stdout and stderr) has closed: its exit code or
+ * signal, and all it wrote to each stream.
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
+ */
+function outputOf(child) {
+	return new Promise((resolve, reject) => {
+		let stdout = '';
+		let stderr = '';
+		child.stdout?.on('data', (chunk) => (stdout += chunk));
+		child.stderr?.on('data', (chunk) => (stderr += chunk));
+		child.once('error', reject);
+		child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+	});
 }
 
 /**
@@ -310,11 +366,14 @@ async function waitUntil(probe, { timeoutMs, intervalMs, what, child, detail }) 
 module.exports = {
 	bytesProgress,
 	fail,
+	folderBytes,
 	forEachOutputLine,
 	formatBytes,
 	freePort,
 	heartbeatLine,
 	isStoppingAll,
+	outputOf,
+	processIsAlive,
 	processTreeCpuSeconds,
 	runCaptured,
 	runOrThrow,

@@ -1,7 +1,6 @@
 import { sleep, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { Sandbox } from '../../sandbox/server';
-import { KEYS, WRONG_SECRET } from '../../sandbox/seed';
+import { Sandbox, KEYS, WRONG_SECRET } from '../../sandbox';
 
 export { Sandbox, KEYS, WRONG_SECRET };
 

@@ -10,7 +10,7 @@
  */
 const http = require('node:http');
 
-const { readPromoter } = require('../../sandbox/api/promoters');
+const { readPromoter } = require('../../sandbox');
 
 /**
  * @typedef {{ role: string, content?: string | null, tool_calls?: { id: string, function: { name: string, arguments: string } }[], tool_call_id?: string }} Message
@@ -43,7 +43,7 @@ function replyWith(figures) {
  * Asks example (e)'s chat, at `chatUrl`, about a promoter of its own (added to the sandbox with
  * new figures, so that no other read can be taken for the tool's), and returns the promoter, the
  * answer's raw text (for the secret check) and the agent's reply.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} product @param {string} chatUrl
+ * @param {import('../../sandbox').Sandbox} sandbox @param {string} product @param {string} chatUrl
  * @param {string} sessionId
  */
 async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId) {
@@ -70,7 +70,7 @@ async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId) {
  * Checks that the agent's tool ran the node for `promoter` (the sandbox saw exactly that one
  * statistics read, for the range the model asked) and that the reply carries the sandbox's own
  * figures. Returns the read.
- * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} product @param {string} promoter
+ * @param {import('../../sandbox').Sandbox} sandbox @param {string} product @param {string} promoter
  * @param {string} reply
  */
 function assertReplyFromSandbox(sandbox, product, promoter, reply) {

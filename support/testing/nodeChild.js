@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * A Node.js child process running `script`, for the tests of harness/'s process helpers. Here, in
+ * A Node.js child process running `script`, for the tests of support/services/processes.js. Here, in
  * JavaScript, because the community-node lint forbids child_process in the TypeScript tests.
  */
 const { spawn } = require('node:child_process');

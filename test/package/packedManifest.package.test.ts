@@ -1,9 +1,11 @@
 /**
  * What `npm pack` makes is what users install: its manifest carries no development-only
  * dependency (the development Node 24 lives in the tools/node24 workspace, which `npm pack`
- * leaves out), so that installing the tarball adds this one package and nothing else.
+ * leaves out), so that installing the tarball adds this one package and nothing else; and it
+ * holds no build cache (TypeScript's tsbuildinfo, a third of the unpacked package once).
  */
 import { packAndInstall } from '../../support/n8n/installIntoApp';
+import { packedFiles } from '../../support/n8n/pack';
 import { scenario } from '../../support/scenarios';
 
 declare const PACKAGE_DIR: string;
@@ -27,5 +29,11 @@ describe(scenario('package.tarball'), () => {
 
 	it('installs as one package into an app', () => {
 		expect(packed.installed).toEqual([packed.manifest.name]);
+	});
+
+	it('holds the built code and no build cache', () => {
+		const files = packedFiles(PACKAGE_DIR);
+		expect(files).toContain('dist/index.js');
+		expect(files.filter((file) => file.endsWith('.tsbuildinfo'))).toEqual([]);
 	});
 });

@@ -6,7 +6,7 @@ import { request } from 'undici';
 
 import { signedCall } from '../../support/services/client';
 import { useSandbox } from '../../support/services/sandbox';
-import { percentile } from '../../sandbox/server';
+import { percentile } from '../../sandbox';
 import { scenario } from '../../support/scenarios';
 import { V1, V2, withHeaders } from './contractCalls';
 

@@ -1,6 +1,12 @@
 /** The install heartbeat's line (support/services/processes.js): time that moves and bytes that move. */
-import { bytesProgress, formatBytes, heartbeatLine } from '../../support/services/processes';
+import {
+	bytesProgress,
+	folderBytes,
+	formatBytes,
+	heartbeatLine,
+} from '../../support/services/processes';
 import { scenario } from '../../support/scenarios';
+import { folderWithBytes } from '../../support/testing/tempFolder';
 
 describe(scenario('tooling.heartbeat'), () => {
 	it.each([
@@ -30,5 +36,18 @@ describe(scenario('tooling.heartbeat'), () => {
 		expect(bytesProgress(1_000_000_000, 1_100_000_000)).toBe(
 			'1.00 GB written (+0 MB since the last line)',
 		);
+	});
+
+	it("counts the bytes in the install folder, not the disk's: other writers do not show", async () => {
+		const written = 3_000_000;
+		const folder = folderWithBytes(written);
+		try {
+			const bytes = await folderBytes(folder.dir);
+			expect(bytes).toBeGreaterThanOrEqual(written);
+			expect(bytes).toBeLessThan(written + 64 * 1024);
+		} finally {
+			folder.remove();
+		}
+		expect(await folderBytes(folder.dir)).toBe(0);
 	});
 });

@@ -9,7 +9,8 @@
  */
 
 /**
- * Every serialized run is scanned: an API secret in output, errors or metadata fails the test.
+ * Every serialized run is scanned: an API secret in output, errors, metadata or n8n-core's log
+ * (engineLog.js) fails the test.
  * @param {unknown} run
  * @param {ICredentialDataDecryptedObject[]} credentials
  * @returns {void}

@@ -16,6 +16,7 @@ const { ExecutionLifecycleHooks, PollContext } = require('n8n-core');
 const { Workflow } = require('n8n-workflow');
 const { additionalData } = require('./additionalData');
 const { assertNoSecrets } = require('./assertNoSecrets');
+const { engineLog } = require('./engineLog');
 const { TestCredentialsHelper } = require('./credentialsHelper');
 const { loadPackage, PackageNodeTypes, TRIGGER_TYPE } = require('./packageLoader');
 const { oneNodeWorkflow, packageNode } = require('./workflows');
@@ -52,6 +53,8 @@ const { oneNodeWorkflow, packageNode } = require('./workflows');
  * @returns {Promise<PollResult>}
  */
 async function pollTrigger(parameters, options) {
+	const log = engineLog();
+	const logFrom = log.length;
 	const loader = await loadPackage();
 	const node = packageNode(
 		TRIGGER_TYPE,
@@ -100,7 +103,7 @@ async function pollTrigger(parameters, options) {
 	/** @type {IDataObject} */
 	const staticData = JSON.parse(JSON.stringify(workflow.staticData));
 	const result = { items, reportedErrors, staticData, thrown };
-	assertNoSecrets(result, Object.values(options.credentials));
+	assertNoSecrets({ result, log: log.slice(logFrom) }, Object.values(options.credentials));
 	return result;
 }
 

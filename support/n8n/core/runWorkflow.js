@@ -22,6 +22,7 @@ const { ExecutionLifecycleHooks, WorkflowExecute } = require('n8n-core');
 const { createRunExecutionData, Workflow } = require('n8n-workflow');
 const { additionalData } = require('./additionalData');
 const { assertNoSecrets } = require('./assertNoSecrets');
+const { engineLog } = require('./engineLog');
 const { TestCredentialsHelper } = require('./credentialsHelper');
 const { useHarnessDeduplicationStore } = require('./deduplicationStore');
 const { loadPackage, PackageNodeTypes } = require('./packageLoader');
@@ -50,6 +51,8 @@ const { loadPackage, PackageNodeTypes } = require('./packageLoader');
  * @returns {Promise<WorkflowRun>}
  */
 async function runWorkflow(workflowData, options) {
+	const log = engineLog();
+	const logFrom = log.length;
 	const loader = await loadPackage();
 	await useHarnessDeduplicationStore();
 	const nodeTypes = new PackageNodeTypes(loader, options.otherNodeTypes);
@@ -97,7 +100,7 @@ async function runWorkflow(workflowData, options) {
 	);
 	await engine.processRunExecutionData(workflow);
 	const run = await finished;
-	assertNoSecrets(run, Object.values(options.credentials));
+	assertNoSecrets({ run, log: log.slice(logFrom) }, Object.values(options.credentials));
 	return {
 		run,
 		error: run.data.resultData.error,

@@ -1,0 +1,34 @@
+// @ts-check
+'use strict';
+/**
+ * The sandbox's public interface: what e2e/, bench/, scripts/ and support/ may use. Everything else
+ * in sandbox/ is its inside (server.js lists the modules) and may change with it.
+ * - `Sandbox`: the server (start, stop, reset, faults, stats, the state);
+ * - the seed: `KEYS` (API keys with their secrets), `PRODUCTS`, `WRONG_SECRET`;
+ * - the domain functions a test calls on a running sandbox's `state` to know the expected answer:
+ *   `readPromoter`, `trackConversion`, `issueAuthCode`;
+ * - `percentile` (the one percentile, reported by GET /__sandbox/stats) and `mulberry32` (the
+ *   seeded random numbers of the faults), for the benchmarks and the test signers.
+ */
+/** @typedef {import('./stats').RecordedCall} RecordedCall an API call as the sandbox received it */
+
+const { Sandbox, PREFIX } = require('./server');
+const { KEYS, PRODUCTS, WRONG_SECRET } = require('./seed');
+const { readPromoter } = require('./api/promoters');
+const { trackConversion } = require('./api/conversions');
+const { issueAuthCode } = require('./api/authorization');
+const { percentile } = require('./stats');
+const { mulberry32 } = require('./faults');
+
+module.exports = {
+	Sandbox,
+	PREFIX,
+	KEYS,
+	PRODUCTS,
+	WRONG_SECRET,
+	readPromoter,
+	trackConversion,
+	issueAuthCode,
+	percentile,
+	mulberry32,
+};
