@@ -24,7 +24,7 @@ const {
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
 const { scenario } = require('../support/scenarios');
-const { PRODUCTS } = require('../sandbox/seed');
+const { PRODUCTS } = require('../sandbox');
 
 /** @typedef {import('../support/payment/paymentSignatures').Provider} Provider */
 /** @typedef {{ nodes: Record<string, any>[] } & Record<string, unknown>} ExampleJson */
@@ -115,7 +115,7 @@ async function postSigned(url, provider, event, seen) {
 /**
  * For each disputing provider: three referred purchases, one's dispute lost, one's won, one's
  * opened.
- * @param {{ check: ReturnType<typeof import('./checks').createChecks>['check'], base: string, sandbox: import('../sandbox/server').Sandbox, seen: string[] }} n8n
+ * @param {{ check: ReturnType<typeof import('./checks').createChecks>['check'], base: string, sandbox: import('../sandbox').Sandbox, seen: string[] }} n8n
  */
 async function checkChargebacks({ check, base, sandbox, seen }) {
 	await check(scenario('e2e.chargebacks'), async () => {
