@@ -48,6 +48,7 @@ const { ScriptedModel } = require('../support/services/scriptedModel');
 const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
+const { chargebackExampleWebhooks } = require('./chargebackChecks');
 const { CHROMIUM } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
@@ -114,7 +115,12 @@ async function main() {
 
 		const { base, serverLog } = context;
 		await check(scenario('e2e.serving'), async () => {
-			const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks(), ...reportWebhooks()];
+			const webhooks = [
+				...exampleWebhooks(),
+				...webhookSecurityWebhooks(),
+				...chargebackExampleWebhooks(),
+				...reportWebhooks(),
+			];
 			const started = await startN8nServing(
 				n8nEnvironment({
 					userFolder,

@@ -124,6 +124,26 @@ const SCENARIOS = [
 		layer: 'unit',
 		title: "Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",
 	},
+	{
+		id: 'paymentWebhook.airwallexSigner',
+		layer: 'unit',
+		title: "Airwallex's test signer against its documented example",
+	},
+	{
+		id: 'paymentWebhook.airwallex',
+		layer: 'unit',
+		title: 'Airwallex: x-signature over x-timestamp and the body, within the tolerance',
+	},
+	{
+		id: 'paymentWebhook.majorUnitsIn',
+		layer: 'unit',
+		title: 'amounts sent in major units, read exactly',
+	},
+	{
+		id: 'paymentWebhook.chargebacks',
+		layer: 'unit',
+		title: 'a lost dispute is a full refund item; a dispute opened or won is other',
+	},
 	// paymentWebhook: Apple App Store Server Notifications V2
 	{
 		id: 'paymentWebhook.appStore.pinnedRoot',
@@ -230,6 +250,13 @@ const SCENARIOS = [
 		layer: 'e2e',
 		title: 'example a over signed Stripe webhooks: refund, repeat, not referred, voided, partial',
 		why: "n8n's webhook server and Respond to Webhook",
+	},
+	{
+		id: 'e2e.chargebacks',
+		layer: 'e2e',
+		title:
+			'example a: a lost chargeback reverses (Stripe, Paddle, Airwallex); opened or won, nothing',
+		why: "n8n's webhook server and example a's nodes",
 	},
 	{
 		id: 'e2e.purchaseWebhook',

@@ -25,6 +25,7 @@ const {
 	photopalCredential,
 } = require('../everyOperation');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
+const { chargebackExampleWorkflows } = require('../chargebackChecks');
 const { execute } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -70,6 +71,7 @@ async function installChecks(context) {
 			]);
 			await importWorkflows(env, [
 				...webhookSecurityWorkflows(),
+				...chargebackExampleWorkflows(),
 				{
 					workflow: everyOperationWorkflow(EVERY_OPERATION_ID),
 					id: EVERY_OPERATION_ID,

@@ -9,6 +9,7 @@
 const assert = require('node:assert/strict');
 
 const { readExample } = require('../../support/n8n/n8nDemoData');
+const { checkChargebacks } = require('../chargebackChecks');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS, issueAuthCode } = require('../../sandbox');
@@ -28,6 +29,7 @@ async function webhookChecks(context) {
 		refund: held('a'),
 		purchase: held('h'),
 	});
+	await checkChargebacks({ check, base, sandbox, seen: seenOutput });
 
 	await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 

@@ -19,6 +19,12 @@ import { moduleOf, type ProviderRef } from './providers';
 
 export const DEFAULT_USER_ID_METADATA_KEY = 'user_id';
 
+/**
+ * Why the money of a refund item went back: the brand refunded, or a chargeback the brand lost
+ * (the card's owner took the whole payment back through their bank).
+ */
+export type RefundReason = 'refund' | 'chargeback';
+
 /** The fields of the item, in order; `missing` names those an event lacks. */
 export const ITEM_FIELDS = [
 	'eventId',
@@ -39,6 +45,7 @@ export interface PaymentEventItem extends IDataObject {
 	signedAt: string | null;
 	kind: PaymentKind;
 	refundType: RefundType | null;
+	refundReason: RefundReason | null;
 	transactionId: string | null;
 	amount: string | null;
 	amountMinor: number | null;
@@ -92,13 +99,15 @@ export function paymentEventItem(
 		null;
 	const amountMinor = fields.amountMinor ?? null;
 	const currency = fields.currency ?? null;
+	const chargeback = kind === 'refund' && fields.chargeback === true;
 	const item: PaymentEventItem = {
 		provider: provider.id,
 		eventType,
 		eventId: provider.eventId(body, facts.messageId),
 		signedAt: facts.signedAt === null ? null : new Date(facts.signedAt * 1000).toISOString(),
 		kind,
-		refundType: kind === 'refund' ? (fields.refundType ?? null) : null,
+		refundType: chargeback ? 'full' : kind === 'refund' ? (fields.refundType ?? null) : null,
+		refundReason: kind === 'refund' ? (chargeback ? 'chargeback' : 'refund') : null,
 		transactionId: fields.transactionId ?? null,
 		amount: amountMinor !== null && currency !== null ? majorUnits(amountMinor, currency) : null,
 		amountMinor,

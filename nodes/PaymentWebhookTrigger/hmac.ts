@@ -20,7 +20,7 @@ export function signatureHeader(
 	return { header };
 }
 
-const HEX_SHA256 = /^[0-9a-f]{64}$/i;
+export const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 export const UNIX_SECONDS = /^\d{1,12}$/;
 
 /**

@@ -73,3 +73,25 @@ export function refundTypeByStatus(
 	if (status === partial) return 'partial';
 	return null;
 }
+
+/**
+ * An amount sent in major units (a JSON number such as 16.66, or its text) in the smallest unit:
+ * 16.66 USD → 1666. Read from the decimal text, not by multiplying floats; null when it has more
+ * decimals than the currency has or is no plain decimal.
+ */
+export function minorFromMajor(value: unknown, currency: string | null): number | null {
+	if (currency === null) return null;
+	const text =
+		typeof value === 'number' && Number.isFinite(value)
+			? String(value)
+			: typeof value === 'string'
+				? value
+				: null;
+	const match = text === null ? null : /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+	if (match === null) return null;
+	const [, sign, whole, fraction = ''] = match;
+	const decimals = currencyDecimals(currency);
+	if (fraction.replace(/0+$/, '').length > decimals) return null;
+	const minor = Number(`${sign}${whole}${fraction.padEnd(decimals, '0').slice(0, decimals)}`);
+	return Number.isSafeInteger(minor) ? minor : null;
+}

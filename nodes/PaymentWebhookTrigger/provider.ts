@@ -105,6 +105,11 @@ export interface EventFields {
 	 */
 	counts?: boolean;
 	refundType?: RefundType | null;
+	/**
+	 * The money went back through a chargeback the brand lost, not a refund it made: the item is a
+	 * full reversal whatever the amount (the card's owner took back the whole payment).
+	 */
+	chargeback?: boolean;
 	transactionId?: string | null;
 	amountMinor?: number | null;
 	currency?: string | null;

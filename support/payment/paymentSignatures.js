@@ -170,8 +170,27 @@ function sampleEvent(provider, kind, fields) {
 	return samples.sampleEvent(kind, sampleDefaults(kind, fields));
 }
 
+/** The providers whose samples hold disputes (a lost one reverses commissions). */
+const DISPUTING_PROVIDERS = PROVIDERS.filter((id) => SAMPLES[id].disputeEvent !== undefined);
+
+/**
+ * A dispute of `provider` that was opened, won by the brand, or lost (a chargeback), as the
+ * provider sends it (its samples.js); 100.00 USD unless said.
+ * @param {Provider} provider @param {import('./signer').DisputeOutcome} outcome
+ * @param {{ transactionId: string, amountMinor?: number, currency?: string, eventId?: string }} fields
+ * @returns {Record<string, unknown>}
+ */
+function disputeEvent(provider, outcome, fields) {
+	const dispute = SAMPLES[provider]?.disputeEvent;
+	if (dispute === undefined) throw new Error(`No dispute samples for ${String(provider)}`);
+	const { transactionId, amountMinor = 10000, currency = 'USD' } = fields;
+	const eventId = fields.eventId ?? `evt_dispute_${outcome}_${transactionId}`;
+	return dispute(outcome, { transactionId, amountMinor, currency, eventId });
+}
+
 module.exports = {
 	DEMO_SIGNING_CREDENTIALS,
+	DISPUTING_PROVIDERS,
 	HEADER_SIGNED,
 	SIGNERS,
 	OTHER_SIGNING_SECRETS,
@@ -180,6 +199,7 @@ module.exports = {
 	SIGNATURE_HEADERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
+	disputeEvent,
 	credentialDataOf,
 	encodeEvent,
 	nodeParametersOf,

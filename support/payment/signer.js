@@ -16,6 +16,8 @@ const { createHmac } = require('node:crypto');
  *   when the signature is in the body (the body `encode` makes)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
+ * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
+ *   joined into it (a header sent twice) are malformed
  * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
  * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
@@ -62,6 +64,16 @@ const { createHmac } = require('node:crypto');
  *   a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
+ * @property {true} [refundSizeUnsaid] the provider's refund does not say whether it returns the
+ *   whole payment: the item's refundType is null
+ * @property {(outcome: DisputeOutcome, fields: DisputeValues) => Record<string, unknown>} [disputeEvent]
+ *   a dispute opened, won by the brand, or lost (a chargeback), for providers that report them
+ */
+
+/** @typedef {'opened' | 'won' | 'lost'} DisputeOutcome */
+/**
+ * @typedef {{ transactionId: string, amountMinor: number, currency: string, eventId: string }} DisputeValues
+ * `transactionId`: the ID the purchase was tracked with
  */
 
 /** @param {string} key @param {string} data @returns {string} hex HMAC-SHA256 */

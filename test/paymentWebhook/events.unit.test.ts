@@ -82,6 +82,7 @@ describe(scenario('paymentWebhook.items'), () => {
 				signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT_ISO,
 				kind: 'purchase',
 				refundType: null,
+				refundReason: null,
 				transactionId: 'txn_shared_1',
 				amount: '100.00',
 				amountMinor: 10000,
@@ -98,6 +99,7 @@ describe(scenario('paymentWebhook.items'), () => {
 				'signedAt',
 				'kind',
 				'refundType',
+				'refundReason',
 				...EVENT_FIELDS,
 				'missing',
 				'event',
@@ -111,7 +113,8 @@ describe(scenario('paymentWebhook.items'), () => {
 				eventType: expected.refund,
 				eventId: expected.eventId('refund'),
 				kind: 'refund',
-				refundType: 'full',
+				refundType: SAMPLES[provider].refundSizeUnsaid ? null : 'full',
+				refundReason: 'refund',
 				transactionId: purchase.transactionId,
 				amount: '100.00',
 				amountMinor: 10000,
@@ -123,7 +126,7 @@ describe(scenario('paymentWebhook.items'), () => {
 			const refund = itemOf(provider, sample(provider, 'refund', { partial: true }));
 			expect(refund).toMatchObject({
 				kind: 'refund',
-				refundType: 'partial',
+				refundType: SAMPLES[provider].refundSizeUnsaid ? null : 'partial',
 				transactionId: 'txn_shared_1',
 				amount: '40.00',
 				amountMinor: 4000,
@@ -331,7 +334,7 @@ describe(scenario('paymentWebhook.items'), () => {
 	});
 
 	describe('Paddle Billing', () => {
-		it('an adjustment is a refund only when it is a refund and approved', () => {
+		it('an adjustment is a refund only when it is a refund (or a chargeback) and approved', () => {
 			const approved = sample('paddle', 'refund');
 			const withData = (data: IDataObject) => ({
 				...approved,
@@ -348,7 +351,7 @@ describe(scenario('paymentWebhook.items'), () => {
 				refundType: null,
 				transactionId: 'txn_shared_1',
 			});
-			expect(itemOf('paddle', withData({ action: 'chargeback' })).kind).toBe('other');
+			expect(itemOf('paddle', withData({ action: 'credit' })).kind).toBe('other');
 			const created = { ...approved, event_type: 'adjustment.created' };
 			expect(itemOf('paddle', created)).toMatchObject({
 				kind: 'refund',

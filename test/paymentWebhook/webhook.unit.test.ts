@@ -131,7 +131,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 								: signedWith(secret);
 			const fake = delivery(provider, {
 				headers,
-				rawBody: fault === 'tampered' ? rawBody.replace('10000', '1') : rawBody,
+				rawBody: fault === 'tampered' ? rawBody.replace('txn_hook_1', 'txn_hook_2') : rawBody,
 			});
 			const result = await run(fake);
 			expect(result).toEqual({ noWebhookResponse: true });
@@ -183,6 +183,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 				(body.meta as IDataObject).event_name = 'license_key_created';
 			else if (provider === 'paddle') body.event_type = 'customer.created';
 			else if (provider === 'creem') body.eventType = 'subscription.active';
+			else if (provider === 'airwallex') body.name = 'payment_intent.created';
 			else body.type = 'customer.created';
 			const rawBody = JSON.stringify(body);
 			const fake = delivery(provider, {

@@ -13,6 +13,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { PaymentProvider } from '../provider';
+import { airwallex } from './airwallex/airwallex';
 import { appStore } from './appStore/appStore';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
@@ -29,6 +30,7 @@ export const PROVIDERS = [
 	polar,
 	standardWebhooks,
 	creem,
+	airwallex,
 	appStore,
 ] as const;
 
@@ -52,6 +54,11 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 		type: 'options',
 		noDataExpression: true,
 		options: [
+			{
+				name: 'Airwallex',
+				value: 'airwallex',
+				description: "X-Signature and x-timestamp headers; the webhook's secret",
+			},
 			{
 				name: 'Apple App Store',
 				value: 'appStore',

@@ -12,6 +12,7 @@ module.exports = {
 	otherSecret: 'whsec_test_affiliate_tracking_creem_rolled_0002',
 	signatureHeader: 'creem-signature',
 	signsTimestamp: false,
+	oneBareSignature: true,
 	demoCredential: { id: 'paySigningCreem01', name: 'Creem webhook signing secret (demo)' },
 	sign: (rawBody, secret) => ({ 'creem-signature': hmacHex(secret, rawBody) }),
 };

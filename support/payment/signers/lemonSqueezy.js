@@ -9,6 +9,7 @@ module.exports = {
 	otherSecret: 'ls_test_affiliate_tracking_signing_rolled_0002',
 	signatureHeader: 'x-signature',
 	signsTimestamp: false,
+	oneBareSignature: true,
 	demoCredential: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
 	sign: (rawBody, secret) => ({ 'x-signature': hmacHex(secret, rawBody) }),
 };

@@ -4,7 +4,9 @@
  *
  * The transaction ID a purchase and its refund share is the `txn_…` ID
  * (`transaction.completed.id`; a refund is an adjustment with `action: refund` and
- * `transaction_id`, a refund once `status: approved`).
+ * `transaction_id`, a refund once `status: approved`; an approved adjustment with
+ * `action: chargeback` is a chargeback the brand lost, a full reversal. `chargeback_reverse` (the
+ * brand won it back later) and `chargeback_warning` reverse nothing).
  */
 import { verifyTimestampedHex, type TimestampedHexScheme } from '../../hmac';
 import { currencyAt, minorAt } from '../../money';
@@ -29,13 +31,15 @@ const SCHEME: TimestampedHexScheme = {
 	joiner: ':',
 };
 
-/** An adjustment counts as a refund once it is a refund and approved. */
+/** An adjustment counts as a refund once it is a refund or a chargeback, and approved. */
 function adjustmentFields(body: JsonObject): EventFields | null {
 	const data = objectAt(body.data);
 	if (data === null) return null;
 	const totals = objectAt(data.totals);
 	return {
-		counts: data.action === 'refund' && data.status === 'approved',
+		counts:
+			(data.action === 'refund' || data.action === 'chargeback') && data.status === 'approved',
+		chargeback: data.action === 'chargeback',
 		refundType: data.type === 'full' || data.type === 'partial' ? data.type : null,
 		transactionId: textAt(data.transaction_id),
 		amountMinor: minorAt(totals?.total),
@@ -87,12 +91,14 @@ export const paddle: PaymentProvider<'paddle', PaddleEvent> = {
 			{
 				name: 'adjustment.created',
 				value: 'adjustment.created',
-				description: 'An adjustment was created: a refund once its status is approved',
+				description:
+					'An adjustment was created: a refund or a chargeback (a full refund) once its status is approved',
 			},
 			{
 				name: 'adjustment.updated',
 				value: 'adjustment.updated',
-				description: 'An adjustment changed: a refund once its status is approved',
+				description:
+					'An adjustment changed: a refund or a chargeback (a full refund) once its status is approved',
 			},
 			ANY_EVENT_OPTION,
 			{

@@ -53,4 +53,26 @@ module.exports = {
 					},
 				};
 	},
+	// An adjustment Paddle creates: chargeback_warning (opened), chargeback_reverse (won) or
+	// chargeback (lost), approved.
+	disputeEvent(outcome, { transactionId, amountMinor, currency, eventId }) {
+		const action = { opened: 'chargeback_warning', won: 'chargeback_reverse', lost: 'chargeback' };
+		return {
+			event_id: eventId,
+			event_type: 'adjustment.created',
+			occurred_at: '2026-11-24T00:00:00.000Z',
+			notification_id: `ntf_${eventId}`,
+			data: {
+				id: `adj_${outcome}_${transactionId}`,
+				action: action[outcome],
+				type: 'full',
+				status: 'approved',
+				transaction_id: transactionId,
+				currency_code: currency,
+				reason: 'chargeback',
+				items: [],
+				totals: { total: String(amountMinor), currency_code: currency },
+			},
+		};
+	},
 };

@@ -84,4 +84,28 @@ module.exports = {
 					},
 				};
 	},
+	// charge.dispute.created when opened; charge.dispute.closed with status won or lost.
+	disputeEvent(outcome, { transactionId, amountMinor, currency, eventId }) {
+		return {
+			id: eventId,
+			object: 'event',
+			api_version: '2025-03-31.basil',
+			created: 1_764_000_000,
+			type: outcome === 'opened' ? 'charge.dispute.created' : 'charge.dispute.closed',
+			livemode: false,
+			data: {
+				object: {
+					id: `dp_${transactionId}`,
+					object: 'dispute',
+					amount: amountMinor,
+					currency: currency.toLowerCase(),
+					charge: `ch_${transactionId}`,
+					payment_intent: transactionId,
+					reason: 'fraudulent',
+					status: outcome === 'opened' ? 'needs_response' : outcome,
+					metadata: {},
+				},
+			},
+		};
+	},
 };

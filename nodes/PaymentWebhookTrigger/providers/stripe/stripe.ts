@@ -5,7 +5,8 @@
  * The transaction ID a purchase and its refund share is the PaymentIntent ID
  * (`checkout.session.completed.payment_intent`, `payment_intent.succeeded.id`, `invoice.paid`
  * through `invoice.payments` since API version basil or `invoice.payment_intent` before,
- * `charge.refunded.payment_intent`, `refund.created.payment_intent`).
+ * `charge.refunded.payment_intent`, `refund.created.payment_intent`, and a dispute's
+ * `payment_intent`: `charge.dispute.closed` with status `lost` is a chargeback the brand lost).
  */
 import { verifyTimestampedHex, type TimestampedHexScheme } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf, type RefundType } from '../../money';
@@ -131,6 +132,18 @@ const EVENTS = {
 				};
 			}),
 	},
+	'charge.dispute.closed': {
+		// Closed in the cardholder's favour (lost) the money is gone for good; won or
+		// warning_closed leaves the payment standing. An open dispute can still be won.
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (dispute) => ({
+				counts: dispute.status === 'lost',
+				chargeback: true,
+				transactionId: idAt(dispute.payment_intent),
+				amountMinor: minorAt(dispute.amount),
+			})),
+	},
 } satisfies EventReaders<string>;
 
 type StripeEvent = keyof typeof EVENTS;
@@ -151,6 +164,12 @@ export const stripe: PaymentProvider<'stripe', StripeEvent> = {
 		displayOptions: { show: { provider: ['stripe'] } },
 		options: [
 			ANY_EVENT_OPTION,
+			{
+				name: 'charge.dispute.closed',
+				value: 'charge.dispute.closed',
+				description:
+					'A dispute was closed: lost, it is a chargeback and a full refund; won, it is kind other',
+			},
 			{
 				name: 'charge.refunded',
 				value: 'charge.refunded',
@@ -184,6 +203,7 @@ export const stripe: PaymentProvider<'stripe', StripeEvent> = {
 			'invoice.paid',
 			'charge.refunded',
 			'refund.created',
+			'charge.dispute.closed',
 		],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
