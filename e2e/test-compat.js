@@ -20,7 +20,10 @@
  *      made through the sandbox's activity route is emitted (quoted in the check's line);
  *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js), and
  *      one signed purchase per payment provider (every test signer) through its own workflow;
- *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool;
+ *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool, behind its
+ *      chat's Basic Auth;
+ *   7. example (d)'s promoter center for the token's user only, and its refusals of bad tokens
+ *      (e2e/promoterCenterChecks.js: n8n's Webhook JWT Auth and JWT node of the release);
  * and it says what examples (b) and (d) can do with the release's Data table node.
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
@@ -59,6 +62,8 @@ const {
 	modelCredential,
 	sandboxCredential,
 	signingCredential,
+	chatLoginCredential,
+	promoterCenterJwtCredential,
 } = require('../support/n8n/n8nDemoData');
 const { freePort, stopProcess } = require('../support/services/processes');
 const {
@@ -78,6 +83,7 @@ const {
 	fitTypeVersions,
 	loginBody,
 	setUpOwner,
+	withoutDataTables,
 } = require('../support/n8n/n8nReleaseDifferences');
 const {
 	EVERY_OPERATION_SECRETS,
@@ -89,6 +95,7 @@ const { checkWebhookExamples, paymentWebhookPath } = require('./webhookExampleCh
 const { checkEachProviderOnce, providerWebhooks, providerWorkflows } = require('./webhookSecurity');
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 const { scenario } = require('../support/scenarios');
+const { checkPromoterCenterDoors } = require('./promoterCenterChecks');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
@@ -100,6 +107,7 @@ const IDS = {
 	refund: 'compatRefundHook1',
 	agent: 'compatAgentTools1',
 	purchase: 'compatPurchaseHk1',
+	promoterCenter: 'compatPromoterCtr',
 };
 /** The promoter the trigger watches. */
 const WATCHED = 'user_1002';
@@ -150,8 +158,8 @@ async function runRelease(version, tarball, install) {
 			if (support === 'tables and rows')
 				return 'table and row operations: (b) and (d) create their data tables on first run';
 			if (support === 'rows only')
-				return 'row operations only: create "Promoters to report" and "Promoter statistics" by hand and delete the examples\' create nodes';
-			return 'no Data table node: example (b) cannot run; (d) answers its page, then its data-table branch fails';
+				return 'row operations only: create "Promoters to report" and "Promoter statistics" by hand and delete the examples\' create nodes (the doors below run (d) without its data-table branch)';
+			return "no Data table node: example (b) cannot run; delete (d)'s data-table branch (the doors below run it so)";
 		});
 		started = Date.now();
 		await sandbox.start();
@@ -167,8 +175,9 @@ async function runRelease(version, tarball, install) {
 		const exampleA = readExample('a-refund-on-payment-webhook.json');
 		const exampleE = readExample('e-ask-about-promoters-agent.json');
 		const exampleH = readExample('h-purchase-on-payment-webhook.json');
+		const exampleD = readExample('d-promoter-center-embed.json');
 		await check(
-			'credentials and workflows imported (n8n import:*), examples (a), (e) and (h), one purchase workflow per payment provider and the trigger activated',
+			'credentials and workflows imported (n8n import:*), examples (a), (d), (e) and (h), one purchase workflow per payment provider and the trigger activated',
 			async () => {
 				await importCredentials(
 					env,
@@ -177,6 +186,8 @@ async function runRelease(version, tarball, install) {
 						photopalCredential(sandbox.url),
 						modelCredential(model.url),
 						...PROVIDERS.map(signingCredential),
+						promoterCenterJwtCredential(),
+						chatLoginCredential(),
 					],
 					release,
 				);
@@ -184,15 +195,18 @@ async function runRelease(version, tarball, install) {
 					...fitTypeVersions(release, exampleA),
 					...fitTypeVersions(release, exampleE),
 					...fitTypeVersions(release, exampleH),
+					...fitTypeVersions(release, exampleD),
 				];
+				const withoutTables = withoutDataTables(release, exampleD);
 				const workflows = [
 					everyOperationWorkflow(IDS.operations),
 					{ ...triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), id: IDS.trigger },
 					{ ...exampleA, id: IDS.refund },
 					{ ...exampleE, id: IDS.agent },
 					{ ...exampleH, id: IDS.purchase },
+					{ ...exampleD, id: IDS.promoterCenter },
 				];
-				const activated = [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase];
+				const activated = [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase, IDS.promoterCenter];
 				const perProvider = providerWorkflows();
 				await importWorkflows(
 					env,
@@ -206,7 +220,7 @@ async function runRelease(version, tarball, install) {
 					],
 					release,
 				);
-				return `activated with \`n8n ${activateArgs(release, '…')[0]}\`${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}`;
+				return `activated with \`n8n ${activateArgs(release, '…')[0]}\`${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}${withoutTables.length > 0 ? `; (d) without ${withoutTables.join(', ')}` : ''}`;
 			},
 		);
 
@@ -227,7 +241,7 @@ async function runRelease(version, tarball, install) {
 
 		const base = `http://127.0.0.1:${port}`;
 		await check(
-			"n8n start answers /healthz/readiness and registers the webhooks of examples (a) and (h) and each provider's workflow",
+			"n8n start answers /healthz/readiness and registers the webhooks of examples (a), (d) and (h) and each provider's workflow",
 			async () => {
 				const started = await startN8nServing(
 					{ ...env, N8N_LOG_LEVEL: 'info' },
@@ -239,6 +253,12 @@ async function runRelease(version, tarball, install) {
 							{ method: 'POST', path: paymentWebhookPath(exampleA) },
 							{ method: 'POST', path: paymentWebhookPath(exampleH) },
 							...providerWebhooks(),
+							...exampleD.nodes
+								.filter((node) => node.type === 'n8n-nodes-base.webhook')
+								.map((node) => ({
+									method: node.parameters.httpMethod,
+									path: node.parameters.path,
+								})),
 						],
 					},
 				);
@@ -346,6 +366,8 @@ async function runRelease(version, tarball, install) {
 			purchase: exampleH,
 		});
 		await checkEachProviderOnce({ check, base, sandbox, seen });
+
+		await checkPromoterCenterDoors({ check, base, sandbox, seen });
 
 		await check('no API secret in any output, answer or n8n log', () => {
 			seen.push(fs.readFileSync(serverLog, 'utf8'));

@@ -10,8 +10,9 @@
  *    with `n8n execute --id` against the sandbox, its output asserted.
  * 3. `n8n start`: n8n loads the node and the credential, the owner can sign in, the webhook
  *    examples answer over HTTP, examples (d) and (b) fill data tables and (b) mails its report to
- *    an SMTP server on 127.0.0.1, and example (d)'s page opens in headless Chromium with the
- *    promoter center in its iframe.
+ *    an SMTP server on 127.0.0.1, every example's public entry point is shut to strangers, and
+ *    example (d) opens the promoter center in a brand page in headless Chromium for the signed-in
+ *    user only.
  *
  * This file sets up what the checks share (the sandbox, the scripted model, the n8n user folder,
  * n8n itself, the check runner, the outputs for the secret scan) and runs the topics of
@@ -56,6 +57,7 @@ const { reportChecks, reportSetup, reportWebhooks } = require('./topics/report')
 const { httpRequestChecks } = require('./topics/httpRequest');
 const { webhookChecks } = require('./topics/webhooks');
 const { browserChecks } = require('./topics/browser');
+const { doorsChecks, doorsWebhooks } = require('./topics/doors');
 const { agentChecks } = require('./topics/agent');
 const { pollingTriggerChecks } = require('./topics/pollingTrigger');
 const { demoChecks } = require('./topics/demo');
@@ -120,6 +122,7 @@ async function main() {
 				...webhookSecurityWebhooks(),
 				...chargebackExampleWebhooks(),
 				...reportWebhooks(),
+				...doorsWebhooks(),
 			];
 			const started = await startN8nServing(
 				n8nEnvironment({
@@ -159,6 +162,7 @@ async function main() {
 		await webhookChecks(signedIn);
 		await reportChecks(signedIn, smtp);
 		await browserChecks(signedIn);
+		await doorsChecks(signedIn);
 		await agentChecks(signedIn);
 		await pollingTriggerChecks(signedIn);
 		await demoChecks(signedIn);

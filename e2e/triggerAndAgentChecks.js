@@ -14,6 +14,7 @@ const {
 	askAgentAboutNewPromoter,
 	assertReplyFromSandbox,
 } = require('../support/services/scriptedModel');
+const { chatLoginHeader } = require('../support/n8n/n8nDemoData');
 const { PRODUCTS, readPromoter } = require('../sandbox');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
@@ -140,7 +141,7 @@ async function triggerEmitsAChange(trigger) {
  * Example (e)'s AI agent asked, through its chat trigger at `chatUrl`, about a new promoter: the
  * scripted model is offered the node's two tools and calls Get Promoter Statistics with the
  * promoter and the prompt's dates, the node runs with those arguments, and the reply carries the
- * sandbox's figures. Returns the check's line.
+ * sandbox's figures. Returns the check's line. The chat asks for its Basic Auth login.
  * @param {{ sandbox: import('../sandbox').Sandbox, model: import('../support/services/scriptedModel').ScriptedModel, chatUrl: string, session: string, seen: string[] }} agent
  */
 async function agentRepliesWithSandboxFigures({ sandbox, model, chatUrl, session, seen }) {
@@ -149,6 +150,7 @@ async function agentRepliesWithSandboxFigures({ sandbox, model, chatUrl, session
 		PRODUCTS.videomax,
 		chatUrl,
 		session,
+		chatLoginHeader(),
 	);
 	seen.push(text);
 	const [first, second] = model.requests;

@@ -137,7 +137,7 @@ ${PACKAGE.name} in n8n ${N8N_VERSION} is ready after ${((Date.now() - started) /
 
 ${commands}
 
-  Example (d), the promoter center, in a browser: ${base}/webhook/promoter-center?user_id=user_1001
+  Example (d), the promoter center: open the link that the command above prints in a browser.
 
   Example (e)'s chat: open the workflow and press "Open chat", then ask "How is promoter
   user_1001 doing?" Its AI agent has the node as its tool; its model is a scripted stand-in on

@@ -220,6 +220,11 @@ const SCENARIOS = [
 		layer: 'package',
 		title: 'npm start, a second time or on a busy port, changes nothing',
 	},
+	{
+		id: 'tooling.promoterCenterToken',
+		layer: 'unit',
+		title: "the docs' node:crypto snippet mints example d's HS256 token",
+	},
 	// end to end, in real n8n (e2e/)
 	{
 		id: 'e2e.install',
@@ -291,7 +296,7 @@ const SCENARIOS = [
 	{
 		id: 'e2e.editor',
 		layer: 'e2e',
-		title: 'the editor in Chromium: page d, nodes panel, credential dialog, canvas',
+		title: 'the editor in Chromium: nodes panel, credential dialog, canvas',
 		why: "the editor is n8n's",
 	},
 	{
@@ -372,8 +377,44 @@ const SCENARIOS = [
 		title: 'each supported n8n release loads and runs the package',
 		why: 'the releases',
 	},
+	// doors
+	{
+		id: 'doors.strangers',
+		layer: 'e2e',
+		title: 'shut to a stranger: no API call, no model call, nothing for promoters only',
+		why: "n8n's webhook, chat and MCP servers answer",
+	},
+	{
+		id: 'doors.promoterCenter.link',
+		layer: 'e2e',
+		title: "example d's link: 302 into the promoter center of the token's sub only",
+		why: "n8n's JWT node verifies the token",
+	},
+	{
+		id: 'doors.promoterCenter.server',
+		layer: 'e2e',
+		title: "example d's server call: the addresses of the bearer token's sub only",
+		why: "the Webhook node's JWT Auth verifies the token",
+	},
+	{
+		id: 'doors.promoterCenter.refusals',
+		layer: 'e2e',
+		title: 'example d refuses bad tokens at both doors (401/403), no Promoter Login',
+		why: "each release's Webhook JWT Auth and JWT node",
+	},
+	{
+		id: 'doors.promoterCenter.embed',
+		layer: 'e2e',
+		title: 'example d in a brand page (Chromium): a fresh token opens it, a tampered one not',
+		why: 'a real browser follows the iframe through n8n',
+	},
+	{
+		id: 'doors.promoterCenter.nothingKept',
+		layer: 'e2e',
+		title: 'n8n keeps no promoter-center token: no saved execution, none in its database',
+		why: "n8n's execution saving and its SQLite database",
+	},
 ];
-
 /**
  * The title of a scenario, for the describe or check that proves it.
  * @param {string} id

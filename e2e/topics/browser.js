@@ -1,9 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * test:e2e in headless Chromium: example (d)'s page with the promoter center in its iframe, then
- * the editor (support/n8n/editor.js): the nodes panel, the credential dialog's test, example (a)'s
- * canvas and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
+ * test:e2e in headless Chromium, the editor (support/n8n/editor.js): the nodes panel, the
+ * credential dialog's test, example (a)'s canvas and the HTTP Request node with the credential. `npm run screenshots` keeps the pictures.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -48,41 +47,6 @@ const SIGNATURE_REMEDY = authenticationHint(SERVER_MESSAGES.signatureFailed);
 /** @param {import('./context').Started} context */
 async function browserChecks(context) {
 	const { check, sandbox, work, base, seenOutput } = context;
-	await check(
-		`${scenario('e2e.editor')}: example d's page embeds the promoter center with a fresh token`,
-		async () => {
-			const browser = await editor.launchChromium(CHROMIUM);
-			try {
-				const page = await browser.newPage();
-				const response = await page.goto(`${base}/webhook/promoter-center?user_id=user_1001`);
-				assert.equal(response?.status(), 200);
-				const iframe = page.locator('iframe#promoter-center');
-				const src = String(await iframe.getAttribute('src'));
-				assert.equal(await iframe.getAttribute('allow'), 'clipboard-write');
-				const token = src.slice(`${sandbox.url}/promoter-center/iframe/`.length);
-				assert.ok(
-					src.startsWith(`${sandbox.url}/promoter-center/iframe/`) && token.length > 0,
-					src,
-				);
-				assert.ok(
-					sandbox.state.centerTokens.has(token),
-					'the iframe token is not one the sandbox issued',
-				);
-				const shown = await page
-					.frameLocator('iframe#promoter-center')
-					.locator('#promoter')
-					.textContent();
-				assert.equal(shown, 'Ada');
-				const screenshot = path.join(work, 'promoter-center.png');
-				await page.screenshot({ path: screenshot });
-				seenOutput.push(await page.content());
-				return `iframe src …/promoter-center/iframe/${token.slice(0, 6)}… allow="clipboard-write", frame shows promoter "${shown}"`;
-			} finally {
-				await browser.close();
-			}
-		},
-	);
-
 	{
 		const browser = await editor.launchChromium(CHROMIUM);
 		const page = await browser.newPage({ viewport: { width: 1400, height: 1150 } });
@@ -95,7 +59,7 @@ async function browserChecks(context) {
 		};
 		try {
 			await check(
-				'the editor (Chromium): signed in, "Affiliate" in the nodes panel lists the trigger\'s events and the 13 actions',
+				`${scenario('e2e.editor')}: signed in, "Affiliate" in the nodes panel lists the trigger's events and the 13 actions`,
 				async () => {
 					await editor.signIn(page, base, DEMO_OWNER);
 					const panel = await editor.nodesPanel(page, base, screenshot);

@@ -28,6 +28,7 @@ const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../web
 const { chargebackExampleWorkflows } = require('../chargebackChecks');
 const { execute } = require('./context');
 const { scenario } = require('../../support/scenarios');
+const { doorsWorkflows } = require('./doors');
 
 const EVERY_OPERATION_ID = 'e2eEveryOperation';
 
@@ -62,16 +63,19 @@ async function installChecks(context) {
 	if (!installed) throw new Error('the package is not installed; nothing else can run');
 
 	await check(
-		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published; the every-operation fixture)`,
+		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published, and example (i) for the doors; the every-operation fixture)`,
 		async () => {
+			const doors = doorsWorkflows();
 			await importDemo(env, sandbox.url, model.url, true);
 			await importCredentials(env, [
 				...webhookSecurityCredentials(),
+				...doors.credentials,
 				photopalCredential(sandbox.url),
 			]);
 			await importWorkflows(env, [
 				...webhookSecurityWorkflows(),
 				...chargebackExampleWorkflows(),
+				...doors.workflows,
 				{
 					workflow: everyOperationWorkflow(EVERY_OPERATION_ID),
 					id: EVERY_OPERATION_ID,

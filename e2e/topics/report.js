@@ -3,8 +3,8 @@
 /**
  * test:e2e, the marketing report end to end, on the started n8n (`n8n execute` does not start n8n's
  * backend modules, data tables among them, so everything here goes through webhooks): example (d)'s
- * page, opened twice, adds its promoter to the data table "Promoters to report" once; example (b)
- * upserts each promoter's month-to-date statistics into "Promoter statistics" and mails them as an
+ * promoter center, opened twice with a signed-in link, adds its promoter to the data table
+ * "Promoters to report" once; example (b) upserts each promoter's month-to-date statistics into "Promoter statistics" and mails them as an
  * .xlsx to a real SMTP server on 127.0.0.1 (support/services/smtpServer.js). The attachment is read with
  * exceljs and compared with the sandbox's figures and with the data table; a second run updates
  * the rows in place; a promoter the service does not know gets its own row with the service's
@@ -15,7 +15,12 @@ const assert = require('node:assert/strict');
 const ExcelJS = require('exceljs');
 
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
-const { readExample, smtpCredential } = require('../../support/n8n/n8nDemoData');
+const {
+	PROMOTER_CENTER_JWT,
+	readExample,
+	smtpCredential,
+} = require('../../support/n8n/n8nDemoData');
+const { docSnippetMinter, promoterCenterLink } = require('../../scripts/promoter-center-link');
 const { PRODUCTS, trackConversion, readPromoter } = require('../../sandbox');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
@@ -388,20 +393,24 @@ async function reportSetup(context, smtpPort) {
 async function reportChecks(context, smtp) {
 	const { check, sandbox, base, seenOutput } = context;
 	await check(
-		`example d: the promoter center page opened twice → the promoter in "${PROMOTERS_TABLE}" once`,
+		`example d: the promoter center opened twice by a signed-in link → the promoter in "${PROMOTERS_TABLE}" once`,
 		async () => {
+			const mint = docSnippetMinter();
 			for (let visit = 0; visit < 2; visit++) {
-				const page = await fetch(`${base}/webhook/promoter-center?user_id=user_1001`, {
+				const link = promoterCenterLink(base, mint('user_1001', PROMOTER_CENTER_JWT.secret));
+				const answer = await fetch(link, {
+					redirect: 'manual',
 					signal: AbortSignal.timeout(60_000),
 				});
-				const body = await page.text();
-				seenOutput.push(body);
-				assert.equal(page.status, 200, body);
-				assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
-				const token = body.match(
-					/src="[^"]*\/promoter-center\/iframe\/([^"]+)" allow="clipboard-write"/,
-				)?.[1];
-				assert.ok(token && sandbox.state.centerTokens.has(decodeURIComponent(token)), body);
+				seenOutput.push(await answer.text());
+				assert.equal(answer.status, 302);
+				const token = answer.headers
+					.get('location')
+					?.match(/\/promoter-center\/iframe\/(.+)$/)?.[1];
+				assert.ok(
+					token && sandbox.state.centerTokens.has(token),
+					answer.headers.get('location') ?? '',
+				);
 			}
 			const rows = await rowsOf(context, HELPERS.readPromoters);
 			assert.deepEqual(
@@ -473,4 +482,9 @@ async function reportChecks(context, smtp) {
 	);
 }
 
-module.exports = { reportChecks, reportSetup, reportWebhooks };
+/** The user IDs in "Promoters to report". @param {import('./context').Started} context */
+async function promotersToReport(context) {
+	return (await rowsOf(context, HELPERS.readPromoters)).map((row) => String(row.userId));
+}
+
+module.exports = { promotersToReport, reportChecks, reportSetup, reportWebhooks };

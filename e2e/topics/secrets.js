@@ -7,13 +7,20 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
+const { CHAT_LOGIN, PROMOTER_CENTER_JWT } = require('../../support/n8n/n8nDemoData');
 const { TEST_SIGNING_SECRETS } = require('../../support/payment/paymentSignatures');
 const { KEYS } = require('../../sandbox');
 const { API_SECRET, V1_KEY } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
 /** Every secret the run's credentials hold: none may appear in anything n8n gives back. */
-const SECRETS = [API_SECRET, KEYS[V1_KEY].secret, ...Object.values(TEST_SIGNING_SECRETS)];
+const SECRETS = [
+	API_SECRET,
+	KEYS[V1_KEY].secret,
+	...Object.values(TEST_SIGNING_SECRETS),
+	PROMOTER_CENTER_JWT.secret,
+	CHAT_LOGIN.password,
+];
 
 /** @param {import('./context').Started} context */
 async function secretChecks(context) {

@@ -37,6 +37,22 @@ const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
  * Example (b)'s mail credential (n8n's SMTP type); test:e2e points it at support/services/smtpServer.js.
  */
 const SMTP_CREDENTIAL = { id: 'exampleSmtpMail01', name: 'Team mail (SMTP)' };
+/**
+ * Example (d)'s JWT credential (n8n's `jwtAuth`, HS256): the secret the brand's backend signs its
+ * promoter-center tokens with; a demo value for the local n8n only.
+ */
+const PROMOTER_CENTER_JWT = {
+	id: 'examplePromoterJwt',
+	name: 'Promoter center sign-in (JWT)',
+	secret: 'local-demo-only',
+};
+/** Example (e)'s chat asks for this Basic Auth login (n8n's `httpBasicAuth`); local n8n only. */
+const CHAT_LOGIN = {
+	id: 'exampleChatLogin1',
+	name: 'Team chat login (Basic Auth)',
+	user: 'team',
+	password: 'chat-demo-password-for-the-local-n8n-only',
+};
 /** The owner account of every local n8n here (npm start, test:e2e, the matrix): loopback only. */
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
 /**
@@ -177,15 +193,41 @@ function smtpCredential(port) {
 	};
 }
 
+/** Example (d)'s JWT credential, in `n8n import:credentials` form. */
+function promoterCenterJwtCredential() {
+	const { id, name, secret } = PROMOTER_CENTER_JWT;
+	return {
+		id,
+		name,
+		type: 'jwtAuth',
+		data: { keyType: 'passphrase', secret, algorithm: 'HS256' },
+	};
+}
+
+/** Example (e)'s chat login, in `n8n import:credentials` form. */
+function chatLoginCredential() {
+	const { id, name, user, password } = CHAT_LOGIN;
+	return { id, name, type: 'httpBasicAuth', data: { user, password } };
+}
+
+/** The Authorization header of example (e)'s chat login. */
+function chatLoginHeader() {
+	const { user, password } = CHAT_LOGIN;
+	return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
 /**
  * The demo credentials, in `n8n import:credentials` form: the sandbox at `sandboxUrl`, an OpenAI
- * credential for the scripted model at `modelUrl`, every provider's signing secret, and the
- * bearer token example (g)'s MCP clients send.
+ * credential for the scripted model at `modelUrl`, every provider's signing secret, the
+ * bearer token example (g)'s MCP clients send, example (d)'s JWT secret and example (e)'s chat
+ * login.
  * @param {string} sandboxUrl @param {string} modelUrl
  */
 function demoCredentials(sandboxUrl, modelUrl) {
 	return [
 		modelCredential(modelUrl),
+		promoterCenterJwtCredential(),
+		chatLoginCredential(),
 		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: MCP_DEMO_TOKEN } },
 		...Object.keys(SIGNING_CREDENTIALS).map((provider) =>
 			signingCredential(/** @type {keyof typeof SIGNING_CREDENTIALS} */ (provider)),
@@ -213,11 +255,14 @@ function paymentTriggerPath(webhookId) {
  * @property {string} command the command, as `npm start` and the README print it
  * @property {string} answer the start of the line of its output that answers it
  * @property {number} exitCode
+ * @property {string} [opensPromoterCenterOf] the answer is a link that opens this user's promoter
+ *   center (test:e2e follows it)
  */
 
 /**
  * The commands `npm start` prints to try the published examples, each with the answer it gets:
- * examples (h) and (a) behind signed Stripe deliveries, a forged delivery, example (f)'s trigger.
+ * examples (h) and (a) behind signed Stripe deliveries, a forged delivery, a signed-in link to example
+ * (d)'s promoter center, example (f)'s trigger.
  * The README prints them for `npm start`'s default ports and test:e2e runs them as printed.
  * `start` is the number of the `npm start` in its user folder: n8n keeps the transactions example
  * (h) sent across restarts while the sandbox starts empty, so each start needs a new one.
@@ -256,6 +301,13 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 			command: `${send('payment-succeeded', 'purchase pi_forged_1 buyer_1')} --unsigned`,
 			answer: '401 ',
 			exitCode: 1,
+		},
+		{
+			does: 'Example (d), a link for user_1001',
+			command: `JWT_SECRET=${PROMOTER_CENTER_JWT.secret} node scripts/promoter-center-link.js user_1001 ${n8nUrl}`,
+			answer: `${n8nUrl}/webhook/promoter-center?token=`,
+			exitCode: 0,
+			opensPromoterCenterOf: 'user_1001',
 		},
 		{
 			does: "A paying customer for user_1002 (example f's next poll)",
@@ -300,6 +352,7 @@ function exampleWebhooks() {
 }
 
 module.exports = {
+	CHAT_LOGIN,
 	CREDENTIAL_TYPE,
 	DEMO_CREDENTIAL,
 	DEMO_KEY,
@@ -310,16 +363,20 @@ module.exports = {
 	NODE_TYPE,
 	PACKAGE,
 	PAYMENT_TRIGGER_TYPE,
+	PROMOTER_CENTER_JWT,
 	ROOT_DIR,
 	SIGNING_CREDENTIAL_TYPE,
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
+	chatLoginCredential,
+	chatLoginHeader,
 	demoCommands,
 	demoCommandsText,
 	demoCredentials,
 	exampleWebhooks,
 	modelCredential,
 	paymentTriggerPath,
+	promoterCenterJwtCredential,
 	readExample,
 	sandboxCredential,
 	signingCredential,

@@ -121,6 +121,29 @@ function dataTableSupport(release) {
 }
 
 /**
+ * Example (d) on a release without the Data table node's table operations (see dataTableSupport):
+ * its data-table branch removed, as the matrix's line tells users to do (or to create the table by
+ * hand), so that its doors run there. Changes `workflow` in place; returns the removed nodes'
+ * names (none on n8n 2.3.6 and later).
+ * @param {import('./n8nInstall').N8nRelease} release
+ * @param {{ nodes: Record<string, any>[], connections: Record<string, any> }} workflow
+ */
+function withoutDataTables(release, workflow) {
+	if (dataTableSupport(release) === 'tables and rows') return [];
+	const removed = workflow.nodes
+		.filter((node) => node.type === 'n8n-nodes-base.dataTable')
+		.map((node) => node.name);
+	workflow.nodes = workflow.nodes.filter((node) => !removed.includes(node.name));
+	for (const name of removed) delete workflow.connections[name];
+	for (const outputs of Object.values(workflow.connections))
+		for (const [type, branches] of Object.entries(outputs))
+			outputs[type] = branches.map((/** @type {{ node: string }[]} */ branch) =>
+				branch.filter((target) => !removed.includes(target.node)),
+			);
+	return removed;
+}
+
+/**
  * A workflow as `n8n import:workflow` takes it. n8n 1.x stores `active` in a NOT NULL column and
  * fails the import without it ("NOT NULL constraint failed: workflow_entity.active"); 2.x
  * activates by publishing, and the examples carry no `active`.
@@ -137,4 +160,5 @@ module.exports = {
 	forImport,
 	loginBody,
 	setUpOwner,
+	withoutDataTables,
 };

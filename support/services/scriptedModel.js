@@ -42,17 +42,18 @@ function replyWith(figures) {
 /**
  * Asks example (e)'s chat, at `chatUrl`, about a promoter of its own (added to the sandbox with
  * new figures, so that no other read can be taken for the tool's), and returns the promoter, the
- * answer's raw text (for the secret check) and the agent's reply.
+ * answer's raw text (for the secret check) and the agent's reply. `authorization` is the chat's
+ * login (example (e) asks for Basic Auth).
  * @param {import('../../sandbox').Sandbox} sandbox @param {string} product @param {string} chatUrl
- * @param {string} sessionId
+ * @param {string} sessionId @param {string} authorization
  */
-async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId) {
+async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId, authorization) {
 	const assert = require('node:assert/strict');
 	const [promoter] = sandbox.instrumentation.addPromoters(product, 1, 'agent_asked');
 	sandbox.instrumentation.addActivity(product, promoter, { clicks: 2, payingCustomers: 1 });
 	const answer = await fetch(chatUrl, {
 		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
+		headers: { 'Content-Type': 'application/json', Authorization: authorization },
 		body: JSON.stringify({
 			action: 'sendMessage',
 			sessionId,

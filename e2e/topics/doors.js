@@ -1,0 +1,243 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e, every door the examples open to the internet. Every example is imported as shipped
+ * and published (example (i), which the demo leaves out, by `doorsWorkflows`); each public entry
+ * point (Webhook, Chat Trigger, MCP Server Trigger, Form Trigger, Payment Webhook Trigger) is
+ * called as a stranger would: no credentials, another person's user ID in the query and the body.
+ * A door is shut when that call reaches no API endpoint (the sandbox's records; the relay
+ * landing's exchange of a code it never issued aside), no model (the scripted model's log), and
+ * answers nothing only a promoter should see. Then example (d)'s promoter center for the token's
+ * user only (e2e/promoterCenterChecks.js), a brand page on loopback that embeds it, opened in
+ * Chromium, and n8n's database read for the promoter-center tokens the embeds got. Prints
+ * `DOORS: <n> public entry points in <m> examples, <n> shut to strangers; promoter center for
+ * the token's user only: yes|no`.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const {
+	PAYMENT_TRIGGER_TYPE,
+	ROOT_DIR,
+	paymentTriggerPath,
+	readExample,
+} = require('../../support/n8n/n8nDemoData');
+const { sleep, waitUntil } = require('../../support/services/processes');
+const { scenario } = require('../../support/scenarios');
+const { checkPromoterCenterDoors, OTHER_USER } = require('../promoterCenterChecks');
+const { embedChecks } = require('./embed');
+const { promotersToReport } = require('./report');
+
+/** The node types that open a door to the internet, by the name n8n's panel gives them. */
+const ENTRY_POINTS = {
+	'n8n-nodes-base.webhook': 'Webhook',
+	'@n8n/n8n-nodes-langchain.chatTrigger': 'Chat Trigger',
+	'@n8n/n8n-nodes-langchain.mcpTrigger': 'MCP Server Trigger',
+	'n8n-nodes-base.formTrigger': 'Form Trigger',
+	[PAYMENT_TRIGGER_TYPE]: 'Payment Webhook Trigger',
+};
+/** Example (i), which npm start and the demo leave out: imported here under this id. */
+const QUEUE_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'doorsPurchaseClaim' };
+/** The relay landing exchanges whatever code it is given: that call is the one allowed. */
+const EXCHANGE_PATH = '/oauth/getUserByAuthorizationCode';
+
+/** @typedef {{ file: string, node: string, type: string, call: (base: string) => Promise<Response> }} Door */
+
+/**
+ * Example (i) as shipped, published, and a PostgreSQL credential of the name its nodes use that
+ * points at a closed port (the stranger's call must never get that far).
+ */
+function doorsWorkflows() {
+	const workflow = readExample(QUEUE_EXAMPLE.file);
+	const postgres = workflow.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres;
+	return {
+		workflows: [{ workflow, id: QUEUE_EXAMPLE.id, publish: true }],
+		credentials: [
+			{
+				...postgres,
+				type: 'postgres',
+				data: {
+					host: '127.0.0.1',
+					port: 9,
+					database: 'closed',
+					user: 'closed',
+					password: 'closed',
+				},
+			},
+		],
+	};
+}
+
+/** Example (i)'s webhook, for n8n's start to wait for. */
+function doorsWebhooks() {
+	return readExample(QUEUE_EXAMPLE.file).nodes.flatMap((node) =>
+		node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
+			? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
+			: [],
+	);
+}
+
+/** A body that names someone else, as a stranger would send it. */
+const strangerBody = () => ({ user_id: OTHER_USER, userId: OTHER_USER });
+
+/**
+ * The stranger's call to one entry point.
+ * @param {Record<string, any>} node @returns {(base: string) => Promise<Response>}
+ */
+function strangerCall(node) {
+	const json = { 'Content-Type': 'application/json' };
+	const query = `user_id=${OTHER_USER}`;
+	/** @param {string} address @param {RequestInit} init */
+	const send = (address, init) =>
+		fetch(address, { redirect: 'manual', signal: AbortSignal.timeout(60_000), ...init });
+	switch (node.type) {
+		case 'n8n-nodes-base.webhook': {
+			const method = node.parameters.httpMethod ?? 'GET';
+			return (base) =>
+				send(`${base}/webhook/${node.parameters.path}?${query}`, {
+					method,
+					...(method === 'GET' ? {} : { headers: json, body: JSON.stringify(strangerBody()) }),
+				});
+		}
+		case '@n8n/n8n-nodes-langchain.chatTrigger':
+			// A made-up n8n session cookie as well: the chat must check more than its presence.
+			return (base) =>
+				send(`${base}/webhook/${node.webhookId}/chat?${query}`, {
+					method: 'POST',
+					headers: { ...json, Cookie: 'n8n-auth=made-up' },
+					body: JSON.stringify({
+						...strangerBody(),
+						action: 'sendMessage',
+						sessionId: 'stranger',
+						chatInput: `How is promoter ${OTHER_USER} doing?`,
+					}),
+				});
+		case '@n8n/n8n-nodes-langchain.mcpTrigger':
+			return (base) =>
+				send(`${base}/mcp/${node.parameters.path}?${query}`, {
+					method: 'POST',
+					headers: { ...json, Accept: 'application/json, text/event-stream' },
+					body: JSON.stringify({
+						jsonrpc: '2.0',
+						id: 1,
+						method: 'tools/call',
+						params: { name: 'Get_Promoter', arguments: strangerBody() },
+					}),
+				});
+		case PAYMENT_TRIGGER_TYPE:
+			// A Stripe-shaped purchase for someone else, unsigned.
+			return (base) =>
+				send(`${base}/webhook/${paymentTriggerPath(node.webhookId)}?${query}`, {
+					method: 'POST',
+					headers: json,
+					body: JSON.stringify({
+						...strangerBody(),
+						id: 'evt_stranger',
+						type: 'checkout.session.completed',
+						data: { object: { client_reference_id: OTHER_USER, metadata: strangerBody() } },
+					}),
+				});
+		default:
+			throw new Error(
+				`no stranger's call for ${node.type} (${ENTRY_POINTS[node.type] ?? 'unknown'}): add one`,
+			);
+	}
+}
+
+/** Every public entry point of every example as shipped. @returns {Door[]} */
+function examplesDoors() {
+	const files = fs
+		.readdirSync(path.join(ROOT_DIR, 'examples'))
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+	return files.flatMap((file) =>
+		readExample(file)
+			.nodes.filter((node) => node.type in ENTRY_POINTS)
+			.map((node) => ({ file, node: node.name, type: node.type, call: strangerCall(node) })),
+	);
+}
+
+/**
+ * What only a promoter should see: the sandbox's address (every promoter-center address starts
+ * with it), the promoter-center tokens it issued, the promoters' referral codes and names.
+ * @param {import('../../sandbox/server').Sandbox} sandbox
+ */
+function promoterOnly(sandbox) {
+	const promoters = [...sandbox.state.promoters.values()];
+	return [
+		sandbox.url,
+		...sandbox.state.centerTokens.keys(),
+		...promoters.flatMap((promoter) => [promoter.referralCode, promoter.username]),
+	].filter(/** @returns {text is string} */ (text) => typeof text === 'string' && text.length > 0);
+}
+
+/**
+ * Example (f)'s trigger reads the sandbox every minute on its own. The strangers' calls start just
+ * after one of its polls, so that none of its reads falls among them.
+ * @param {import('../../sandbox/server').Sandbox} sandbox
+ */
+async function afterAPoll(sandbox) {
+	const polls = () => sandbox.calls.filter((call) => call.path.endsWith('/statistics')).length;
+	const before = polls();
+	await waitUntil(() => polls() > before, {
+		timeoutMs: 90_000,
+		intervalMs: 200,
+		what: "example (f)'s next poll",
+	});
+	// A poll reads each watched promoter in turn.
+	await sleep(2000);
+}
+
+/** @param {import('./context').Started} context */
+async function doorsChecks(context) {
+	const { check, sandbox, model, base, seenOutput } = context;
+	const doors = examplesDoors();
+	const tokensBefore = new Set(sandbox.state.centerTokens.keys());
+	const examples = new Set(doors.map((door) => door.file));
+	let shut = 0;
+	await afterAPoll(sandbox);
+	for (const door of doors) {
+		await check(
+			`${door.file.replace(/\.json$/, '')}, ${ENTRY_POINTS[door.type]} "${door.node}" (no credentials, ${OTHER_USER} in the query and body): ${scenario('doors.strangers')}`,
+			async () => {
+				const callsBefore = sandbox.calls.length;
+				const modelBefore = model.requests.length;
+				const answer = await door.call(base);
+				const text = await answer.text();
+				seenOutput.push(text);
+				await sleep(500);
+				const calls = sandbox.calls
+					.slice(callsBefore)
+					.filter((call) => !call.path.endsWith(EXCHANGE_PATH));
+				assert.deepEqual(
+					calls.map((call) => call.path),
+					[],
+					'the stranger reached the API',
+				);
+				assert.equal(model.requests.length - modelBefore, 0, 'the stranger reached the model');
+				const shown = promoterOnly(sandbox).filter((secret) => text.includes(secret));
+				assert.equal(shown.length, 0, `the answer shows what only a promoter should see: ${text}`);
+				shut++;
+				const location = answer.headers.get('location');
+				return `${answer.status}${location ? ` → ${location}` : ''} ${text.slice(0, 80).replace(/\s+/g, ' ')}`;
+			},
+		);
+	}
+
+	const opened = await checkPromoterCenterDoors({
+		check,
+		base,
+		sandbox,
+		seen: seenOutput,
+		inPromotersTable: async (userIds) =>
+			(await promotersToReport(context)).filter((userId) => userIds.includes(userId)),
+	});
+	const embedded = await embedChecks(context, tokensBefore);
+	const onlyTheTokensUser = opened.length === 2 && embedded;
+	console.log(
+		`DOORS: ${doors.length} public entry points in ${examples.size} examples, ${shut} shut to strangers; promoter center for the token's user only: ${onlyTheTokensUser ? 'yes' : 'no'}`,
+	);
+}
+
+module.exports = { doorsChecks, doorsWebhooks, doorsWorkflows };

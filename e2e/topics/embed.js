@@ -1,0 +1,158 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e, example (d) as a brand embeds it: a brand page served on loopback puts the promoter
+ * center in an iframe through the example's link, with a token minted by docs/promoter-center.md's
+ * snippet, and Chromium opens it: a fresh token opens the sandbox's promoter center for that user,
+ * a tampered one does not. Then n8n keeps nothing a stranger could reuse: no saved execution of
+ * example (d), and none of the promoter-center tokens issued meanwhile anywhere in n8n's database
+ * (every table read through the release's own sqlite3).
+ */
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const http = require('node:http');
+const path = require('node:path');
+
+const { PROMOTER_CENTER_JWT } = require('../../support/n8n/n8nDemoData');
+const { DEFAULT_N8N_MODULES, defaultReleaseNode } = require('../../support/n8n/n8nInstance');
+const { launchChromium } = require('../../support/n8n/editor');
+const { scenario } = require('../../support/scenarios');
+const { docSnippetMinter, promoterCenterLink } = require('../../scripts/promoter-center-link');
+const { CHROMIUM, example } = require('./context');
+
+/** The signed-in user of the brand page; the sandbox's seed names this promoter Ada. */
+const SIGNED_IN = { userId: 'user_1001', name: 'Ada' };
+
+/**
+ * A brand's account page on 127.0.0.1 that embeds the promoter center: `/account?token=<JWT>`.
+ * @param {string} n8nUrl
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+async function startBrandPage(n8nUrl) {
+	const server = http.createServer((req, res) => {
+		const token = new URL(req.url ?? '/', 'http://brand').searchParams.get('token') ?? '';
+		const src = promoterCenterLink(n8nUrl, token).replace(/"/g, '&quot;');
+		res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+		res.end(
+			`<!doctype html><title>Your account</title><h1>Your account</h1>` +
+				`<iframe id="promoter-center" src="${src}" allow="clipboard-write"></iframe>`,
+		);
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+	return {
+		url: `http://127.0.0.1:${address.port}`,
+		close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+	};
+}
+
+/**
+ * Every row of every table of n8n's SQLite database, as text (the release's sqlite3 is built for
+ * the release's Node, so that Node reads it).
+ * @param {string} userFolder
+ */
+function databaseText(userFolder) {
+	const file = path.join(userFolder, '.n8n', 'database.sqlite');
+	const script = `
+const sqlite3 = require(${JSON.stringify(path.join(DEFAULT_N8N_MODULES, 'sqlite3'))});
+const db = new sqlite3.Database(${JSON.stringify(file)}, sqlite3.OPEN_READONLY);
+db.all("SELECT name FROM sqlite_master WHERE type = 'table'", (error, tables) => {
+	if (error) throw error;
+	let left = tables.length;
+	const out = {};
+	for (const { name } of tables)
+		db.all(\`SELECT * FROM "\${name}"\`, (failed, rows) => {
+			if (failed) throw failed;
+			out[name] = rows;
+			if (--left === 0) { process.stdout.write(JSON.stringify(out)); db.close(); }
+		});
+});`;
+	const result = spawnSync(defaultReleaseNode(), ['-e', script], {
+		encoding: 'utf8',
+		maxBuffer: 512 * 1024 * 1024,
+	});
+	assert.equal(result.status, 0, `reading ${file}: ${result.stderr}`);
+	return /** @type {Record<string, unknown[]>} */ (JSON.parse(result.stdout));
+}
+
+/**
+ * Opens the brand page with `token` and reads what its iframe shows.
+ * @param {import('playwright-core').Browser} browser @param {string} brandUrl @param {string} token
+ */
+async function openBrandPage(browser, brandUrl, token) {
+	const page = await browser.newPage();
+	try {
+		await page.goto(`${brandUrl}/account?token=${encodeURIComponent(token)}`);
+		const handle = await page.locator('iframe#promoter-center').elementHandle();
+		const frame = await handle?.contentFrame();
+		assert.ok(frame, 'the brand page has no promoter-center frame');
+		await frame.waitForLoadState('load');
+		const promoter = await frame.locator('#promoter').count();
+		return {
+			url: frame.url(),
+			shown: promoter > 0 ? await frame.locator('#promoter').textContent() : undefined,
+			content: await frame.content(),
+		};
+	} finally {
+		await page.close();
+	}
+}
+
+/**
+ * Returns whether the embed opened the promoter center for the token's user only. The database is
+ * searched for every promoter-center token issued since `tokensBefore`.
+ * @param {import('./context').Started} context @param {Set<string>} tokensBefore
+ */
+async function embedChecks(context, tokensBefore) {
+	const { check, sandbox, base, cookie, userFolder, seenOutput } = context;
+	let embedded = false;
+	await check(scenario('doors.promoterCenter.embed'), async () => {
+		const brand = await startBrandPage(base);
+		const browser = await launchChromium(CHROMIUM);
+		try {
+			const fresh = docSnippetMinter()(SIGNED_IN.userId, PROMOTER_CENTER_JWT.secret);
+			const opened = await openBrandPage(browser, brand.url, fresh);
+			seenOutput.push(opened.content);
+			assert.ok(opened.url.startsWith(`${sandbox.url}/promoter-center/iframe/`), opened.url);
+			assert.equal(opened.shown, SIGNED_IN.name);
+			// Another user's ID in the payload, the signature left as it was.
+			const [header, payload, signature] = fresh.split('.');
+			const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+			const changed = Buffer.from(JSON.stringify({ ...claims, sub: 'user_1002' }));
+			const tampered = `${header}.${changed.toString('base64url')}.${signature}`;
+			const refused = await openBrandPage(browser, brand.url, tampered);
+			seenOutput.push(refused.content);
+			assert.ok(!refused.url.startsWith(sandbox.url), `the tampered token opened ${refused.url}`);
+			assert.equal(refused.shown, undefined);
+			embedded = true;
+			return `fresh → frame at …/promoter-center/iframe/… shows "${opened.shown}"; tampered → frame stays at n8n: "${refused.content
+				.replace(/<[^>]+>/g, '')
+				.trim()
+				.slice(0, 60)}"`;
+		} finally {
+			await browser.close();
+			await brand.close();
+		}
+	});
+
+	await check(scenario('doors.promoterCenter.nothingKept'), async () => {
+		const issued = [...sandbox.state.centerTokens.keys()].filter((t) => !tokensBefore.has(t));
+		assert.ok(issued.length > 0, 'example d issued no promoter-center token');
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: example('d').id }));
+		const answer = await fetch(`${base}/rest/executions?filter=${filter}`, {
+			headers: { cookie },
+		});
+		assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
+		const saved = /** @type {{ data: { results: unknown[] } }} */ (await answer.json()).data.results
+			.length;
+		assert.equal(saved, 0, `${saved} saved executions of example d`);
+		const tables = databaseText(userFolder);
+		const text = JSON.stringify(tables);
+		const left = issued.filter((token) => text.includes(token));
+		assert.equal(left.length, 0, `${left.length} of ${issued.length} tokens in the database`);
+		return `${issued.length} tokens issued through example d's doors; 0 saved executions; 0 in ${Object.keys(tables).length} tables (${(text.length / 1024).toFixed(0)} KiB)`;
+	});
+	return embedded;
+}
+
+module.exports = { embedChecks };
