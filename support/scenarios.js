@@ -18,7 +18,55 @@
  */
 
 /** @type {Scenario[]} */
-const SCENARIOS = [];
+const SCENARIOS = [
+	// paymentWebhook: WeChat Pay
+	{
+		id: 'paymentWebhook.wechatPay.sdkAccepts',
+		layer: 'unit',
+		title:
+			"WeChat Pay's SDK (wechatpay-node-v3) verifies and decrypts the test signer's notifications",
+	},
+	{
+		id: 'paymentWebhook.wechatPay.verify',
+		layer: 'unit',
+		title:
+			'A WeChat Pay notification signed by the WeChat Pay public key, its resource sealed under the APIv3 key, is accepted with the resource decrypted',
+	},
+	{
+		id: 'paymentWebhook.wechatPay.refusals',
+		layer: 'unit',
+		title:
+			'A WeChat Pay notification with a wrong key, a tampered body, a replay past the tolerance, another key ID or merchant, a resource that does not decrypt or a missing header is refused with 401 or 400',
+	},
+	{
+		id: 'paymentWebhook.wechatPay.credential',
+		layer: 'unit',
+		title: "WeChat Pay's credential and Merchant ID problems are named and stop every delivery",
+	},
+	// paymentWebhook: Alipay
+	{
+		id: 'paymentWebhook.alipay.sdkAccepts',
+		layer: 'unit',
+		title: "Alipay's SDK (alipay-sdk, checkNotifySignV2) verifies the test signer's notifications",
+	},
+	{
+		id: 'paymentWebhook.alipay.verify',
+		layer: 'unit',
+		title:
+			"An Alipay notification signed with RSA2 over its sorted decoded fields is accepted from the exact bytes, whatever the fields' order or equivalent percent-encoding",
+	},
+	{
+		id: 'paymentWebhook.alipay.refusals',
+		layer: 'unit',
+		title:
+			'An Alipay notification with a wrong key, a tampered, added or removed field, another app, no RSA2 signature, another charset or a malformed form is refused with 401 or 400',
+	},
+	{
+		id: 'paymentWebhook.alipay.credential',
+		layer: 'unit',
+		title: "Alipay's credential and App ID problems are named and stop every delivery",
+	},
+];
 
 /**
  * The title of a scenario, for the describe or check that proves it.
