@@ -17,6 +17,7 @@ const {
 	TEST_SIGNING_SECRETS,
 	sampleEvent,
 	signWithTestSecret,
+	withSigningSecret,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
 
@@ -45,7 +46,8 @@ function delivery(provider, padTo) {
 		provider,
 		rawBody: Buffer.from(body),
 		headers,
-		secret: TEST_SIGNING_SECRETS[provider],
+		secrets: withSigningSecret(TEST_SIGNING_SECRETS[provider]),
+		settings: {},
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
 	};

@@ -17,6 +17,8 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 	documentationUrl =
 		'https://github.com/n8n-nodes-affiliate-tracking/n8n-nodes-affiliate-tracking#payment-webhook-trigger';
 
+	// Each provider's module says which fields it needs (its secretProblem) and holds the words of
+	// the Signing Secret's help text that name it (its credentialText, checked by a unit test).
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Signing Secret',
@@ -24,10 +26,42 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			required: true,
 			placeholder: 'whsec_…',
 			description:
 				"The endpoint's signing secret exactly as the provider shows it: Stripe's whsec_…, the secret key of Paddle's notification destination, Lemon Squeezy's signing secret, Creem's whsec_…, or a Standard Webhooks whsec_… secret",
+		},
+		{
+			displayName: 'Public Key',
+			name: 'publicKey',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			description:
+				'The PEM public key the provider signs deliveries with, for providers that sign with a key pair instead of a shared secret',
+		},
+		{
+			displayName: 'Public Key ID',
+			name: 'publicKeyId',
+			type: 'string',
+			default: '',
+			description: 'The ID of that public key, for providers that name the key in each delivery',
+		},
+		{
+			displayName: 'Decryption Secret',
+			name: 'decryptionSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: "The key that decrypts the delivery's content, for providers that encrypt it",
+		},
+		{
+			displayName: 'Root Certificate',
+			name: 'rootCertificate',
+			type: 'string',
+			typeOptions: { password: true, rows: 4 },
+			default: '',
+			description:
+				"A PEM root certificate to trust instead of the one the node pins, for providers that sign with a certificate chain; leave empty to trust the provider's own root",
 		},
 	];
 }

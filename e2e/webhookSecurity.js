@@ -65,9 +65,9 @@ function purchaseEvents(provider) {
 			path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'providers', 'index.js'),
 		)
 	);
-	return providerOf(provider)
-		.events.filter((event) => event.kind === 'purchase')
-		.map((event) => event.value);
+	return Object.entries(providerOf(provider).events)
+		.filter(([, reader]) => reader.kind === 'purchase')
+		.map(([value]) => value);
 }
 
 /** The credential with the empty secret, in `n8n import:credentials` form. */

@@ -20,15 +20,24 @@ import {
 } from '../shared/helpers/n8nCompatibility';
 import { LABELS, properties } from './description';
 import { DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
-import { ANY_EVENT } from './provider';
-import { isProvider, providerOf, PROVIDERS, type Provider } from './providers';
-import { RefusalLog } from './refusalLog';
 import {
-	DEFAULT_TOLERANCE_SECONDS,
-	secretFit,
-	verifyDelivery,
+	ANY_EVENT,
+	SECRET_FIELDS,
+	type ProviderAnswer,
+	type ProviderSecrets,
+	type RefusalStatus,
 	type RequestHeaders,
-} from './signatures';
+} from './provider';
+import {
+	DEFAULT_PROVIDER,
+	isProvider,
+	nameOf,
+	providerOf,
+	PROVIDERS,
+	type Provider,
+} from './providers';
+import { RefusalLog } from './refusalLog';
+import { DEFAULT_TOLERANCE_SECONDS, secretFit, verifyDelivery } from './signatures';
 
 assertSupportedN8n();
 
@@ -64,8 +73,8 @@ const RESPONSE_RESOLVERS = {
 const resolversKey = webhookResolversKey();
 
 /** The part of Express's response this node uses. */
-interface JsonResponder {
-	status(code: number): { json(body: IDataObject): unknown };
+interface Responder {
+	status(code: number): { json(body: IDataObject): unknown; send(body: string): unknown };
 }
 
 /** The part of n8n's request this node uses: the body bytes as received. */
@@ -80,6 +89,8 @@ interface Settings {
 	events: string[];
 	toleranceSeconds: number;
 	userIdMetadataKey: string;
+	/** The provider's own parameters, by name, as strings. */
+	providerSettings: Record<string, string>;
 }
 
 function parameterError(context: IWebhookFunctions, label: string, rule: string) {
@@ -89,12 +100,12 @@ function parameterError(context: IWebhookFunctions, label: string, rule: string)
 }
 
 function readSettings(context: IWebhookFunctions): Settings {
-	const provider = String(context.getNodeParameter('provider', 'stripe'));
+	const provider = String(context.getNodeParameter('provider', DEFAULT_PROVIDER));
 	if (!isProvider(provider)) {
 		throw parameterError(
 			context,
 			'Provider',
-			`must be one of ${PROVIDERS.map(({ option }) => option.value).join(', ')} (got "${provider.slice(0, 40)}")`,
+			`must be one of ${PROVIDERS.map(({ id }) => id).join(', ')} (got "${provider.slice(0, 40)}")`,
 		);
 	}
 	const rawEvents = context.getNodeParameter('events', []);
@@ -123,7 +134,22 @@ function readSettings(context: IWebhookFunctions): Settings {
 	if (userIdMetadataKey === '') {
 		throw parameterError(context, LABELS.userIdMetadataKey, 'must not be empty');
 	}
-	return { provider, events, toleranceSeconds, userIdMetadataKey };
+	const providerSettings: Record<string, string> = {};
+	for (const parameter of providerOf(provider).parameters ?? []) {
+		const value = context.getNodeParameter(parameter.name, parameter.default) as unknown;
+		providerSettings[parameter.name] = value === undefined || value === null ? '' : String(value);
+	}
+	return { provider, events, toleranceSeconds, userIdMetadataKey, providerSettings };
+}
+
+/** The credential's fields a provider may use; a field not set (or not text) is empty. */
+function secretsOf(data: IDataObject | undefined): ProviderSecrets {
+	const secrets = {} as ProviderSecrets;
+	for (const field of SECRET_FIELDS) {
+		const value = data?.[field];
+		secrets[field] = typeof value === 'string' ? value : '';
+	}
+	return secrets;
 }
 
 /** The body bytes exactly as received: n8n keeps them on the request, or reads them on demand. */
@@ -148,10 +174,18 @@ function parseBody(rawBody: Buffer): IDataObject | null {
 }
 
 /** The whole body of a refusal's answer: the sender learns nothing of why. */
-const REFUSAL_BODIES = {
+const REFUSAL_BODIES: Record<RefusalStatus, IDataObject> = {
 	401: { error: 'Invalid webhook signature' },
 	400: { error: 'Invalid webhook body' },
-} as const;
+};
+
+/** Sends `answer` through the response object (n8n then sends nothing more). */
+function send(context: IWebhookFunctions, answer: ProviderAnswer): void {
+	const response: Responder = context.getResponseObject();
+	const { status, body } = answer;
+	if (typeof body === 'string') response.status(status).send(body);
+	else response.status(status).json({ ...body });
+}
 
 /** The refusals this process has logged, per workflow. */
 const refusalLog = new RefusalLog();
@@ -164,7 +198,7 @@ const refusalLog = new RefusalLog();
 function refuse(
 	context: IWebhookFunctions,
 	provider: Provider,
-	status: keyof typeof REFUSAL_BODIES,
+	status: RefusalStatus,
 	reason: string,
 ): IWebhookResponseData {
 	const node = context.getNode();
@@ -173,15 +207,26 @@ function refuse(
 	if (refusals !== null) {
 		const what =
 			refusals === 1
-				? `a ${providerOf(provider).option.name} delivery`
-				: `${refusals} deliveries since its last such line, the last from ${providerOf(provider).option.name}`;
+				? `a ${nameOf(provider)} delivery`
+				: `${refusals} deliveries since its last such line, the last from ${nameOf(provider)}`;
 		context.logger.warn(
 			`Payment Webhook Trigger "${node.name}" refused ${what} (${status}): ${reason}`,
 			{ workflowId, node: node.name, provider, status, refusals },
 		);
 	}
-	const response: JsonResponder = context.getResponseObject();
-	response.status(status).json({ ...REFUSAL_BODIES[status] });
+	const refused = providerOf(provider).answers?.refused;
+	send(context, refused ? refused(status) : { status, body: REFUSAL_BODIES[status] });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * The answer to a verified delivery that starts nothing: the provider's accepted answer where it
+ * reads one, else n8n's JSON.
+ */
+function ignore(context: IWebhookFunctions, provider: Provider, why: string): IWebhookResponseData {
+	const accepted = providerOf(provider).answers?.accepted;
+	if (accepted === undefined) return { webhookResponse: { received: true, ignored: why } };
+	send(context, accepted);
 	return { noWebhookResponse: true };
 }
 
@@ -199,7 +244,8 @@ export class PaymentWebhookTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{ $parameter["provider"] }}',
-		description: `Starts a workflow on a signed payment webhook (${PROVIDERS.map(({ option }) => option.name).join(', ')}): checks the signature, gives one purchase or refund item`,
+		description:
+			"Starts a workflow on a payment provider's signed webhook: checks the signature, gives one purchase or refund item",
 		defaults: { name: 'Payment Webhook Trigger' },
 		inputs: [],
 		outputs: [MAIN_CONNECTION],
@@ -226,12 +272,11 @@ export class PaymentWebhookTrigger implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				const secret = credential.data?.signingSecret;
-				const { fits, problems } = secretFit(typeof secret === 'string' ? secret : '');
+				const { fits, problems } = secretFit(secretsOf(credential.data));
 				if (fits.length === 0) return { status: 'Error', message: problems.join('; ') };
 				return {
 					status: 'OK',
-					message: `The Signing Secret is well formed for ${fits.join(', ')}. It is checked against each delivery's signature; no provider is contacted.`,
+					message: `The credential is well formed for ${fits.join(', ')}. It is checked against each delivery's signature; no provider is contacted.`,
 				};
 			},
 		},
@@ -256,7 +301,6 @@ export class PaymentWebhookTrigger implements INodeType {
 		const settings = readSettings(this);
 		const { provider } = settings;
 		const credentials = await this.getCredentials(SIGNING_CREDENTIAL_NAME);
-		const secret = typeof credentials.signingSecret === 'string' ? credentials.signingSecret : '';
 		const request: RawBodyRequest = this.getRequestObject();
 		const rawBody = await rawBodyOf(request);
 
@@ -264,34 +308,40 @@ export class PaymentWebhookTrigger implements INodeType {
 			provider,
 			rawBody,
 			headers: request.headers,
-			secret,
+			secrets: secretsOf(credentials),
+			settings: settings.providerSettings,
 			toleranceSeconds: settings.toleranceSeconds,
 			nowSeconds: Math.floor(Date.now() / 1000),
 		});
 		if (!verification.valid && verification.unusableSecret) {
 			// A setup error: every delivery would fail. An error execution shows it in the editor.
 			throw new NodeOperationError(this.getNode(), verification.reason, {
-				description: `Paste the endpoint's signing secret, exactly as ${providerOf(provider).option.name} shows it, into the Payment Webhook Signing API credential.`,
+				description: `Paste the endpoint's secrets, exactly as ${nameOf(provider)} shows them, into the Payment Webhook Signing API credential.`,
 			});
 		}
-		if (!verification.valid) return refuse(this, provider, 401, verification.reason);
+		if (!verification.valid) {
+			return refuse(this, provider, verification.status ?? 401, verification.reason);
+		}
 
-		const body = parseBody(rawBody);
+		const body = verification.body ?? parseBody(rawBody);
 		if (body === null) return refuse(this, provider, 400, 'the signed body is not a JSON object');
-		// Only the signed body names the event: a body that names none starts nothing, whatever
+		// Only the verified body names the event: a body that names none starts nothing, whatever
 		// is selected (an unsigned header such as X-Event-Name is never read).
-		const eventType = eventTypeOf(provider, body);
-		if (eventType === null) {
-			return { webhookResponse: { received: true, ignored: 'the event names no type' } };
-		}
+		const eventType = eventTypeOf(provider, body as IDataObject);
+		if (eventType === null) return ignore(this, provider, 'the event names no type');
 		if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
-			return { webhookResponse: { received: true, ignored: `${eventType} is not selected` } };
+			return ignore(this, provider, `${eventType} is not selected`);
 		}
-		const item = paymentEventItem(provider, eventType, body, {
+		const item = paymentEventItem(provider, eventType, body as IDataObject, {
 			signedAt: verification.signedAt,
 			messageId: verification.messageId,
 			userIdMetadataKey: settings.userIdMetadataKey,
 		});
+		const accepted = providerOf(provider).answers?.accepted;
+		if (accepted !== undefined && this.getNodeParameter('responseMode', '') === 'onReceived') {
+			send(this, accepted);
+			return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+		}
 		return { workflowData: [[{ json: item }]] };
 	}
 }

@@ -5,7 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_USER_ID_METADATA_KEY } from './events';
-import { PROVIDERS } from './providers';
+import { PROVIDER_PARAMETER, PROVIDERS, SIGNS_NO_TIMESTAMP } from './providers';
 import { DEFAULT_TOLERANCE_SECONDS } from './signatures';
 
 /** Display names that parameter errors quote. */
@@ -15,10 +15,6 @@ export const LABELS = {
 	userIdMetadataKey: 'User ID Metadata Key',
 } as const;
 
-/** The providers that sign no timestamp: the tolerance option is hidden for them. */
-const UNTIMED = PROVIDERS.filter((provider) => !provider.signsTimestamp);
-const untimedNames = UNTIMED.map((provider) => provider.option.name);
-
 export const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -27,18 +23,12 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Provider',
-		name: 'provider',
-		type: 'options',
-		noDataExpression: true,
-		options: PROVIDERS.map(({ option }) => ({ ...option })).sort((a, b) =>
-			a.name.localeCompare(b.name),
-		),
-		default: 'stripe',
-		description: 'Who signs the deliveries, and how',
-	},
-	...PROVIDERS.map(({ eventsParameter }) => eventsParameter),
+	PROVIDER_PARAMETER,
+	// Each provider's Events and own parameters, written out in its module, shown for it only.
+	...PROVIDERS.flatMap(({ eventsParameter, parameters }) => [
+		eventsParameter,
+		...(parameters ?? []),
+	]),
 	{
 		displayName: 'Respond',
 		name: 'responseMode',
@@ -84,9 +74,10 @@ export const properties: INodeProperties[] = [
 				name: 'toleranceSeconds',
 				type: 'number',
 				typeOptions: { minValue: 1, numberPrecision: 0 },
-				displayOptions: { hide: { '/provider': UNTIMED.map(({ option }) => option.value) } },
+				displayOptions: { hide: { '/provider': SIGNS_NO_TIMESTAMP } },
 				default: DEFAULT_TOLERANCE_SECONDS,
-				description: `How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays (${untimedNames.join(' and ')} ${untimedNames.length === 1 ? 'signs' : 'sign'} no timestamp)`,
+				description:
+					"How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays (hidden for providers that sign no timestamp)",
 			},
 			{
 				displayName: LABELS.userIdMetadataKey,

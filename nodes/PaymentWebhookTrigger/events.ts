@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { majorUnits, type RefundType } from './money';
-import { textAt, type EventFields, type JsonObject, type PaymentKind } from './provider';
+import { readerOf, textAt, type EventFields, type JsonObject, type PaymentKind } from './provider';
 import { providerOf, type Provider } from './providers';
 
 export const DEFAULT_USER_ID_METADATA_KEY = 'user_id';
@@ -50,7 +50,7 @@ export function eventTypeOf(provider: Provider, body: IDataObject): string | nul
 export interface DeliveryFacts {
 	/** The signed timestamp in Unix seconds, if the scheme signs one. */
 	signedAt: number | null;
-	/** Standard Webhooks' `webhook-id`. */
+	/** A signed message ID (Standard Webhooks' `webhook-id`). */
 	messageId: string | null;
 	userIdMetadataKey: string;
 }
@@ -61,7 +61,7 @@ function kindAndFields(
 	eventType: string,
 	body: JsonObject,
 ): { kind: PaymentKind; fields: EventFields } {
-	const event = providerOf(provider).events.find(({ value }) => value === eventType);
+	const event = readerOf(providerOf(provider).events, eventType);
 	const fields = event?.fields(body) ?? null;
 	if (event === undefined || fields === null) return { kind: 'other', fields: {} };
 	return { kind: fields.counts === false ? 'other' : event.kind, fields };

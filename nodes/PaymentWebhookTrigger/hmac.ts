@@ -5,36 +5,20 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Request headers as Node's IncomingMessage gives them. */
-export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
-
-export interface VerificationInput {
-	/** The body bytes exactly as received. */
-	rawBody: Uint8Array;
-	headers: RequestHeaders;
-	/** The endpoint's signing secret as the provider shows it. */
-	secret: string;
-	toleranceSeconds: number;
-	/** Now, in Unix seconds. */
-	nowSeconds: number;
-}
-
-export type Verification =
-	| {
-			valid: true;
-			/** The signed timestamp (Unix seconds), null when the scheme signs none. */
-			signedAt: number | null;
-			/** Standard Webhooks' signed message ID (`webhook-id`), null for the others. */
-			messageId: string | null;
-	  }
-	| {
-			valid: false;
-			reason: string;
-			/** The secret itself is unusable (empty, badly formed): a setup error, not a bad delivery. */
-			unusableSecret?: true;
-	  };
+import type { DeliveryRequest, RequestHeaders, Verification } from './provider';
 
 export const refuse = (reason: string): Verification => ({ valid: false, reason });
+
+/** A signature header that is there, once and not blank; else the refusal that names it. */
+export function signatureHeader(
+	request: DeliveryRequest,
+	name: string,
+): { header: string } | { refusal: Verification } {
+	const header = headerValue(request.headers, name);
+	if (header === undefined || header.trim() === '')
+		return { refusal: refuse(`missing ${name} header`) };
+	return { header };
+}
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 export const UNIX_SECONDS = /^\d{1,12}$/;
@@ -81,10 +65,10 @@ function pairs(header: string, separator: string): Array<[string, string]> {
 /** Accepted when `signedAt` is within the tolerance of now, in the past or the future. */
 export function checkAge(
 	signedAt: number,
-	input: VerificationInput,
+	request: DeliveryRequest,
 	messageId: string | null,
 ): Verification {
-	const { nowSeconds, toleranceSeconds } = input;
+	const { nowSeconds, toleranceSeconds } = request;
 	const age = nowSeconds - signedAt;
 	if (age > toleranceSeconds) {
 		return refuse(`signed ${age} s ago, more than the tolerance of ${toleranceSeconds} s`);
@@ -99,6 +83,7 @@ export function checkAge(
 
 /** A scheme that signs `<timestamp><joiner><body>` as hex, in `key=value` pairs of one header. */
 export interface TimestampedHexScheme {
+	/** As the provider's documentation spells it; requests hold it in lower case. */
 	header: string;
 	separator: string;
 	timestampKey: string;
@@ -108,10 +93,12 @@ export interface TimestampedHexScheme {
 
 /** Stripe's and Paddle's check: any signature of the scheme's key may match (a secret roll sends two). */
 export function verifyTimestampedHex(
-	input: VerificationInput,
-	header: string,
+	request: DeliveryRequest,
 	scheme: TimestampedHexScheme,
 ): Verification {
+	const found = signatureHeader(request, scheme.header.toLowerCase());
+	if ('refusal' in found) return found.refusal;
+	const { header } = found;
 	let timestamp: string | undefined;
 	const signatures: string[] = [];
 	for (const [key, value] of pairs(header, scheme.separator)) {
@@ -124,29 +111,28 @@ export function verifyTimestampedHex(
 	if (signatures.length === 0) {
 		return refuse(`malformed ${scheme.header} header: no ${scheme.signatureKey} signature`);
 	}
-	const expected = hmac(input.secret, [`${timestamp}${scheme.joiner}`, input.rawBody]).digest(
-		'hex',
-	);
+	const expected = hmac(request.secrets.signingSecret, [
+		`${timestamp}${scheme.joiner}`,
+		request.rawBody,
+	]).digest('hex');
 	if (!anyMatches(expected, signatures)) {
 		return refuse(`no ${scheme.signatureKey} signature matches the body and the signing secret`);
 	}
-	return checkAge(Number(timestamp), input, null);
+	return checkAge(Number(timestamp), request, null);
 }
 
 /**
  * Lemon Squeezy's and Creem's check: the header is the hex HMAC-SHA256 of the body alone, keyed
  * with the secret as shown. No timestamp is signed, so nothing can be called stale.
  */
-export function verifyBodyHex(
-	input: VerificationInput,
-	header: string,
-	headerName: string,
-): Verification {
-	const signature = header.trim();
+export function verifyBodyHex(request: DeliveryRequest, headerName: string): Verification {
+	const found = signatureHeader(request, headerName.toLowerCase());
+	if ('refusal' in found) return found.refusal;
+	const signature = found.header.trim();
 	if (!HEX_SHA256.test(signature)) {
 		return refuse(`malformed ${headerName} header: not a hex SHA-256 HMAC`);
 	}
-	const expected = hmac(input.secret, [input.rawBody]).digest('hex');
+	const expected = hmac(request.secrets.signingSecret, [request.rawBody]).digest('hex');
 	if (!safeEqual(expected, signature.toLowerCase())) {
 		return refuse('the signature does not match the body and the signing secret');
 	}

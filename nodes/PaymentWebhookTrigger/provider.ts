@@ -1,17 +1,101 @@
 /**
- * What a payment provider module (providers/<provider>.ts) holds: its option in the Provider
- * selector, how it signs and what its secret looks like, where its body names the event type and
- * ID, and its events, each with its kind and its reading of the body. Also the readers of a parsed
- * body that the modules share.
+ * What a payment provider module (providers/<id>/<id>.ts) holds: how it checks a delivery with
+ * the credential's fields and its own node parameters, what it answers, where its verified body
+ * names the event type and ID, and its events, each with its kind and its reading of the body.
+ * Also the readers of a parsed body that the modules share.
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Verification, VerificationInput } from './hmac';
 import type { RefundType } from './money';
 
 export type PaymentKind = 'purchase' | 'refund' | 'other';
 
 export type JsonObject = Record<string, unknown>;
+
+/** Request headers as Node's IncomingMessage gives them (names in lower case). */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The fields of the Payment Webhook Signing API credential a provider may use. An empty string
+ * means not set; each provider says in `secretProblem` which it needs.
+ */
+export interface ProviderSecrets {
+	/** The shared secret of HMAC schemes, as the provider shows it. */
+	signingSecret: string;
+	/** A PEM public key of the provider (WeChat Pay's platform key, Alipay's key for the app). */
+	publicKey: string;
+	/** The ID of `publicKey` where the provider names the key it signed with (WeChat Pay). */
+	publicKeyId: string;
+	/** A symmetric key that decrypts the delivery's content (WeChat Pay's APIv3 key). */
+	decryptionSecret: string;
+	/** A PEM root certificate to trust instead of the one the provider's module pins. */
+	rootCertificate: string;
+}
+
+/** The credential fields, in the order the credential shows them. */
+export const SECRET_FIELDS = [
+	'signingSecret',
+	'publicKey',
+	'publicKeyId',
+	'decryptionSecret',
+	'rootCertificate',
+] as const satisfies ReadonlyArray<keyof ProviderSecrets>;
+
+/** One delivery as the provider's `verify` sees it. */
+export interface DeliveryRequest {
+	/** The body bytes exactly as received. */
+	rawBody: Uint8Array;
+	headers: RequestHeaders;
+	secrets: ProviderSecrets;
+	/** The provider's own node parameters (its `parameters`), by name, as strings. */
+	settings: Readonly<Record<string, string>>;
+	toleranceSeconds: number;
+	/** Now, in Unix seconds. */
+	nowSeconds: number;
+}
+
+/** The refusals' statuses: 400 for a body that is not what the provider sends, 401 otherwise. */
+export type RefusalStatus = 400 | 401;
+
+export type Verification =
+	| {
+			valid: true;
+			/** The signed timestamp (Unix seconds), null when the scheme signs none. */
+			signedAt: number | null;
+			/** A signed message ID that names the delivery (Standard Webhooks' `webhook-id`), or null. */
+			messageId: string | null;
+			/**
+			 * The verified content when it is not the raw body parsed as JSON (a decoded JWS payload,
+			 * a decrypted resource, form fields as an object).
+			 */
+			body?: JsonObject;
+	  }
+	| {
+			valid: false;
+			/** Why, without the secret, the body or any header value: it goes to n8n's log. */
+			reason: string;
+			/** The secret itself is unusable (empty, badly formed): a setup error, not a bad delivery. */
+			unusableSecret?: true;
+			/** 401 unless set. */
+			status?: RefusalStatus;
+	  };
+
+/** What the trigger answers, when the provider reads the answer. */
+export interface ProviderAnswer {
+	status: number;
+	/** A string is sent as it is; an object as JSON. */
+	body: string | IDataObject;
+}
+
+export interface ProviderAnswers {
+	/**
+	 * The answer to a verified delivery, when the Respond parameter is Immediately or the event
+	 * starts nothing (n8n's default answer otherwise).
+	 */
+	accepted?: ProviderAnswer;
+	/** The answer to a refused delivery (a generic JSON error otherwise). */
+	refused?: (status: RefusalStatus) => ProviderAnswer;
+}
 
 /** What one event says; the item's user ID and other fields derive from it. */
 export interface EventFields {
@@ -31,44 +115,65 @@ export interface EventFields {
 	moreMetadata?: Array<JsonObject | null>;
 }
 
-export interface ProviderEvent {
-	/** The provider's own event type string. */
-	value: string;
+export interface EventReader {
 	/** The item's kind, unless the event's fields say it does not count. */
 	kind: Exclude<PaymentKind, 'other'>;
 	/** The event's fields, or null when the body lacks the object the event is about. */
 	fields: (body: JsonObject) => EventFields | null;
 }
 
-export interface PaymentProvider<Id extends string = string> {
-	/** Its option in the Provider selector; `value` is the ID saved workflows hold. */
-	option: { name: string; value: Id; description: string };
-	/** The header that carries the signature (lower case, as Node hands them over). */
-	signatureHeader: string;
-	/** False when no timestamp is signed: nothing is stale, the tolerance option is hidden. */
-	signsTimestamp: boolean;
-	/** Why this provider cannot sign with a secret that is neither empty nor padded, or null. */
-	secretProblem: (secret: string) => string | null;
-	/** The check of a delivery whose signature header is there, once and not blank. */
-	verify: (input: VerificationInput, header: string) => Verification;
-	/** The event type the signed body names (never an unsigned header). */
-	eventType: (body: JsonObject) => string | null;
-	/** The event's ID, from the body or the signed message ID. */
-	eventId: (body: JsonObject, messageId: string | null) => string | null;
-	/**
-	 * Its Events parameter, written out so that n8n's lint reads it: shown for this provider only,
-	 * an option per event (and Any Event), all of them selected by default. Its option values are
-	 * `events`' values (test/paymentWebhook/events.unit.test.ts checks it).
-	 */
-	eventsParameter: INodeProperties;
-	/** Its purchase and refund events, each with its kind and its reading of the body. */
-	events: readonly ProviderEvent[];
-}
+/** A provider's readers, one per event type it knows: the keys are its Events option values. */
+export type EventReaders<Event extends string> = { readonly [E in Event]: EventReader };
 
 /** The Events value that selects every event the endpoint receives. */
 export const ANY_EVENT = '*';
 
-export const ANY_EVENT_OPTION: INodePropertyOptions = {
+/** An option of a provider's Events parameter: one of its event types, or Any Event. */
+export interface EventOption<Event extends string> extends INodePropertyOptions {
+	value: Event | typeof ANY_EVENT;
+}
+
+/**
+ * A provider's Events parameter, written out in its module so that n8n's lint reads it: shown for
+ * that provider only, an option per event (and Any Event), the defaults among them. The compiler
+ * keeps the option values and defaults within the event types its readers are keyed by
+ * (test/paymentWebhook/events.unit.test.ts checks that every reader has its option).
+ */
+export interface EventsParameter<Event extends string> extends INodeProperties {
+	name: 'events';
+	type: 'multiOptions';
+	options: Array<EventOption<Event>>;
+	default: Event[];
+}
+
+export interface PaymentProvider<Id extends string = string, Event extends string = string> {
+	/** The ID saved workflows hold in the `provider` parameter (its option is in the registry). */
+	id: Id;
+	/** Why the credential cannot be used by this provider (credential test, setup error), or null. */
+	secretProblem: (secrets: ProviderSecrets) => string | null;
+	/** The check of one delivery (the secrets are those `secretProblem` accepted); never throws. */
+	verify: (request: DeliveryRequest) => Verification;
+	/**
+	 * Its own node parameters, written out, each shown for this provider only; `verify` reads
+	 * them from `settings` by name.
+	 */
+	parameters?: INodeProperties[];
+	/** The answers the provider reads, when n8n's are not what it expects. */
+	answers?: ProviderAnswers;
+	/** One line of the credential's help text: what to paste for this provider, naming it. */
+	credentialText: string;
+	/** The words the node's codex (PaymentWebhookTrigger.node.json) holds for this provider. */
+	codexAliases: readonly string[];
+	/** The event type the verified body names (never an unsigned header). */
+	eventType: (body: JsonObject) => string | null;
+	/** The event's ID, from the body or the signed message ID. */
+	eventId: (body: JsonObject, messageId: string | null) => string | null;
+	eventsParameter: EventsParameter<Event>;
+	/** Its purchase and refund events, by type, each with its kind and its reading of the body. */
+	events: EventReaders<Event>;
+}
+
+export const ANY_EVENT_OPTION: EventOption<never> = {
 	name: 'Any Event (*)',
 	value: ANY_EVENT,
 	description: 'Every event the provider sends to this endpoint',
@@ -76,6 +181,14 @@ export const ANY_EVENT_OPTION: INodePropertyOptions = {
 
 export const EVENTS_PARAMETER_DESCRIPTION =
 	'The event types that start the workflow; others are answered 200 and start nothing. The provider sends only the events its endpoint subscribes to: subscribe to one purchase and one refund event, or drop repeats by transactionId.';
+
+/** The reader of `eventType`, if the provider knows it (own keys only: no `constructor`). */
+export function readerOf(
+	events: Readonly<Record<string, EventReader>>,
+	eventType: string,
+): EventReader | undefined {
+	return Object.prototype.hasOwnProperty.call(events, eventType) ? events[eventType] : undefined;
+}
 
 export function objectAt(value: unknown): JsonObject | null {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -94,13 +207,27 @@ export function idAt(value: unknown): string | null {
 	return typeof value === 'string' ? textAt(value) : textAt(objectAt(value)?.id);
 }
 
-/** The rule of a provider whose secret can be any text: nothing beyond what every provider checks. */
-export const anySecret = (): null => null;
+/**
+ * The rule of a provider keyed by the Signing Secret: set, not padded with white space, and then
+ * whatever `rule` asks of its form. The answer never quotes the secret.
+ */
+export const signingSecretRule =
+	(rule: (secret: string) => string | null) =>
+	({ signingSecret }: ProviderSecrets): string | null => {
+		if (signingSecret === '') return 'The Signing Secret is empty';
+		if (signingSecret !== signingSecret.trim()) {
+			return 'The Signing Secret starts or ends with white space';
+		}
+		return rule(signingSecret);
+	};
 
-/** The rule of a provider that shows its secret as `whsec_…` and keys with it as shown. */
-export const whsecSecret =
-	(label: string) =>
-	(secret: string): string | null =>
+/** A provider whose Signing Secret can be any text. */
+export const anySecret = signingSecretRule(() => null);
+
+/** A provider that shows its secret as `whsec_…` and keys with it as shown. */
+export const whsecSecret = (label: string) =>
+	signingSecretRule((secret) =>
 		secret.startsWith('whsec_')
 			? null
-			: `The Signing Secret is not a ${label} secret: it starts with "whsec_"`;
+			: `The Signing Secret is not a ${label} secret: it starts with "whsec_"`,
+	);

@@ -33,6 +33,30 @@ const TEST_SIGNING_SECRETS = /** @type {const} */ ({
 	creem: 'whsec_test_affiliate_tracking_creem_0001',
 });
 
+/** The header that carries each provider's signature (lower case, as Node hands them over). */
+const SIGNATURE_HEADERS = /** @type {const} */ ({
+	stripe: 'stripe-signature',
+	paddle: 'paddle-signature',
+	lemonSqueezy: 'x-signature',
+	standardWebhooks: 'webhook-signature',
+	creem: 'creem-signature',
+});
+
+/**
+ * The credential's fields with only the Signing Secret set.
+ * @param {string} signingSecret
+ * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
+ */
+function withSigningSecret(signingSecret) {
+	return {
+		signingSecret,
+		publicKey: '',
+		publicKeyId: '',
+		decryptionSecret: '',
+		rootCertificate: '',
+	};
+}
+
 let stripeWebhooks = /** @type {import('stripe').Stripe['webhooks'] | undefined} */ (undefined);
 /** The stripe SDK's webhook helpers (no API key is used: signing is local). */
 function stripeSigner() {
@@ -313,6 +337,8 @@ function sampleEvent(provider, kind, fields) {
 
 module.exports = {
 	PROVIDERS,
+	SIGNATURE_HEADERS,
+	withSigningSecret,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	sampleEvent,

@@ -181,8 +181,8 @@ describe('payment event items', () => {
 		});
 
 		it('offers its purchase and refund events, selected by default', () => {
-			const events = providerOf(provider).events;
-			expect(events.map((event) => event.value)).toEqual(
+			const events = Object.values(providerOf(provider).events);
+			expect(Object.keys(providerOf(provider).events)).toEqual(
 				expect.arrayContaining([expected.purchase, expected.refund]),
 			);
 			expect(events.filter((event) => event.kind === 'purchase').length).toBeGreaterThan(0);
@@ -480,10 +480,10 @@ describe('payment event items', () => {
 });
 
 describe("each provider's Events parameter (written out in its module)", () => {
-	it.each(REGISTRY.map((provider) => [provider.option.value, provider] as const))(
+	it.each(REGISTRY.map((provider) => [provider.id, provider] as const))(
 		'%s: shown for it only, an option per event and Any Event, sorted, all events by default',
 		(id, { eventsParameter, events }) => {
-			const eventValues = events.map(({ value }) => value);
+			const eventValues = Object.keys(events);
 			const options = (eventsParameter.options ?? []) as INodePropertyOptions[];
 			expect(eventsParameter).toMatchObject({
 				displayName: LABELS.events,

@@ -16,9 +16,11 @@ import Stripe from 'stripe';
 import {
 	PROVIDERS,
 	sampleEvent,
+	SIGNATURE_HEADERS,
 	signDelivery,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
+	withSigningSecret,
 } from '../../support/payment/paymentSignatures';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -28,7 +30,7 @@ import {
 	type RequestHeaders,
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
-import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS: Record<Provider, string> = {
@@ -56,7 +58,8 @@ function verify(
 		provider,
 		rawBody: Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8'),
 		headers,
-		secret: options.secret ?? TEST_SIGNING_SECRETS[provider],
+		secrets: withSigningSecret(options.secret ?? TEST_SIGNING_SECRETS[provider]),
+		settings: {},
 		toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
 		nowSeconds: options.nowSeconds ?? NOW,
 	});
@@ -119,20 +122,18 @@ describe('payment webhook signatures', () => {
 
 		it('refuses a delivery without the signature header', () => {
 			const headers = { ...signed(provider, rawBody) };
-			delete headers[providerOf(provider).signatureHeader];
+			delete headers[SIGNATURE_HEADERS[provider]];
 			expect(verify(provider, rawBody, headers)).toEqual(
-				refusal(`missing ${providerOf(provider).signatureHeader} header`),
+				refusal(`missing ${SIGNATURE_HEADERS[provider]} header`),
 			);
-			expect(
-				verify(provider, rawBody, { [providerOf(provider).signatureHeader]: '  ' }).valid,
-			).toBe(false);
+			expect(verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: '  ' }).valid).toBe(false);
 		});
 
 		// Node's HTTP parser joins a header sent twice into one string, its values split by ", ".
 		it('a signature header sent twice, as Node joins it: forged values never pass', () => {
 			const headers = signed(provider, rawBody);
 			const forged = signed(provider, rawBody, NOW, OTHER_SECRETS[provider]);
-			const name = providerOf(provider).signatureHeader;
+			const name = SIGNATURE_HEADERS[provider];
 			const joined = (a: string, b: string) => ({ ...headers, [name]: `${a}, ${b}` });
 			expect(verify(provider, rawBody, joined(forged[name], forged[name])).valid).toBe(false);
 			// A forged value and the genuine one: a scheme of several signatures finds the genuine
@@ -146,7 +147,7 @@ describe('payment webhook signatures', () => {
 		});
 
 		it('refuses malformed signature headers', () => {
-			const name = providerOf(provider).signatureHeader;
+			const name = SIGNATURE_HEADERS[provider];
 			const valid = signed(provider, rawBody);
 			for (const malformed of ['garbage', 'v1=', 't=,v1=', 'ts=;h1=', 'v1,', '=,;']) {
 				const result = verify(provider, rawBody, { ...valid, [name]: malformed });
@@ -160,7 +161,7 @@ describe('payment webhook signatures', () => {
 			const cases = [
 				verify(provider, rawBody, headers),
 				verify(provider, rawBody, {}),
-				verify(provider, rawBody, { [providerOf(provider).signatureHeader]: secret }),
+				verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: secret }),
 				...(timed ? [verify(provider, rawBody, signed(provider, rawBody, NOW - 10_000))] : []),
 			];
 			for (const result of cases) {
@@ -394,7 +395,7 @@ describe('payment webhook signatures', () => {
 				'The Signing Secret is not a Creem secret: it starts with "whsec_"',
 			],
 		] as const)('%s: %j', (provider, secret, problem) => {
-			expect(secretProblem(provider, secret)).toBe(problem);
+			expect(secretProblem(provider, withSigningSecret(secret))).toBe(problem);
 			const rawBody = bodyOf(provider);
 			expect(verify(provider, rawBody, signed(provider, rawBody), { secret })).toEqual({
 				valid: false,
@@ -405,7 +406,9 @@ describe('payment webhook signatures', () => {
 
 		it('takes each test secret as it is', () => {
 			for (const provider of PROVIDERS) {
-				expect(secretProblem(provider, TEST_SIGNING_SECRETS[provider])).toBeNull();
+				expect(
+					secretProblem(provider, withSigningSecret(TEST_SIGNING_SECRETS[provider])),
+				).toBeNull();
 			}
 		});
 	});

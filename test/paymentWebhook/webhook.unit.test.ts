@@ -18,6 +18,7 @@ import {
 import {
 	PROVIDERS,
 	sampleEvent,
+	SIGNATURE_HEADERS,
 	signDelivery,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
@@ -74,7 +75,7 @@ function delivery(
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
 			provider,
-			events: overrides.events ?? providerOf(provider).events.map(({ value }) => value),
+			events: overrides.events ?? Object.keys(providerOf(provider).events),
 			responseMode: 'onReceived',
 			options: overrides.options ?? {},
 			...overrides.parameters,
@@ -114,7 +115,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		);
 		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
 			const rawBody = purchaseBody(provider);
-			const name = providerOf(provider).signatureHeader;
+			const name = SIGNATURE_HEADERS[provider];
 			const signedWith = (key: string, timestamp = nowSeconds()) =>
 				signDelivery(provider, rawBody, key, { timestamp });
 			const headers =
@@ -159,9 +160,9 @@ describe('Payment Webhook Trigger: webhook()', () => {
 		it('an event not selected: answered, nothing started, nothing logged', async () => {
 			const fake = delivery(provider, {
 				rawBody: purchaseBody(provider, 'refund'),
-				events: providerOf(provider)
-					.events.filter((e) => e.kind === 'purchase')
-					.map((e) => e.value),
+				events: Object.entries(providerOf(provider).events)
+					.filter(([, reader]) => reader.kind === 'purchase')
+					.map(([value]) => value),
 			});
 			const result = await run(fake);
 			expect(result).toEqual({
@@ -378,7 +379,7 @@ describe('Payment Webhook Trigger: description', () => {
 		const events = byName('events');
 		expect(events.map((p) => p.displayOptions?.show?.provider)).toEqual(PROVIDERS.map((p) => [p]));
 		for (const [index, name] of PROVIDERS.entries()) {
-			expect(events[index].default).toEqual(providerOf(name).events.map((e) => e.value));
+			expect(events[index].default).toEqual(Object.keys(providerOf(name).events));
 			expect(values(events[index])).toContain('*');
 		}
 		expect(values(byName('responseMode')[0])).toEqual(['onReceived', 'lastNode', 'responseNode']);
@@ -398,12 +399,16 @@ describe('Payment Webhook Trigger: description', () => {
 		await expect(remove.call(hook)).resolves.toBe(true);
 	});
 
-	it('the credential: one password field, tested for form without contacting anyone', async () => {
+	it('the credential: its secrets masked, tested for form without contacting anyone', async () => {
 		const credential = new PaymentWebhookSigningApi();
 		expect(credential.name).toBe('paymentWebhookSigningApi');
 		expect(credential.displayName).toBe('Payment Webhook Signing API');
-		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
+		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password ?? false])).toEqual([
 			['signingSecret', true],
+			['publicKey', false],
+			['publicKeyId', false],
+			['decryptionSecret', true],
+			['rootCertificate', true],
 		]);
 		const test = trigger.methods.credentialTest.signingSecretFormat;
 		const check = async (signingSecret: unknown) =>
@@ -445,7 +450,7 @@ describe('Payment Webhook Trigger: description', () => {
 			);
 			expect(result).toEqual({
 				status: 'OK',
-				message: `The Signing Secret is well formed for ${names}. It is checked against each delivery's signature; no provider is contacted.`,
+				message: `The credential is well formed for ${names}. It is checked against each delivery's signature; no provider is contacted.`,
 			});
 		},
 	);

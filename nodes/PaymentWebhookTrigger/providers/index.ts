@@ -1,7 +1,11 @@
 /**
- * The registry: every payment provider the trigger offers, in the order it lists them. The node,
- * its description, the credential test and the item builder know the providers only from here.
+ * The registry: every payment provider the trigger offers, its option in the Provider selector
+ * (written out, so that n8n's lint reads it), and which sign no timestamp. The node, its
+ * description, the credential test, the item builder and the tests know the providers only from
+ * here.
  */
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { PaymentProvider } from '../provider';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
@@ -9,16 +13,73 @@ import { paddle } from './paddle/paddle';
 import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
 
+/** The modules, in the order the credential's text and the messages list them. */
 export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
-export type Provider = (typeof PROVIDERS)[number]['option']['value'];
+export type Provider = (typeof PROVIDERS)[number]['id'];
+
+interface ProviderOption {
+	name: string;
+	value: Provider;
+	/** How it signs and what its secret looks like. */
+	description: string;
+}
+
+export const DEFAULT_PROVIDER: Provider = 'stripe';
+
+/** The Provider selector: one option per module (a unit test checks it), sorted by name. */
+export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: ProviderOption[] } =
+	{
+		displayName: 'Provider',
+		name: 'provider',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Creem',
+				value: 'creem',
+				description: 'Creem-Signature header; the secret starts with whsec_',
+			},
+			{
+				name: 'Lemon Squeezy',
+				value: 'lemonSqueezy',
+				description: "X-Signature header; the webhook's signing secret",
+			},
+			{
+				name: 'Paddle Billing',
+				value: 'paddle',
+				description: 'Paddle-Signature header; the secret key of the notification destination',
+			},
+			{
+				name: 'Standard Webhooks',
+				value: 'standardWebhooks',
+				description:
+					'Webhook-ID, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
+			},
+			{
+				name: 'Stripe',
+				value: 'stripe',
+				description: 'Stripe-Signature header; the secret starts with whsec_',
+			},
+		],
+		default: DEFAULT_PROVIDER,
+		description: 'Who signs the deliveries, and how',
+	};
+
+/** The providers that sign no timestamp: nothing is stale, the tolerance option is hidden. */
+export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem'];
 
 export function isProvider(id: string): id is Provider {
-	return PROVIDERS.some((provider) => provider.option.value === id);
+	return PROVIDERS.some((provider) => provider.id === id);
 }
 
 /** The module of a provider ID (every ID names one: the type says so). */
 export function providerOf(id: Provider): PaymentProvider<Provider> {
-	return PROVIDERS.find((provider) => provider.option.value === id) as PaymentProvider<Provider>;
+	return PROVIDERS.find((provider) => provider.id === id) as PaymentProvider<Provider>;
+}
+
+/** A provider's name, as its option shows it. */
+export function nameOf(id: Provider): string {
+	return PROVIDER_PARAMETER.options.find(({ value }) => value === id)?.name ?? id;
 }

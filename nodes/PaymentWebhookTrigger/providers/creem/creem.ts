@@ -20,16 +20,14 @@ import {
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
-export const creem: PaymentProvider<'creem'> = {
-	option: {
-		name: 'Creem',
-		value: 'creem',
-		description: 'Creem-Signature header; the secret starts with whsec_',
-	},
-	signatureHeader: 'creem-signature',
-	signsTimestamp: false,
+type CreemEvent = 'checkout.completed' | 'refund.created';
+
+export const creem: PaymentProvider<'creem', CreemEvent> = {
+	id: 'creem',
 	secretProblem: whsecSecret('Creem'),
-	verify: (input, header) => verifyBodyHex(input, header, 'creem-signature'),
+	verify: (request) => verifyBodyHex(request, 'creem-signature'),
+	credentialText: "Creem's whsec_…",
+	codexAliases: ['creem'],
 	eventType: (body) => textAt(body.eventType),
 	eventId: (body) => textAt(body.id),
 	eventsParameter: {
@@ -54,9 +52,8 @@ export const creem: PaymentProvider<'creem'> = {
 		default: ['checkout.completed', 'refund.created'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'checkout.completed',
+	events: {
+		'checkout.completed': {
 			kind: 'purchase',
 			fields: (body) => {
 				const checkout = objectAt(body.object);
@@ -72,8 +69,7 @@ export const creem: PaymentProvider<'creem'> = {
 				};
 			},
 		},
-		{
-			value: 'refund.created',
+		'refund.created': {
 			kind: 'refund',
 			fields: (body) => {
 				const refund = objectAt(body.object);
@@ -95,5 +91,5 @@ export const creem: PaymentProvider<'creem'> = {
 				};
 			},
 		},
-	],
+	},
 };

@@ -34,16 +34,14 @@ function read(
 	};
 }
 
-export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
-	option: {
-		name: 'Lemon Squeezy',
-		value: 'lemonSqueezy',
-		description: "X-Signature header; the webhook's signing secret",
-	},
-	signatureHeader: 'x-signature',
-	signsTimestamp: false,
+type LemonSqueezyEvent = 'order_created' | 'order_refunded';
+
+export const lemonSqueezy: PaymentProvider<'lemonSqueezy', LemonSqueezyEvent> = {
+	id: 'lemonSqueezy',
 	secretProblem: anySecret,
-	verify: (input, header) => verifyBodyHex(input, header, 'X-Signature'),
+	verify: (request) => verifyBodyHex(request, 'X-Signature'),
+	credentialText: "Lemon Squeezy's signing secret",
+	codexAliases: ['lemon squeezy'],
 	// Only the signed body: the X-Event-Name header is not signed.
 	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
 	eventId: () => null,
@@ -69,9 +67,8 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 		default: ['order_created', 'order_refunded'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'order_created',
+	events: {
+		order_created: {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (order) => ({
@@ -79,8 +76,7 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 					amountMinor: minorAt(order.total),
 				})),
 		},
-		{
-			value: 'order_refunded',
+		order_refunded: {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (order) => ({
@@ -91,5 +87,5 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 					amountMinor: minorAt(order.refunded_amount),
 				})),
 		},
-	],
+	},
 };

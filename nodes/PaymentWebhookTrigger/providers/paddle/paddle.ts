@@ -15,7 +15,7 @@ import {
 	type EventFields,
 	type JsonObject,
 	type PaymentProvider,
-	type ProviderEvent,
+	type EventReader,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
@@ -43,22 +43,17 @@ function adjustmentFields(body: JsonObject): EventFields | null {
 	};
 }
 
-const adjustment = (value: string): ProviderEvent => ({
-	value,
-	kind: 'refund',
-	fields: adjustmentFields,
-});
+/** Both adjustment events: a refund once approved. */
+const ADJUSTMENT: EventReader = { kind: 'refund', fields: adjustmentFields };
 
-export const paddle: PaymentProvider<'paddle'> = {
-	option: {
-		name: 'Paddle Billing',
-		value: 'paddle',
-		description: 'Paddle-Signature header; the secret key of the notification destination',
-	},
-	signatureHeader: 'paddle-signature',
-	signsTimestamp: true,
+type PaddleEvent = 'transaction.completed' | 'adjustment.created' | 'adjustment.updated';
+
+export const paddle: PaymentProvider<'paddle', PaddleEvent> = {
+	id: 'paddle',
 	secretProblem: anySecret,
-	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
+	verify: (request) => verifyTimestampedHex(request, SCHEME),
+	credentialText: "the secret key of Paddle's notification destination",
+	codexAliases: ['paddle'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.event_id),
 	eventsParameter: {
@@ -88,9 +83,8 @@ export const paddle: PaymentProvider<'paddle'> = {
 		default: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'transaction.completed',
+	events: {
+		'transaction.completed': {
 			kind: 'purchase',
 			fields: (body) => {
 				const data = objectAt(body.data);
@@ -104,7 +98,7 @@ export const paddle: PaymentProvider<'paddle'> = {
 				};
 			},
 		},
-		adjustment('adjustment.created'),
-		adjustment('adjustment.updated'),
-	],
+		'adjustment.created': ADJUSTMENT,
+		'adjustment.updated': ADJUSTMENT,
+	},
 };

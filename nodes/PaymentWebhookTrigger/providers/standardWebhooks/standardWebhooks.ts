@@ -7,10 +7,19 @@
  * The transaction ID a purchase and its refund share is Polar's order ID (`order.paid` /
  * `order.refunded`, `data.id`).
  */
-import { anyMatches, checkAge, headerValue, hmac, refuse, UNIX_SECONDS } from '../../hmac';
+import {
+	anyMatches,
+	checkAge,
+	headerValue,
+	hmac,
+	refuse,
+	signatureHeader,
+	UNIX_SECONDS,
+} from '../../hmac';
 import { currencyAt, minorAt, refundTypeByStatus } from '../../money';
 import {
 	objectAt,
+	signingSecretRule,
 	textAt,
 	type EventFields,
 	type JsonObject,
@@ -40,22 +49,21 @@ function read(body: JsonObject, fields: (order: JsonObject) => EventFields): Eve
 	};
 }
 
-export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
-	option: {
-		name: 'Standard Webhooks',
-		value: 'standardWebhooks',
-		description:
-			'Webhook-ID, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
-	},
-	signatureHeader: 'webhook-signature',
-	signsTimestamp: true,
-	secretProblem: (secret) =>
+type StandardWebhooksEvent = 'order.paid' | 'order.refunded';
+
+export const standardWebhooks: PaymentProvider<'standardWebhooks', StandardWebhooksEvent> = {
+	id: 'standardWebhooks',
+	secretProblem: signingSecretRule((secret) =>
 		keyOf(secret) === null
 			? 'The Signing Secret is not a Standard Webhooks secret: it must be "whsec_" followed by base64'
 			: null,
-	verify: (input, header) => {
-		const messageId = headerValue(input.headers, 'webhook-id');
-		const timestamp = headerValue(input.headers, 'webhook-timestamp');
+	),
+	verify: (request) => {
+		const found = signatureHeader(request, 'webhook-signature');
+		if ('refusal' in found) return found.refusal;
+		const { header } = found;
+		const messageId = headerValue(request.headers, 'webhook-id');
+		const timestamp = headerValue(request.headers, 'webhook-timestamp');
 		if (messageId === undefined || messageId === '') {
 			return refuse('missing webhook-id header');
 		}
@@ -74,13 +82,15 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 		if (signatures.length === 0) {
 			return refuse('malformed webhook-signature header: no v1 signature');
 		}
-		const key = keyOf(input.secret) ?? Buffer.alloc(0);
-		const expected = hmac(key, [`${messageId}.${timestamp}.`, input.rawBody]).digest('base64');
+		const key = keyOf(request.secrets.signingSecret) ?? Buffer.alloc(0);
+		const expected = hmac(key, [`${messageId}.${timestamp}.`, request.rawBody]).digest('base64');
 		if (!anyMatches(expected, signatures)) {
 			return refuse('no v1 signature matches the body and the signing secret');
 		}
-		return checkAge(Number(timestamp), input, messageId);
+		return checkAge(Number(timestamp), request, messageId);
 	},
+	credentialText: 'a Standard Webhooks whsec_… secret',
+	codexAliases: ['standard webhooks', 'polar'],
 	eventType: (body) => textAt(body.type),
 	eventId: (_body, messageId) => messageId,
 	eventsParameter: {
@@ -105,17 +115,15 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 		default: ['order.paid', 'order.refunded'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'order.paid',
+	events: {
+		'order.paid': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (order) => ({
 					amountMinor: minorAt(order.total_amount) ?? minorAt(order.amount),
 				})),
 		},
-		{
-			value: 'order.refunded',
+		'order.refunded': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (order) => ({
@@ -123,5 +131,5 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 					amountMinor: minorAt(order.refunded_amount),
 				})),
 		},
-	],
+	},
 };

@@ -69,16 +69,19 @@ function chargeRefundType(charge: JsonObject, refunded: number | null): RefundTy
 	return refundTypeOf(refunded, chargedOf(charge));
 }
 
-export const stripe: PaymentProvider<'stripe'> = {
-	option: {
-		name: 'Stripe',
-		value: 'stripe',
-		description: 'Stripe-Signature header; the secret starts with whsec_',
-	},
-	signatureHeader: 'stripe-signature',
-	signsTimestamp: true,
+type StripeEvent =
+	| 'checkout.session.completed'
+	| 'payment_intent.succeeded'
+	| 'invoice.paid'
+	| 'charge.refunded'
+	| 'refund.created';
+
+export const stripe: PaymentProvider<'stripe', StripeEvent> = {
+	id: 'stripe',
 	secretProblem: whsecSecret('Stripe'),
-	verify: (input, header) => verifyTimestampedHex(input, header, SCHEME),
+	verify: (request) => verifyTimestampedHex(request, SCHEME),
+	credentialText: "Stripe's whsec_…",
+	codexAliases: ['stripe'],
 	eventType: (body) => textAt(body.type),
 	eventId: (body) => textAt(body.id),
 	eventsParameter: {
@@ -125,9 +128,8 @@ export const stripe: PaymentProvider<'stripe'> = {
 		],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: [
-		{
-			value: 'checkout.session.completed',
+	events: {
+		'checkout.session.completed': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (session) => ({
@@ -137,8 +139,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					userId: textAt(session.client_reference_id),
 				})),
 		},
-		{
-			value: 'payment_intent.succeeded',
+		'payment_intent.succeeded': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (intent) => ({
@@ -146,8 +147,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					amountMinor: minorAt(intent.amount_received) ?? minorAt(intent.amount),
 				})),
 		},
-		{
-			value: 'invoice.paid',
+		'invoice.paid': {
 			kind: 'purchase',
 			fields: (body) =>
 				read(body, (invoice) => ({
@@ -159,8 +159,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					],
 				})),
 		},
-		{
-			value: 'charge.refunded',
+		'charge.refunded': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (charge) => {
@@ -172,8 +171,7 @@ export const stripe: PaymentProvider<'stripe'> = {
 					};
 				}),
 		},
-		{
-			value: 'refund.created',
+		'refund.created': {
 			kind: 'refund',
 			fields: (body) =>
 				read(body, (refund) => {
@@ -190,5 +188,5 @@ export const stripe: PaymentProvider<'stripe'> = {
 					};
 				}),
 		},
-	],
+	},
 };
