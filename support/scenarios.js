@@ -39,6 +39,18 @@ const SCENARIOS = [
 			'A WeChat Pay notification with a wrong key, a tampered body, a replay past the tolerance, another key ID or merchant, a resource that does not decrypt or a missing header is refused with 401 or 400',
 	},
 	{
+		id: 'paymentWebhook.wechatPay.items',
+		layer: 'unit',
+		title:
+			'WeChat Pay TRANSACTION.SUCCESS is a purchase and REFUND.SUCCESS a refund, both keyed by out_trade_no, amounts in fen, the user in attach',
+	},
+	{
+		id: 'paymentWebhook.wechatPay.answers',
+		layer: 'unit',
+		title:
+			"The trigger accepts a WeChat Pay notification with n8n's answer and refuses one with a 4xx and WeChat Pay's JSON code FAIL",
+	},
+	{
 		id: 'paymentWebhook.wechatPay.credential',
 		layer: 'unit',
 		title: "WeChat Pay's credential and Merchant ID problems are named and stop every delivery",
@@ -60,6 +72,18 @@ const SCENARIOS = [
 		layer: 'unit',
 		title:
 			'An Alipay notification with a wrong key, a tampered, added or removed field, another app, no RSA2 signature, another charset or a malformed form is refused with 401 or 400',
+	},
+	{
+		id: 'paymentWebhook.alipay.items',
+		layer: 'unit',
+		title:
+			'Alipay TRADE_SUCCESS and TRADE_FINISHED are purchases and a notification with refund_fee a refund, keyed by out_trade_no, amounts in yuan, the user in passback_params',
+	},
+	{
+		id: 'paymentWebhook.alipay.answers',
+		layer: 'unit',
+		title:
+			'The trigger answers an accepted or ignored Alipay notification with the plain text success and a refused one with fail and a 4xx',
 	},
 	{
 		id: 'paymentWebhook.alipay.credential',

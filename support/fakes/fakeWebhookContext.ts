@@ -11,6 +11,8 @@ import { fakeNode } from './fakeNode';
 export interface FakeWebhookOptions {
 	parameters: IDataObject;
 	secret: string;
+	/** The credential's other fields (public key, its ID, the decryption secret), when a provider needs them. */
+	credentials?: IDataObject;
 	rawBody: string | Buffer;
 	headers: Record<string, string | string[]>;
 	/** As n8n before it parsed the body: the request has no rawBody until readRawBody() runs. */
@@ -28,7 +30,7 @@ export interface LoggedLine {
 export interface FakeWebhook {
 	context: IWebhookFunctions;
 	/** What the node sent through the response object itself (n8n sends nothing more then). */
-	sent: Array<{ status: number; body: unknown }>;
+	sent: Array<{ status: number; body: unknown; contentType?: string }>;
 	logged: LoggedLine[];
 	readRawBodyCalls: () => number;
 }
@@ -74,13 +76,18 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			const value = options.parameters[name];
 			return value === undefined ? fallback : value;
 		},
-		getCredentials: async () => ({ signingSecret: options.secret }),
+		getCredentials: async () => ({ signingSecret: options.secret, ...options.credentials }),
 		getRequestObject: () => request,
 		getResponseObject: () => ({
 			status: (status: number) => ({
 				json: (body: unknown) => {
 					sent.push({ status, body });
 				},
+				type: (contentType: string) => ({
+					send: (body: unknown) => {
+						sent.push({ status, body, contentType });
+					},
+				}),
 			}),
 		}),
 		getHeaderData: () => options.headers,

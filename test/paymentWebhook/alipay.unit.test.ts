@@ -7,7 +7,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 
 import { AlipaySdk } from 'alipay-sdk';
+import type { IDataObject } from 'n8n-workflow';
 
+import { paymentEventItem } from '../../nodes/PaymentWebhookTrigger/events';
+import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
+import { providerOf } from '../../nodes/PaymentWebhookTrigger/providers';
 import samples from '../../nodes/PaymentWebhookTrigger/providers/alipay/samples.json';
 import {
 	alipaySecretProblem,
@@ -16,7 +20,8 @@ import {
 	signedContent,
 	verifyAlipay,
 } from '../../nodes/PaymentWebhookTrigger/providers/alipay/alipay';
-import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/deliveryDraft';
+import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider';
+import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 import {
 	contentToSign,
@@ -33,7 +38,7 @@ const secretsOf = (publicKey: string) => ({
 	signingSecret: '',
 	publicKey,
 	publicKeyId: '',
-	decryptionKey: '',
+	decryptionSecret: '',
 	rootCertificate: '',
 });
 
@@ -206,5 +211,122 @@ describe(scenario('paymentWebhook.alipay.credential'), () => {
 			unusableSecret: true,
 			reason: expect.stringMatching(/App ID/),
 		});
+	});
+});
+
+/** The item of a verified notification of `fields`. */
+function itemOf(fields: Record<string, string>) {
+	const verification = verifyAlipay(request(formBody(signedPurchase(fields))));
+	if (!verification.valid || verification.body === undefined) throw new Error('not verified');
+	const body = verification.body as IDataObject;
+	const eventType = providerOf('alipay').eventType(body);
+	if (eventType === null) throw new Error('no event type');
+	return paymentEventItem('alipay', eventType, body, {
+		signedAt: verification.signedAt,
+		messageId: verification.messageId,
+		userIdMetadataKey: 'user_id',
+	});
+}
+
+describe(scenario('paymentWebhook.alipay.items'), () => {
+	it('TRADE_SUCCESS and TRADE_FINISHED are purchases of total_amount yuan keyed by out_trade_no', () => {
+		for (const status of ['TRADE_SUCCESS', 'TRADE_FINISHED']) {
+			expect(itemOf({ ...samples.purchase, trade_status: status })).toMatchObject({
+				provider: 'alipay',
+				eventType: status,
+				eventId: samples.purchase.notify_id,
+				kind: 'purchase',
+				transactionId: 'ali_order_1001',
+				amount: '99.00',
+				amountMinor: 9900,
+				currency: 'CNY',
+				userId: 'user_1001',
+				missing: ['metadata'],
+			});
+		}
+		expect(itemOf({ ...samples.purchase, total_amount: '0.5' })).toMatchObject({ amountMinor: 50 });
+	});
+
+	it('the user ID is passback_params URL-decoded, as the merchant encoded it', () => {
+		const passback = encodeURIComponent('用户 42&plan=pro');
+		expect(itemOf({ ...samples.purchase, passback_params: passback }).userId).toBe(
+			'用户 42&plan=pro',
+		);
+		expect(itemOf({ ...samples.purchase, passback_params: '100%' }).userId).toBe('100%');
+	});
+
+	it('a notification with refund_fee and gmt_refund is a refund, full when refund_fee equals total_amount', () => {
+		expect(itemOf(samples.refund)).toMatchObject({
+			eventType: 'REFUND',
+			kind: 'refund',
+			refundType: 'full',
+			transactionId: 'ali_order_1001',
+			amountMinor: 9900,
+			currency: 'CNY',
+			userId: 'user_1001',
+		});
+		const partial = { ...samples.refund, trade_status: 'TRADE_SUCCESS', refund_fee: '30.00' };
+		expect(itemOf(partial)).toMatchObject({
+			eventType: 'REFUND',
+			refundType: 'partial',
+			amount: '30.00',
+		});
+	});
+
+	it('another trade_status is an event of its own, no purchase', () => {
+		const closed = { ...samples.purchase, trade_status: 'TRADE_CLOSED' };
+		expect(itemOf(closed)).toMatchObject({ eventType: 'TRADE_CLOSED', kind: 'other' });
+	});
+});
+
+describe(scenario('paymentWebhook.alipay.answers'), () => {
+	const trigger = new PaymentWebhookTrigger();
+	const fake = (body: string, parameters: IDataObject = {}) =>
+		fakeWebhookContext({
+			rawBody: body,
+			headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+			secret: '',
+			credentials: { publicKey: app.publicKeyBase64 },
+			parameters: {
+				provider: 'alipay',
+				events: ['TRADE_SUCCESS', 'REFUND'],
+				responseMode: 'onReceived',
+				options: {},
+				[APP_ID_PARAMETER]: app.appId,
+				...parameters,
+			},
+		});
+	const success = { status: 200, body: 'success', contentType: 'text/plain' };
+
+	it('answers success as plain text, then starts the item, when it answers at once', async () => {
+		const accepted = fake(formBody(signedPurchase()));
+		const result = await trigger.webhook.call(accepted.context);
+		expect(accepted.sent).toEqual([success]);
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.workflowData?.[0].map(({ json }) => json.kind)).toEqual(['purchase']);
+	});
+
+	it('answers success to a notification that starts nothing, so that Alipay stops resending', async () => {
+		const ignored = fake(
+			formBody(signedPurchase({ ...samples.purchase, trade_status: 'TRADE_CLOSED' })),
+		);
+		expect(await trigger.webhook.call(ignored.context)).toEqual({ noWebhookResponse: true });
+		expect(ignored.sent).toEqual([success]);
+	});
+
+	it('leaves the answer to the workflow when the Respond to Webhook node answers', async () => {
+		const later = fake(formBody(signedPurchase()), { responseMode: 'responseNode' });
+		const result = await trigger.webhook.call(later.context);
+		expect(later.sent).toEqual([]);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+	});
+
+	it('answers fail with a 4xx to a refused notification, starting nothing', async () => {
+		const forged = fake(formBody(signedPurchase(samples.purchase, stranger.privateKey)));
+		expect(await trigger.webhook.call(forged.context)).toEqual({ noWebhookResponse: true });
+		expect(forged.sent).toEqual([{ status: 401, body: 'fail', contentType: 'text/plain' }]);
+		const malformed = fake(`${formBody(signedPurchase())}&app_id=2`);
+		await trigger.webhook.call(malformed.context);
+		expect(malformed.sent).toEqual([{ status: 400, body: 'fail', contentType: 'text/plain' }]);
 	});
 });

@@ -21,11 +21,9 @@ import {
 import { LABELS } from '../../nodes/PaymentWebhookTrigger/description';
 import { currencyDecimals, majorUnits } from '../../nodes/PaymentWebhookTrigger/money';
 import { ANY_EVENT } from '../../nodes/PaymentWebhookTrigger/provider';
-import {
-	providerOf,
-	PROVIDERS as REGISTRY,
-	type Provider,
-} from '../../nodes/PaymentWebhookTrigger/providers';
+import { providerOf, PROVIDERS as REGISTRY } from '../../nodes/PaymentWebhookTrigger/providers';
+// The HMAC providers the shared signer signs for; the others have their own signers and tests.
+import type { Provider } from '../../support/payment/paymentSignatures';
 
 const SIGNED_AT = 1_764_000_000;
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';

@@ -30,7 +30,8 @@ import {
 	type RequestHeaders,
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
-import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+// The HMAC providers the shared signer signs for; the others have their own signers and tests.
+import type { Provider } from '../../support/payment/paymentSignatures';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS: Record<Provider, string> = {

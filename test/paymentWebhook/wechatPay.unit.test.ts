@@ -5,15 +5,19 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import Pay from 'wechatpay-node-v3';
 
+import { paymentEventItem } from '../../nodes/PaymentWebhookTrigger/events';
+import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import samples from '../../nodes/PaymentWebhookTrigger/providers/wechatPay/samples.json';
 import {
 	MERCHANT_ID_PARAMETER,
 	verifyWechatPay,
 	wechatPaySecretProblem,
 } from '../../nodes/PaymentWebhookTrigger/providers/wechatPay/wechatPay';
-import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/deliveryDraft';
+import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider';
+import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 import {
 	notificationBody,
@@ -30,7 +34,7 @@ const secretsOf = (m = merchant) => ({
 	signingSecret: '',
 	publicKey: m.publicKey,
 	publicKeyId: m.publicKeyId,
-	decryptionKey: m.apiV3Key,
+	decryptionSecret: m.apiV3Key,
 	rootCertificate: '',
 });
 
@@ -262,12 +266,135 @@ describe(scenario('paymentWebhook.wechatPay.credential'), () => {
 			/not an RSA/,
 		);
 		expect(wechatPaySecretProblem({ ...secretsOf(), publicKeyId: ' ' })).toMatch(/Public Key ID/);
-		expect(wechatPaySecretProblem({ ...secretsOf(), decryptionKey: 'short' })).toMatch(/APIv3/);
+		expect(wechatPaySecretProblem({ ...secretsOf(), decryptionSecret: 'short' })).toMatch(/APIv3/);
 		const { body, headers } = purchase();
 		expect(verifyWechatPay(request(body, headers, { settings: {} }))).toMatchObject({
 			valid: false,
 			unusableSecret: true,
 			reason: expect.stringMatching(/Merchant ID/),
 		});
+	});
+});
+
+/** The item of a verified notification of `resource`. */
+function itemOf(eventType: 'TRANSACTION.SUCCESS' | 'REFUND.SUCCESS', resource: object) {
+	const body = notificationBody(eventType, resource, merchant.apiV3Key);
+	const headers = signNotification(body, merchant.privateKey, merchant.publicKeyId, {
+		timestamp: NOW,
+	});
+	const verification = verifyWechatPay(request(body, headers));
+	if (!verification.valid || verification.body === undefined) throw new Error('not verified');
+	return paymentEventItem('wechatPay', eventType, verification.body as IDataObject, {
+		signedAt: verification.signedAt,
+		messageId: verification.messageId,
+		userIdMetadataKey: 'user_id',
+	});
+}
+
+describe(scenario('paymentWebhook.wechatPay.items'), () => {
+	it('TRANSACTION.SUCCESS is a purchase of amount.total fen keyed by out_trade_no, the user in attach', () => {
+		expect(itemOf('TRANSACTION.SUCCESS', samples.purchase.resource)).toMatchObject({
+			provider: 'wechatPay',
+			kind: 'purchase',
+			transactionId: 'wx_order_1001',
+			amount: '99.00',
+			amountMinor: 9900,
+			currency: 'CNY',
+			userId: 'user_1001',
+			signedAt: new Date(NOW * 1000).toISOString(),
+			missing: ['metadata'],
+		});
+		const unpaid = { ...samples.purchase.resource, trade_state: 'NOTPAY' };
+		expect(itemOf('TRANSACTION.SUCCESS', unpaid).kind).toBe('other');
+	});
+
+	it('REFUND.SUCCESS is a refund of the same order, full when amount.refund equals amount.total', () => {
+		const { resource } = samples.refund;
+		expect(itemOf('REFUND.SUCCESS', resource)).toMatchObject({
+			kind: 'refund',
+			refundType: 'full',
+			transactionId: 'wx_order_1001',
+			amountMinor: 9900,
+			currency: 'CNY',
+			userId: null,
+		});
+		const partial = { ...resource, amount: { ...resource.amount, refund: 3000 } };
+		expect(itemOf('REFUND.SUCCESS', partial)).toMatchObject({
+			refundType: 'partial',
+			amount: '30.00',
+		});
+		const abnormal = { ...resource, refund_status: 'ABNORMAL' };
+		expect(itemOf('REFUND.SUCCESS', abnormal).kind).toBe('other');
+	});
+});
+
+describe(scenario('paymentWebhook.wechatPay.answers'), () => {
+	const trigger = new PaymentWebhookTrigger();
+	const fake = (body: string, headers: Record<string, string>, merchantId = merchant.merchantId) =>
+		fakeWebhookContext({
+			rawBody: body,
+			headers,
+			secret: '',
+			credentials: {
+				publicKey: merchant.publicKey,
+				publicKeyId: merchant.publicKeyId,
+				decryptionSecret: merchant.apiV3Key,
+			},
+			parameters: {
+				provider: 'wechatPay',
+				events: ['TRANSACTION.SUCCESS', 'REFUND.SUCCESS'],
+				responseMode: 'onReceived',
+				options: {},
+				[MERCHANT_ID_PARAMETER]: merchantId,
+			},
+		});
+	const fresh = () => {
+		const body = notificationBody(
+			'TRANSACTION.SUCCESS',
+			samples.purchase.resource,
+			merchant.apiV3Key,
+		);
+		const now = Math.floor(Date.now() / 1000);
+		return {
+			body,
+			headers: signNotification(body, merchant.privateKey, merchant.publicKeyId, {
+				timestamp: now,
+			}),
+		};
+	};
+
+	it("accepts with n8n's own answer and starts one item", async () => {
+		const { body, headers } = fresh();
+		const accepted = fake(body, headers);
+		const result = await trigger.webhook.call(accepted.context);
+		expect(accepted.sent).toEqual([]);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		expect(result.workflowData?.[0][0].json).toMatchObject({
+			kind: 'purchase',
+			userId: 'user_1001',
+		});
+	});
+
+	it('refuses with its JSON code FAIL and a 4xx, so that WeChat Pay retries, starting nothing', async () => {
+		const { body, headers } = fresh();
+		const refused = fake(body.replace('"id":"EV-', '"id":"EX-'), headers);
+		expect(await trigger.webhook.call(refused.context)).toEqual({ noWebhookResponse: true });
+		expect(refused.sent).toEqual([
+			{ status: 401, body: { code: 'FAIL', message: 'Invalid notification signature' } },
+		]);
+		const otherMerchant = fake(body, headers, '1900000999');
+		await trigger.webhook.call(otherMerchant.context);
+		expect(otherMerchant.sent).toEqual([
+			{ status: 401, body: { code: 'FAIL', message: 'Invalid notification signature' } },
+		]);
+	});
+
+	it('an empty Merchant ID is a setup error naming it', async () => {
+		const { body, headers } = fresh();
+		const error = await trigger.webhook
+			.call(fake(body, headers, ' ').context)
+			.catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toMatch(/Merchant ID/);
 	});
 });

@@ -7,14 +7,24 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { PaymentProvider } from '../provider';
+import { alipay } from './alipay/alipay';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
 import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
+import { wechatPay } from './wechatPay/wechatPay';
 
 /** The modules, in the order the credential's text and the messages list them. */
-export const PROVIDERS = [stripe, paddle, lemonSqueezy, standardWebhooks, creem] as const;
+export const PROVIDERS = [
+	stripe,
+	paddle,
+	lemonSqueezy,
+	standardWebhooks,
+	creem,
+	wechatPay,
+	alipay,
+] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
 export type Provider = (typeof PROVIDERS)[number]['id'];
@@ -36,6 +46,11 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 		type: 'options',
 		noDataExpression: true,
 		options: [
+			{
+				name: 'Alipay',
+				value: 'alipay',
+				description: "Form field sign (RSA2); the app's Alipay public key",
+			},
 			{
 				name: 'Creem',
 				value: 'creem',
@@ -62,13 +77,19 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				value: 'stripe',
 				description: 'Stripe-Signature header; the secret starts with whsec_',
 			},
+			{
+				name: 'WeChat Pay',
+				value: 'wechatPay',
+				description:
+					'Wechatpay-Signature header (API v3); the WeChat Pay public key, its ID and the APIv3 key',
+			},
 		],
 		default: DEFAULT_PROVIDER,
 		description: 'Who signs the deliveries, and how',
 	};
 
 /** The providers that sign no timestamp: nothing is stale, the tolerance option is hidden. */
-export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem'];
+export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem', 'alipay'];
 
 export function isProvider(id: string): id is Provider {
 	return PROVIDERS.some((provider) => provider.id === id);

@@ -9,9 +9,19 @@
  * `passback_params`, which only the merchant's server sets when it creates the order (URL-encoded
  * there, so decoded once more here).
  */
-import type { DeliveryRequest, Verification } from '../../deliveryDraft';
 import { refundTypeOf } from '../../money';
-import { textAt, type EventFields, type JsonObject } from '../../provider';
+import {
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+	textAt,
+	type DeliveryRequest,
+	type EventFields,
+	type JsonObject,
+	type PaymentProvider,
+	type ProviderSecrets,
+	type RefusalStatus,
+	type Verification,
+} from '../../provider';
 import { rsaPublicKey, rsaPublicKeyProblem, rsaSha256Verifies } from '../../rsa';
 
 /** The node parameter that holds the app's ID (APPID), which every notification must name. */
@@ -30,13 +40,12 @@ const CHINA_OFFSET_SECONDS = 8 * 3600;
 
 /** The event type this package gives a refund notification: Alipay names none of its own. */
 export const REFUND_EVENT = 'REFUND';
-export const PURCHASE_STATUSES = ['TRADE_SUCCESS', 'TRADE_FINISHED'] as const;
 
-export function alipaySecretProblem(secrets: DeliveryRequest['secrets']): string | null {
+export function alipaySecretProblem(secrets: ProviderSecrets): string | null {
 	return rsaPublicKeyProblem(secrets.publicKey, 'Public Key');
 }
 
-const refuse = (reason: string, status: 400 | 401 = 401): Verification => ({
+const refuse = (reason: string, status: RefusalStatus = 401): Verification => ({
 	valid: false,
 	reason,
 	status,
@@ -164,3 +173,77 @@ export function refundFields(body: JsonObject): EventFields {
 		userId: passbackOf(body),
 	};
 }
+
+/** Alipay stops resending once it reads exactly this body. */
+const RECEIVED = 'success';
+
+type AlipayEvent = 'TRADE_SUCCESS' | 'TRADE_FINISHED' | typeof REFUND_EVENT;
+
+export const alipay: PaymentProvider<'alipay', AlipayEvent> = {
+	id: 'alipay',
+	secretProblem: alipaySecretProblem,
+	verify: verifyAlipay,
+	parameters: [
+		{
+			displayName: 'App ID',
+			name: APP_ID_PARAMETER,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '2021000117600001',
+			displayOptions: { show: { provider: ['alipay'] } },
+			description:
+				"The app's APPID on Alipay's Open Platform: a notification for another is refused",
+		},
+		{
+			displayName:
+				"Alipay resends a notification for 25 hours until it reads the text success. Respond Immediately answers success once the notification is verified. With 'Respond to Webhook', answer the text success after your tracking node. When Last Node Finishes answers JSON, never success: do not use it.",
+			name: 'alipayAnswerNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { provider: ['alipay'] } },
+		},
+	],
+	answers: {
+		accepted: { status: 200, body: RECEIVED },
+		refused: (status) => ({ status, body: 'fail' }),
+	},
+	credentialText: "Alipay: the app's Alipay public key (支付宝公钥), base64 as Alipay shows it or PEM",
+	codexAliases: ['alipay', '支付宝'],
+	eventType: alipayEventType,
+	eventId: (body) => textAt(body.notify_id),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['alipay'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'REFUND',
+				value: REFUND_EVENT,
+				description:
+					'A refund: the notification carries refund_fee and gmt_refund (trade_status TRADE_SUCCESS after a partial refund, TRADE_CLOSED after a full one)',
+			},
+			{
+				name: 'TRADE_FINISHED',
+				value: 'TRADE_FINISHED',
+				description:
+					'The trade is paid and can no longer be refunded (after TRADE_SUCCESS for the same order, where refunds are allowed)',
+			},
+			{
+				name: 'TRADE_SUCCESS',
+				value: 'TRADE_SUCCESS',
+				description: 'The trade is paid',
+			},
+		],
+		default: ['TRADE_SUCCESS', 'TRADE_FINISHED', REFUND_EVENT],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
+	events: {
+		TRADE_SUCCESS: { kind: 'purchase', fields: purchaseFields },
+		TRADE_FINISHED: { kind: 'purchase', fields: purchaseFields },
+		[REFUND_EVENT]: { kind: 'refund', fields: refundFields },
+	},
+};

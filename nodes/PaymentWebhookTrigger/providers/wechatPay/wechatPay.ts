@@ -10,10 +10,21 @@
  */
 import { createDecipheriv } from 'node:crypto';
 
-import { checkAge, type DeliveryRequest, type Verification } from '../../deliveryDraft';
-import { headerValue, UNIX_SECONDS } from '../../hmac';
+import { checkAge, headerValue, UNIX_SECONDS } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf } from '../../money';
-import { objectAt, textAt, type EventFields, type JsonObject } from '../../provider';
+import {
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+	objectAt,
+	textAt,
+	type DeliveryRequest,
+	type EventFields,
+	type JsonObject,
+	type PaymentProvider,
+	type ProviderSecrets,
+	type RefusalStatus,
+	type Verification,
+} from '../../provider';
 import { rsaPublicKey, rsaPublicKeyProblem, rsaSha256Verifies } from '../../rsa';
 
 /** The node parameter that holds the merchant's ID (商户号), which every notification must name. */
@@ -33,17 +44,17 @@ const GCM_TAG_BYTES = 16;
 const DEFAULT_CURRENCY = 'CNY';
 
 /** Why the credential cannot check WeChat Pay notifications, or null. */
-export function wechatPaySecretProblem(secrets: DeliveryRequest['secrets']): string | null {
+export function wechatPaySecretProblem(secrets: ProviderSecrets): string | null {
 	const keyProblem = rsaPublicKeyProblem(secrets.publicKey, 'Public Key');
 	if (keyProblem !== null) return keyProblem;
 	if (secrets.publicKeyId.trim() === '') return 'The Public Key ID is empty';
-	if (Buffer.byteLength(secrets.decryptionKey, 'utf8') !== APIV3_KEY_BYTES) {
-		return `The Decryption Key is not an APIv3 key: it has ${APIV3_KEY_BYTES} characters`;
+	if (Buffer.byteLength(secrets.decryptionSecret, 'utf8') !== APIV3_KEY_BYTES) {
+		return `The Decryption Secret is not an APIv3 key: that has ${APIV3_KEY_BYTES} characters`;
 	}
 	return null;
 }
 
-const refuse = (reason: string, status: 400 | 401 = 401): Verification => ({
+const refuse = (reason: string, status: RefusalStatus = 401): Verification => ({
 	valid: false,
 	reason,
 	status,
@@ -88,7 +99,9 @@ export function decryptResource(
 		]);
 	} catch {
 		// The tag does not match: another APIv3 key sealed it (or it was altered).
-		return { refusal: refuse('the resource does not decrypt with the APIv3 key (Decryption Key)') };
+		return {
+			refusal: refuse('the resource does not decrypt with the APIv3 key (Decryption Secret)'),
+		};
 	}
 	const content = jsonObjectOf(plain);
 	return content === null
@@ -146,7 +159,7 @@ export function verifyWechatPay(request: DeliveryRequest): Verification {
 	if (notification === null || resource === null) {
 		return refuse('the signed body is no notification with a resource', 400);
 	}
-	const decrypted = decryptResource(resource, secrets.decryptionKey);
+	const decrypted = decryptResource(resource, secrets.decryptionSecret);
 	if ('refusal' in decrypted) return decrypted.refusal;
 	if (textAt(decrypted.content.mchid) !== merchantId) {
 		return refuse('the notification is for another merchant (mchid is not the Merchant ID)');
@@ -190,3 +203,63 @@ export function refundFields(body: JsonObject): EventFields | null {
 		currency: currencyAt(amount?.currency) ?? DEFAULT_CURRENCY,
 	};
 }
+
+/** What WeChat Pay reads in a refusal (`code` FAIL makes it retry); nothing says why. */
+const FAIL_MESSAGES: Record<RefusalStatus, string> = {
+	401: 'Invalid notification signature',
+	400: 'Invalid notification body',
+};
+
+type WechatPayEvent = 'TRANSACTION.SUCCESS' | 'REFUND.SUCCESS';
+
+export const wechatPay: PaymentProvider<'wechatPay', WechatPayEvent> = {
+	id: 'wechatPay',
+	secretProblem: wechatPaySecretProblem,
+	verify: verifyWechatPay,
+	parameters: [
+		{
+			displayName: 'Merchant ID',
+			name: MERCHANT_ID_PARAMETER,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '1900000109',
+			displayOptions: { show: { provider: ['wechatPay'] } },
+			description: 'Your WeChat Pay merchant ID (商户号): a notification for another is refused',
+		},
+	],
+	// Accepted: n8n's 200 is what WeChat Pay reads as received.
+	answers: {
+		refused: (status) => ({ status, body: { code: 'FAIL', message: FAIL_MESSAGES[status] } }),
+	},
+	credentialText: 'WeChat Pay: the WeChat Pay public key (PEM), its ID PUB_KEY_ID_… and the APIv3 key',
+	codexAliases: ['wechat pay', 'weixin pay', '微信支付'],
+	eventType: (body) => textAt(body.event_type),
+	eventId: (body) => textAt(body.id),
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['wechatPay'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'REFUND.SUCCESS',
+				value: 'REFUND.SUCCESS',
+				description: 'A refund reached the buyer',
+			},
+			{
+				name: 'TRANSACTION.SUCCESS',
+				value: 'TRANSACTION.SUCCESS',
+				description: 'An order was paid',
+			},
+		],
+		default: ['TRANSACTION.SUCCESS', 'REFUND.SUCCESS'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
+	events: {
+		'TRANSACTION.SUCCESS': { kind: 'purchase', fields: transactionFields },
+		'REFUND.SUCCESS': { kind: 'refund', fields: refundFields },
+	},
+};
