@@ -208,7 +208,8 @@ export const alipay: PaymentProvider<'alipay', AlipayEvent> = {
 		accepted: { status: 200, body: RECEIVED },
 		refused: (status) => ({ status, body: 'fail' }),
 	},
-	credentialText: "Alipay: the app's Alipay public key (支付宝公钥), base64 as Alipay shows it or PEM",
+	credentialText:
+		"Alipay: the app's Alipay public key (支付宝公钥), base64 as Alipay shows it or PEM",
 	codexAliases: ['alipay', '支付宝'],
 	eventType: alipayEventType,
 	eventId: (body) => textAt(body.notify_id),

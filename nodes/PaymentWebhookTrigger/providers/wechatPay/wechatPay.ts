@@ -232,7 +232,8 @@ export const wechatPay: PaymentProvider<'wechatPay', WechatPayEvent> = {
 	answers: {
 		refused: (status) => ({ status, body: { code: 'FAIL', message: FAIL_MESSAGES[status] } }),
 	},
-	credentialText: 'WeChat Pay: the WeChat Pay public key (PEM), its ID PUB_KEY_ID_… and the APIv3 key',
+	credentialText:
+		'WeChat Pay: the WeChat Pay public key (PEM), its ID PUB_KEY_ID_… and the APIv3 key',
 	codexAliases: ['wechat pay', 'weixin pay', '微信支付'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.id),
