@@ -12,6 +12,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const {
+	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
@@ -175,10 +176,7 @@ function badDeliveries(provider, prefix) {
 	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
 	{
 		const body = bodyFor('wrong_secret');
-		const wrong =
-			provider === 'standardWebhooks'
-				? `whsec_${Buffer.from('another-endpoint-key').toString('base64')}`
-				: `${secret}_another_endpoint`;
+		const wrong = OTHER_SIGNING_SECRETS[provider];
 		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
 	}
 	{

@@ -19,6 +19,18 @@
 
 /** @type {Scenario[]} */
 const SCENARIOS = [
+	// paymentWebhook: the provider registry
+	{
+		id: 'paymentWebhook.registry.everyProviderNamed',
+		layer: 'unit',
+		title:
+			'every registered provider has its selector option, signer, samples, codex aliases and credential text',
+	},
+	{
+		id: 'paymentWebhook.polar.sdkVerifies',
+		layer: 'unit',
+		title: "Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",
+	},
 	// paymentWebhook: WeChat Pay
 	{
 		id: 'paymentWebhook.wechatPay.sdkAccepts',

@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { TEST_SIGNING_SECRETS } = require('../payment/paymentSignatures');
+const { DEMO_SIGNING_CREDENTIALS, TEST_SIGNING_SECRETS } = require('../payment/paymentSignatures');
 
 const TESTING_DIR = path.dirname(__dirname);
 const ROOT_DIR = path.dirname(TESTING_DIR);
@@ -44,13 +44,7 @@ const DEMO_OWNER = { email: 'demo@example.com', password: 'Sandbox-demo-1' };
  * The demo endpoint signing secrets, one credential per payment provider (test secrets from
  * support/payment/paymentSignatures.js); examples (a) and (h) refer to Stripe's by id and name.
  */
-const SIGNING_CREDENTIALS = {
-	stripe: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
-	paddle: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
-	lemonSqueezy: { id: 'paySigningLemonSq', name: 'Lemon Squeezy webhook signing secret (demo)' },
-	standardWebhooks: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
-	creem: { id: 'paySigningCreem01', name: 'Creem webhook signing secret (demo)' },
-};
+const SIGNING_CREDENTIALS = DEMO_SIGNING_CREDENTIALS;
 
 /**
  * The examples with the workflow ids they get on import, so that `n8n execute --id` can find them;

@@ -9,6 +9,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	PROVIDERS,
+	SAMPLES,
 	sampleEvent,
 	SIGNS_NO_TIMESTAMP,
 } from '../../support/payment/paymentSignatures';
@@ -26,11 +27,13 @@ import { providerOf, PROVIDERS as REGISTRY } from '../../nodes/PaymentWebhookTri
 import type { Provider } from '../../support/payment/paymentSignatures';
 
 const SIGNED_AT = 1_764_000_000;
+/** The signed message ID every delivery of these tests carries; providers that sign none ignore it. */
+const MESSAGE_ID = 'msg_unit_1';
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
 
 const factsFor = (provider: Provider, overrides: Partial<DeliveryFacts> = {}): DeliveryFacts => ({
 	signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
-	messageId: provider === 'standardWebhooks' ? 'msg_unit_1' : null,
+	messageId: MESSAGE_ID,
 	userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
 	...overrides,
 });
@@ -50,37 +53,23 @@ const sample = (
 /** The item's fields read from the event itself, in the item's order (an unknown event lacks them all). */
 const EVENT_FIELDS = ['transactionId', 'amount', 'amountMinor', 'currency', 'userId', 'metadata'];
 
-/** What differs per provider in an otherwise common item. */
-const EXPECTED: Record<
-	Provider,
-	{ purchase: string; refund: string; eventId: (kind: string) => string | null }
-> = {
-	stripe: {
-		purchase: 'payment_intent.succeeded',
-		refund: 'charge.refunded',
-		eventId: (kind) => `evt_${kind}_txn_shared_1`,
-	},
-	paddle: {
-		purchase: 'transaction.completed',
-		refund: 'adjustment.updated',
-		eventId: (kind) => `evt_${kind}_txn_shared_1`,
-	},
-	lemonSqueezy: { purchase: 'order_created', refund: 'order_refunded', eventId: () => null },
-	standardWebhooks: {
-		purchase: 'order.paid',
-		refund: 'order.refunded',
-		eventId: () => 'msg_unit_1',
-	},
-	creem: {
-		purchase: 'checkout.completed',
-		refund: 'refund.created',
-		eventId: (kind) => `evt_${kind}_txn_shared_1`,
-	},
-};
+/** What the provider's samples say of the item: their event types and where the eventId is from. */
+function expectedOf(provider: Provider) {
+	const { eventTypes, eventIdFrom } = SAMPLES[provider];
+	return {
+		...eventTypes,
+		eventId: (kind: string): string | null =>
+			eventIdFrom === 'body'
+				? `evt_${kind}_txn_shared_1`
+				: eventIdFrom === 'message'
+					? MESSAGE_ID
+					: null,
+	};
+}
 
 describe('payment event items', () => {
 	describe.each(PROVIDERS)('%s', (provider) => {
-		const expected = EXPECTED[provider];
+		const expected = expectedOf(provider);
 		const unsigned = [
 			...(expected.eventId('purchase') === null ? ['eventId'] : []),
 			...(SIGNS_NO_TIMESTAMP.includes(provider) ? ['signedAt'] : []),

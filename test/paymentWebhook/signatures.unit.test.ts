@@ -14,6 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 
 import {
+	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
 	sampleEvent,
 	SIGNATURE_HEADERS,
@@ -34,13 +35,7 @@ import {
 import type { Provider } from '../../support/payment/paymentSignatures';
 
 const NOW = 1_764_000_000;
-const OTHER_SECRETS: Record<Provider, string> = {
-	stripe: 'whsec_test_affiliate_tracking_stripe_rolled_0002',
-	paddle: 'pdl_ntfset_test_affiliate_tracking_paddle_rolled_0002',
-	lemonSqueezy: 'ls_test_affiliate_tracking_signing_rolled_0002',
-	standardWebhooks: `whsec_${Buffer.from('affiliate-tracking-standard-webhooks-rolled-key').toString('base64')}`,
-	creem: 'whsec_test_affiliate_tracking_creem_rolled_0002',
-};
+const OTHER_SECRETS = OTHER_SIGNING_SECRETS;
 const stripeWebhooks = new Stripe('sk_test_signing_only').webhooks;
 
 /** A purchase body as the provider sends it, with non-ASCII text so that bytes matter. */

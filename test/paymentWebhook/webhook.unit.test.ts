@@ -17,6 +17,7 @@ import {
 
 import {
 	PROVIDERS,
+	SAMPLES,
 	sampleEvent,
 	SIGNATURE_HEADERS,
 	signDelivery,
@@ -25,9 +26,11 @@ import {
 } from '../../support/payment/paymentSignatures';
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import { providerOf, PROVIDERS as REGISTRY } from '../../nodes/PaymentWebhookTrigger/providers';
-// The HMAC providers the shared signer signs for; the others have their own signers and tests.
-import type { Provider } from '../../support/payment/paymentSignatures';
+import {
+	providerOf,
+	PROVIDERS as REGISTRY,
+	type Provider,
+} from '../../nodes/PaymentWebhookTrigger/providers';
 import {
 	fakeWebhookContext,
 	type FakeWebhookOptions,
@@ -43,15 +46,6 @@ const FAULTS: ReadonlyArray<readonly [string, Fault]> = [
 	['a tampered body', 'tampered'],
 	['a stale timestamp', 'stale'],
 ];
-
-/** The event type of the test signer's sample refund per provider. */
-const SAMPLE_REFUND_TYPES: Record<Provider, string> = {
-	stripe: 'charge.refunded',
-	paddle: 'adjustment.updated',
-	lemonSqueezy: 'order_refunded',
-	standardWebhooks: 'order.refunded',
-	creem: 'refund.created',
-};
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -170,7 +164,7 @@ describe('Payment Webhook Trigger: webhook()', () => {
 			expect(result).toEqual({
 				webhookResponse: {
 					received: true,
-					ignored: `${SAMPLE_REFUND_TYPES[provider]} is not selected`,
+					ignored: `${SAMPLES[provider].eventTypes.refund} is not selected`,
 				},
 			});
 			expect(result.workflowData).toBeUndefined();
@@ -377,12 +371,12 @@ describe('Payment Webhook Trigger: description', () => {
 			(property?.options as Array<{ value: string }>).map((o) => o.value);
 		const [provider] = byName('provider');
 		expect(provider.default).toBe('stripe');
-		const ids = REGISTRY.map(({ id }) => id);
-		expect(values(provider).sort()).toEqual([...ids].sort());
+		expect(values(provider).sort()).toEqual(REGISTRY.map(({ id }) => id).sort());
 		const events = byName('events');
-		expect(events.map((p) => p.displayOptions?.show?.provider)).toEqual(ids.map((id) => [id]));
-		for (const [index, id] of ids.entries()) {
-			expect(events[index].default).toEqual(Object.keys(providerOf(id).events));
+		const registered = REGISTRY.map(({ id }) => id);
+		expect(events.map((p) => p.displayOptions?.show?.provider)).toEqual(registered.map((p) => [p]));
+		for (const [index, name] of registered.entries()) {
+			expect(events[index].default).toEqual(Object.keys(providerOf(name).events));
 			expect(values(events[index])).toContain('*');
 		}
 		expect(values(byName('responseMode')[0])).toEqual(['onReceived', 'lastNode', 'responseNode']);

@@ -1,0 +1,55 @@
+// @ts-check
+'use strict';
+/**
+ * The sample events of Paddle: `transaction.completed` / `adjustment.updated` (an approved refund), in the shape the provider sends them: read by the unit, engine and
+ * end-to-end tests (not by the node).
+ */
+/** @type {import('../../../../support/payment/signer').Samples} */
+module.exports = {
+	eventTypes: { purchase: 'transaction.completed', refund: 'adjustment.updated' },
+	eventIdFrom: 'body',
+	sampleEvent(kind, fields) {
+		const { transactionId, userId, amountMinor, currency, partial, refundedMinor, eventId } =
+			fields;
+		return kind === 'purchase'
+			? {
+					event_id: eventId,
+					event_type: 'transaction.completed',
+					occurred_at: '2026-11-24T00:00:00.000Z',
+					notification_id: `ntf_${eventId}`,
+					data: {
+						id: transactionId,
+						status: 'completed',
+						currency_code: currency,
+						custom_data: { user_id: userId },
+						items: [],
+						details: {
+							totals: { total: String(amountMinor), currency_code: currency },
+							line_items: [],
+						},
+					},
+				}
+			: {
+					event_id: eventId,
+					event_type: 'adjustment.updated',
+					occurred_at: '2026-11-24T00:00:00.000Z',
+					notification_id: `ntf_${eventId}`,
+					data: {
+						id: `adj_${transactionId}`,
+						action: 'refund',
+						type: partial ? 'partial' : 'full',
+						status: 'approved',
+						transaction_id: transactionId,
+						currency_code: currency,
+						items: [
+							{
+								item_id: `txnitm_${transactionId}`,
+								type: partial ? 'partial' : 'full',
+								amount: String(refundedMinor),
+							},
+						],
+						totals: { total: String(refundedMinor), currency_code: currency },
+					},
+				};
+	},
+};

@@ -1,0 +1,67 @@
+// @ts-check
+'use strict';
+/**
+ * What a provider's independent test signer (support/payment/signers/<id>.js) and its sample
+ * events (nodes/PaymentWebhookTrigger/providers/<id>/samples.js) hold, and the HMAC the
+ * documented schemes share. A signer signs the way the provider does, with the provider's own
+ * library where npm has one; it shares no code with the node's checks.
+ */
+const { createHmac } = require('node:crypto');
+
+/**
+ * @typedef {object} Signer
+ * @property {string} secret the test endpoint's secret, in the provider's own format
+ * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
+ * @property {string} signatureHeader the header that carries the signature (lower case)
+ * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
+ * @property {{ id: string, name: string }} demoCredential the demo's signing credential
+ * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
+ *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ */
+
+/**
+ * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in
+ * `client_reference_id`) instead of `payment_intent.succeeded`
+ */
+
+/**
+ * @typedef {ReturnType<typeof sampleDefaults> & { checkout?: boolean }} SampleValues a sample's
+ *   fields with their defaults, and the amount a refund returns
+ */
+
+/**
+ * @typedef {object} Samples
+ * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
+ * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
+ *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
+ *   a documented purchase or refund event, as the provider sends it
+ */
+
+/** @param {string} key @param {string} data @returns {string} hex HMAC-SHA256 */
+function hmacHex(key, data) {
+	return createHmac('sha256', key).update(data, 'utf8').digest('hex');
+}
+
+/**
+ * The defaults of a sample's fields, shared by every provider's samples.
+ * @param {'purchase' | 'refund'} kind @param {SampleFields} fields
+ */
+function sampleDefaults(kind, fields) {
+	const { transactionId, userId = 'user_1001', amountMinor = 10000, currency = 'USD' } = fields;
+	const partial = fields.partial ?? false;
+	return {
+		checkout: fields.checkout,
+		transactionId,
+		userId,
+		amountMinor,
+		currency,
+		partial,
+		refundedMinor: partial ? Math.floor(amountMinor * 0.4) : amountMinor,
+		eventId: fields.eventId ?? `evt_${kind}_${transactionId}`,
+		created: 1_764_000_000,
+	};
+}
+
+module.exports = { hmacHex, sampleDefaults };

@@ -1,0 +1,17 @@
+// @ts-check
+'use strict';
+/**
+ * Creem's deliveries: `creem-signature`, the hex HMAC-SHA256 of the body keyed with the secret as
+ * shown, as documented (Creem's SDKs only verify).
+ */
+const { hmacHex } = require('../signer');
+
+/** @type {import('../signer').Signer} */
+module.exports = {
+	secret: 'whsec_test_affiliate_tracking_creem_0001',
+	otherSecret: 'whsec_test_affiliate_tracking_creem_rolled_0002',
+	signatureHeader: 'creem-signature',
+	signsTimestamp: false,
+	demoCredential: { id: 'paySigningCreem01', name: 'Creem webhook signing secret (demo)' },
+	sign: (rawBody, secret) => ({ 'creem-signature': hmacHex(secret, rawBody) }),
+};
