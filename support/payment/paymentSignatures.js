@@ -49,6 +49,16 @@ const SAMPLES = /** @type {never} */ (
 const byProvider = (pick) =>
 	/** @type {Record<Provider, T>} */ (Object.fromEntries(PROVIDERS.map((id) => [id, pick(id)])));
 
+/**
+ * The providers whose deliveries are a JSON body signed in headers with `sign`: the shared
+ * signature suites cover them. The others deliver through their signer's `deliver` and have
+ * suites of their own.
+ */
+const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].deliver === undefined);
+
+/** Each provider's own node parameters of the test endpoint (its merchant or app). */
+const PROVIDER_PARAMETERS = byProvider((id) => SIGNERS[id].parameters ?? {});
+
 /** The providers that sign no timestamp: none of their deliveries can be stale. */
 const SIGNS_NO_TIMESTAMP = PROVIDERS.filter((id) => !SIGNERS[id].signsTimestamp);
 
@@ -58,8 +68,8 @@ const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);
 /** Another endpoint's secret per provider (a secret roll, a wrong key). */
 const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 
-/** The header that carries each provider's signature (lower case, as Node hands them over). */
-const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader);
+/** The header that carries each provider's signature; lower case; empty for one that signs in the body. */
+const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader ?? '');
 
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
@@ -76,6 +86,40 @@ function withSigningSecret(signingSecret) {
 		publicKeyId: '',
 		decryptionSecret: '',
 		rootCertificate: '',
+	};
+}
+
+/**
+ * The credential's fields of the endpoint `secret` signs for: its Signing Secret, or the fields a
+ * key pair provider's signer derives from its private key.
+ * @param {Provider} provider @param {string} secret
+ * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
+ */
+function credentialOf(provider, secret) {
+	const { credentialFor } = SIGNERS[provider];
+	return credentialFor === undefined
+		? withSigningSecret(secret)
+		: { ...withSigningSecret(''), ...credentialFor(secret) };
+}
+
+/**
+ * What `provider` posts for `event`, signed with `secret` at `timestamp` (now when absent): the
+ * signer's own delivery, or the event as JSON with the signature headers.
+ * @param {Provider} provider @param {Record<string, unknown>} event @param {string} secret
+ * @param {{ timestamp?: number }} [options]
+ * @returns {import('./signer').Delivery}
+ */
+function deliverEvent(provider, event, secret, { timestamp } = {}) {
+	const at = timestamp ?? Math.floor(Date.now() / 1000);
+	const { deliver } = SIGNERS[provider];
+	if (deliver !== undefined) return deliver(event, secret, { timestamp: at });
+	const body = JSON.stringify(event);
+	return {
+		body,
+		headers: {
+			'content-type': 'application/json',
+			...signDelivery(provider, body, secret, { timestamp: at }),
+		},
 	};
 }
 
@@ -98,6 +142,7 @@ function signWithTestSecret(provider, rawBody) {
 function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 	const signer = SIGNERS[provider];
 	if (signer === undefined) throw new Error(`Unknown provider ${String(provider)}`);
+	if (signer.sign === undefined) throw new Error(`${provider} signs in the body: deliverEvent`);
 	return signer.sign(rawBody, secret, {
 		timestamp: timestamp ?? Math.floor(Date.now() / 1000),
 		eventId,
@@ -116,6 +161,10 @@ function sampleEvent(provider, kind, fields) {
 }
 
 module.exports = {
+	HEADER_SIGNED,
+	PROVIDER_PARAMETERS,
+	credentialOf,
+	deliverEvent,
 	DEMO_SIGNING_CREDENTIALS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,

@@ -10,14 +10,36 @@ const { createHmac } = require('node:crypto');
 
 /**
  * @typedef {object} Signer
- * @property {string} secret the test endpoint's secret, in the provider's own format
+ * @property {string} secret the test endpoint's secret, in the provider's own format (a key pair
+ *   provider's: the private key it signs with)
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
- * @property {string} signatureHeader the header that carries the signature (lower case)
+ * @property {string} [signatureHeader] the header that carries the signature (lower case); none
+ *   when the signature is in the body
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
- * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
- *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} [sign]
+ *   the headers the provider sends with `rawBody` (sent byte for byte as given); none when the
+ *   signature is in the body
+ * @property {(secret: string) => Partial<ProviderSecrets>} [credentialFor] the credential's fields
+ *   of the endpoint `secret` signs for; without it, the Signing Secret is `secret`
+ * @property {Record<string, string>} [parameters] the provider's own node parameters of the test
+ *   endpoint (its merchant or app)
+ * @property {(event: Record<string, unknown>, secret: string, options: { timestamp: number }) => Delivery} [deliver]
+ *   the delivery of a sample event, for a provider that signs or encrypts inside the body; without
+ *   it, the event as JSON with `sign`'s headers
+ * @property {(sample: (name: string) => Record<string, unknown>, secret: string) => BadDelivery[]} [badDeliveries]
+ *   the provider's own bad deliveries, each of `sample(name)` (a purchase named for the case);
+ *   without it, the shared forged, tampered, stale, unsigned, wrong-secret and re-serialized ones
  */
+
+/** @typedef {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets} ProviderSecrets */
+/**
+ * @typedef {object} Delivery what is posted: the body byte for byte, and the headers, content type
+ *   included (lower-case names)
+ * @property {string} body
+ * @property {Record<string, string>} headers
+ */
+/** @typedef {Delivery & { name: string }} BadDelivery a delivery that must be refused, named for its case */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields

@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { paymentEventItem } from '../../nodes/PaymentWebhookTrigger/events';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { providerOf } from '../../nodes/PaymentWebhookTrigger/providers';
-import samples from '../../nodes/PaymentWebhookTrigger/providers/alipay/samples.json';
+import alipaySamples from '../../nodes/PaymentWebhookTrigger/providers/alipay/samples';
 import {
 	alipaySecretProblem,
 	APP_ID_PARAMETER,
@@ -23,13 +23,36 @@ import {
 import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
+import { sampleEvent } from '../../support/payment/paymentSignatures';
 import {
 	contentToSign,
 	formBody,
 	javaUrlEncode,
+	publicKeyBase64,
 	signFields,
-	testApp,
 } from '../../support/payment/signers/alipay';
+
+/** An app's Alipay key pair, made here (RSA 2048), and the samples' App ID. */
+function testApp() {
+	const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+		modulusLength: 2048,
+		privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+		publicKeyEncoding: { type: 'spki', format: 'pem' },
+	});
+	return {
+		privateKey,
+		publicKey,
+		publicKeyBase64: publicKeyBase64(privateKey),
+		appId: alipaySamples.appId,
+	};
+}
+
+/** The sample purchase and refund of one order, as Alipay's documentation shows them. */
+const order = { transactionId: 'ali_order_1001', amountMinor: 9900 };
+const samples = {
+	purchase: sampleEvent('alipay', 'purchase', order) as Record<string, string>,
+	refund: sampleEvent('alipay', 'refund', order) as Record<string, string>,
+};
 
 const app = testApp();
 const stranger = testApp();

@@ -14,6 +14,8 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 
 import {
+	credentialOf,
+	HEADER_SIGNED,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
 	sampleEvent,
@@ -76,7 +78,8 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 }
 
 describe('payment webhook signatures', () => {
-	describe.each(PROVIDERS)('%s', (provider) => {
+	// The providers whose JSON body is signed in headers; the others have suites of their own.
+	describe.each(HEADER_SIGNED)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
 		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);
 
@@ -403,7 +406,7 @@ describe('payment webhook signatures', () => {
 		it('takes each test secret as it is', () => {
 			for (const provider of PROVIDERS) {
 				expect(
-					secretProblem(provider, withSigningSecret(TEST_SIGNING_SECRETS[provider])),
+					secretProblem(provider, credentialOf(provider, TEST_SIGNING_SECRETS[provider])),
 				).toBeNull();
 			}
 		});

@@ -10,7 +10,6 @@ import Pay from 'wechatpay-node-v3';
 
 import { paymentEventItem } from '../../nodes/PaymentWebhookTrigger/events';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import samples from '../../nodes/PaymentWebhookTrigger/providers/wechatPay/samples.json';
 import {
 	MERCHANT_ID_PARAMETER,
 	verifyWechatPay,
@@ -19,11 +18,39 @@ import {
 import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
+import { sampleEvent } from '../../support/payment/paymentSignatures';
 import {
-	notificationBody,
-	signNotification,
+	notificationBody as sealedNotification,
+	signNotification as signedHeaders,
 	testMerchant,
 } from '../../support/payment/signers/wechatPay';
+
+type WechatEvent = 'TRANSACTION.SUCCESS' | 'REFUND.SUCCESS';
+/** The sample purchase and refund of one order, as WeChat Pay's documentation shows them. */
+const order = { transactionId: 'wx_order_1001', amountMinor: 9900, currency: 'CNY' };
+const SAMPLES = {
+	'TRANSACTION.SUCCESS': sampleEvent('wechatPay', 'purchase', order),
+	'REFUND.SUCCESS': sampleEvent('wechatPay', 'refund', order),
+};
+const samples = {
+	purchase: { resource: SAMPLES['TRANSACTION.SUCCESS'].resource as Record<string, unknown> },
+	refund: {
+		resource: SAMPLES['REFUND.SUCCESS'].resource as Record<string, unknown> & {
+			amount: Record<string, unknown>;
+		},
+	},
+};
+
+/** The body WeChat Pay posts for `resource` as an event of `eventType`, sealed under `apiV3Key`. */
+const notificationBody = (eventType: WechatEvent, resource: object, apiV3Key: string) =>
+	sealedNotification({ ...SAMPLES[eventType], resource }, apiV3Key);
+
+const signNotification = (
+	body: string,
+	privateKey: string,
+	publicKeyId: string,
+	{ timestamp }: { timestamp: number },
+) => signedHeaders(body, privateKey, publicKeyId, timestamp);
 
 const NOW = 1_764_000_000;
 const TOLERANCE = 300;
@@ -277,7 +304,7 @@ describe(scenario('paymentWebhook.wechatPay.credential'), () => {
 });
 
 /** The item of a verified notification of `resource`. */
-function itemOf(eventType: 'TRANSACTION.SUCCESS' | 'REFUND.SUCCESS', resource: object) {
+function itemOf(eventType: WechatEvent, resource: object) {
 	const body = notificationBody(eventType, resource, merchant.apiV3Key);
 	const headers = signNotification(body, merchant.privateKey, merchant.publicKeyId, {
 		timestamp: NOW,
@@ -377,7 +404,7 @@ describe(scenario('paymentWebhook.wechatPay.answers'), () => {
 
 	it('refuses with its JSON code FAIL and a 4xx, so that WeChat Pay retries, starting nothing', async () => {
 		const { body, headers } = fresh();
-		const refused = fake(body.replace('"id":"EV-', '"id":"EX-'), headers);
+		const refused = fake(body.replace('"summary":"', '"summary":"!'), headers);
 		expect(await trigger.webhook.call(refused.context)).toEqual({ noWebhookResponse: true });
 		expect(refused.sent).toEqual([
 			{ status: 401, body: { code: 'FAIL', message: 'Invalid notification signature' } },
