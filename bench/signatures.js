@@ -14,10 +14,11 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
+	PROVIDER_PARAMETERS,
 	TEST_SIGNING_SECRETS,
+	credentialOf,
+	deliverEvent,
 	sampleEvent,
-	signWithTestSecret,
-	withSigningSecret,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
 
@@ -38,16 +39,15 @@ const { verifyDelivery } = require(
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });
 	const size = JSON.stringify(event).length;
-	const body = JSON.stringify(
-		padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event,
-	);
-	const headers = signWithTestSecret(provider, body);
+	const padded = padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event;
+	const secret = TEST_SIGNING_SECRETS[provider];
+	const { body, headers } = deliverEvent(provider, padded, secret);
 	return {
 		provider,
 		rawBody: Buffer.from(body),
 		headers,
-		secrets: withSigningSecret(TEST_SIGNING_SECRETS[provider]),
-		settings: {},
+		secrets: credentialOf(provider, secret),
+		settings: PROVIDER_PARAMETERS[provider],
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
 	};

@@ -9,11 +9,27 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const PEM_LINE = /.{1,64}/g;
 
 /**
+ * Keys parsed from credentials, by their text: parsing costs several times the check itself, so a
+ * credential's key is parsed once per process, not on every delivery. Bounded, as credentials are.
+ */
+const parsedKeys = new Map<string, KeyObject | null>();
+const MAX_PARSED_KEYS = 64;
+
+/**
  * The RSA public key in `text`: a PEM (public key or certificate), its line breaks lost or not
  * (a pasted PEM may arrive on one line), or bare base64 DER as Alipay's console shows it.
  * Null when it holds no RSA public key.
  */
 export function rsaPublicKey(text: string): KeyObject | null {
+	const known = parsedKeys.get(text);
+	if (known !== undefined) return known;
+	const key = parseRsaPublicKey(text);
+	if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.clear();
+	parsedKeys.set(text, key);
+	return key;
+}
+
+function parseRsaPublicKey(text: string): KeyObject | null {
 	const trimmed = text.trim();
 	const block = PEM_BLOCK.exec(trimmed);
 	const label = block === null ? 'PUBLIC KEY' : block[1];

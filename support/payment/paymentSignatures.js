@@ -150,6 +150,15 @@ function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 }
 
 /**
+ * The provider's own bad deliveries (its signer's), or undefined when the shared ones apply.
+ * @param {Provider} provider @param {(name: string) => Record<string, unknown>} sample
+ * @param {string} secret
+ */
+function providerBadDeliveries(provider, sample, secret) {
+	return SIGNERS[provider].badDeliveries?.(sample, secret);
+}
+
+/**
  * A documented purchase or refund event of `provider`, as the provider sends it (its samples.js).
  * @param {Provider} provider @param {'purchase' | 'refund'} kind @param {SampleFields} fields
  * @returns {Record<string, unknown>}
@@ -165,6 +174,7 @@ module.exports = {
 	PROVIDER_PARAMETERS,
 	credentialOf,
 	deliverEvent,
+	providerBadDeliveries,
 	DEMO_SIGNING_CREDENTIALS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
