@@ -15,10 +15,11 @@ const path = require('node:path');
 const {
 	PROVIDERS,
 	PROVIDER_PARAMETERS,
-	TEST_SIGNING_SECRETS,
-	credentialOf,
-	deliverEvent,
+	credentialDataOf,
+	encodeEvent,
 	sampleEvent,
+	signWithTestSecret,
+	withSigningSecret,
 } = require('../support/payment/paymentSignatures');
 const { medianAndRange } = require('../support/statistics');
 
@@ -40,13 +41,12 @@ function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });
 	const size = JSON.stringify(event).length;
 	const padded = padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event;
-	const secret = TEST_SIGNING_SECRETS[provider];
-	const { body, headers } = deliverEvent(provider, padded, secret);
+	const { body } = encodeEvent(provider, padded);
 	return {
 		provider,
 		rawBody: Buffer.from(body),
-		headers,
-		secrets: credentialOf(provider, secret),
+		headers: signWithTestSecret(provider, body),
+		secrets: { ...withSigningSecret(''), ...credentialDataOf(provider) },
 		settings: PROVIDER_PARAMETERS[provider],
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),

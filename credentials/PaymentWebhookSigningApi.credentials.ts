@@ -28,7 +28,7 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 			default: '',
 			placeholder: 'whsec_…',
 			description:
-				"The endpoint's signing secret exactly as the provider shows it: Stripe's whsec_…, the secret key of Paddle's notification destination, Lemon Squeezy's signing secret, Creem's whsec_…, or a Standard Webhooks whsec_… secret",
+				"The endpoint's signing secret exactly as the provider shows it: Stripe's whsec_…, the secret key of Paddle's notification destination, Lemon Squeezy's signing secret, Polar's polar_whs_… or whsec_…, Creem's whsec_…, or a Standard Webhooks whsec_… secret",
 		},
 		{
 			displayName: 'Public Key',

@@ -18,7 +18,8 @@
  *      each one's success checked (e2e/everyOperation.js);
  *   4. the trigger, active and polling every minute: its first poll emits nothing, then a change
  *      made through the sandbox's activity route is emitted (quoted in the check's line);
- *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js);
+ *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js), and
+ *      one signed purchase per payment provider (every test signer) through its own workflow;
  *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool;
  * and it says what examples (b) and (d) can do with the release's Data table node.
  * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
@@ -68,7 +69,7 @@ const {
 } = require('../support/n8n/n8nInstall');
 const { createChecks } = require('./checks');
 const { TRIGGER_NODE, triggerWorkflow } = require('../support/n8n/workflowBuilders');
-const { TEST_SIGNING_SECRETS } = require('../support/payment/paymentSignatures');
+const { PROVIDERS, TEST_SIGNING_SECRETS } = require('../support/payment/paymentSignatures');
 const { ScriptedModel } = require('../support/services/scriptedModel');
 const { Sandbox } = require('../sandbox/server');
 const { KEYS, WRONG_SECRET } = require('../sandbox/seed');
@@ -86,11 +87,12 @@ const {
 	photopalCredential,
 } = require('./everyOperation');
 const { checkWebhookExamples, paymentWebhookPath } = require('./webhookExampleChecks');
+const { checkEachProviderOnce, providerWebhooks, providerWorkflows } = require('./webhookSecurity');
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
-const SECRETS = [...EVERY_OPERATION_SECRETS, TEST_SIGNING_SECRETS.stripe];
+const SECRETS = [...EVERY_OPERATION_SECRETS, ...Object.values(TEST_SIGNING_SECRETS)];
 /** The ids the matrix imports its workflows under; the checks find their executions by them. */
 const IDS = {
 	operations: 'compatAllOps00001',
@@ -166,7 +168,7 @@ async function runRelease(version, tarball, install) {
 		const exampleE = readExample('e-ask-about-promoters-agent.json');
 		const exampleH = readExample('h-purchase-on-payment-webhook.json');
 		await check(
-			'credentials and workflows imported (n8n import:*), examples (a), (e) and (h) and the trigger activated',
+			'credentials and workflows imported (n8n import:*), examples (a), (e) and (h), one purchase workflow per payment provider and the trigger activated',
 			async () => {
 				await importCredentials(
 					env,
@@ -174,7 +176,7 @@ async function runRelease(version, tarball, install) {
 						sandboxCredential(sandbox.url, DEMO_KEY, DEMO_CREDENTIAL),
 						photopalCredential(sandbox.url),
 						modelCredential(model.url),
-						signingCredential('stripe'),
+						...PROVIDERS.map(signingCredential),
 					],
 					release,
 				);
@@ -191,13 +193,17 @@ async function runRelease(version, tarball, install) {
 					{ ...exampleH, id: IDS.purchase },
 				];
 				const activated = [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase];
+				const perProvider = providerWorkflows();
 				await importWorkflows(
 					env,
-					workflows.map((workflow) => ({
-						workflow,
-						id: workflow.id,
-						publish: activated.includes(workflow.id),
-					})),
+					[
+						...workflows.map((workflow) => ({
+							workflow,
+							id: workflow.id,
+							publish: activated.includes(workflow.id),
+						})),
+						...perProvider,
+					],
 					release,
 				);
 				return `activated with \`n8n ${activateArgs(release, '…')[0]}\`${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}`;
@@ -221,7 +227,7 @@ async function runRelease(version, tarball, install) {
 
 		const base = `http://127.0.0.1:${port}`;
 		await check(
-			'n8n start answers /healthz/readiness and registers the examples (a) and (h) webhooks',
+			"n8n start answers /healthz/readiness and registers the webhooks of examples (a) and (h) and each provider's workflow",
 			async () => {
 				const started = await startN8nServing(
 					{ ...env, N8N_LOG_LEVEL: 'info' },
@@ -232,6 +238,7 @@ async function runRelease(version, tarball, install) {
 						webhooks: [
 							{ method: 'POST', path: paymentWebhookPath(exampleA) },
 							{ method: 'POST', path: paymentWebhookPath(exampleH) },
+							...providerWebhooks(),
 						],
 					},
 				);
@@ -339,6 +346,7 @@ async function runRelease(version, tarball, install) {
 			refund: { id: IDS.refund, json: exampleA },
 			purchase: { id: IDS.purchase, json: exampleH },
 		});
+		await checkEachProviderOnce({ check, base, sandbox, seen });
 
 		await check('no API secret in any output, answer or n8n log', () => {
 			seen.push(fs.readFileSync(serverLog, 'utf8'));

@@ -1,12 +1,13 @@
 // @ts-check
 'use strict';
 /**
- * The Payment Webhook Trigger in a real n8n, per provider: signed deliveries start one execution
- * each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and re-serialized
- * deliveries get 401, leave no execution in n8n's list and make no call at the sandbox. One
- * workflow per provider (support/n8n/workflowBuilders.js: the trigger → Track Purchase), imported
- * beside the examples and published; `checkWebhookSecurity` runs on the started n8n and prints one
- * `WEBHOOK` line each.
+ * The Payment Webhook Trigger in a real n8n, per provider (every test signer in
+ * support/payment/signers/, so a new provider needs no line here): signed deliveries start one
+ * execution each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and
+ * re-serialized deliveries, and the signer's own bad kinds, get 401 (or 400), leave no execution
+ * in n8n's list and make no call at the sandbox. One workflow per provider
+ * (support/n8n/workflowBuilders.js: the trigger → Track Purchase), imported beside the examples
+ * and published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
@@ -14,10 +15,11 @@ const path = require('node:path');
 const {
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
+	SIGNATURE_HEADERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
-	deliverEvent,
-	providerBadDeliveries,
+	encodeEvent,
+	moreBadDeliveries,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
@@ -58,45 +60,42 @@ function webhookId(provider) {
 	return `e2e-pay-${provider.toLowerCase()}`;
 }
 
-/**
- * A provider's module, as the built node has it (test:e2e builds first).
- * @param {Provider} provider
- */
-function builtProvider(provider) {
-	const { providerOf } = /** @type {typeof import('../nodes/PaymentWebhookTrigger/providers')} */ (
+/** The built registry (test:e2e builds first). */
+function registry() {
+	return /** @type {typeof import('../nodes/PaymentWebhookTrigger/providers')} */ (
 		require(
 			path.join(__dirname, '..', 'dist', 'nodes', 'PaymentWebhookTrigger', 'providers', 'index.js'),
 		)
 	);
-	return providerOf(provider);
-}
-
-/** The provider's purchase events. @param {Provider} provider @returns {string[]} */
-function purchaseEvents(provider) {
-	return Object.entries(builtProvider(provider).events)
-		.filter(([, reader]) => reader.kind === 'purchase')
-		.map(([value]) => value);
 }
 
 /**
- * The answer the provider reads to an accepted delivery (Alipay's `success`), if it reads one:
- * n8n's last node's JSON is not it, so such a provider's workflow answers at once.
+ * The answer a refused delivery of `provider` gets with `status`, as the built module says: its
+ * own, or the trigger's generic JSON error.
+ * @param {Provider} provider @param {400 | 401} status
+ */
+function refusalAnswer(provider, status) {
+	const refused = registry().providerOf(provider).answers?.refused;
+	if (refused) return refused(status).body;
+	return { error: status === 401 ? 'Invalid webhook signature' : 'Invalid webhook body' };
+}
+
+/**
+ * The answer the provider reads to an accepted delivery (Alipay's `success`), if it reads one.
+ * n8n's answer when the last node finishes is that node's JSON, never it: such a provider's
+ * workflow answers at once, and its workflow runs after the answer.
  * @param {Provider} provider
  */
-const acceptedAnswer = (provider) => builtProvider(provider).answers?.accepted;
+const acceptedAnswer = (provider) => registry().providerOf(provider).answers?.accepted;
 
 /**
- * Whether `text` is the provider's answer to a refusal with `status`: its own, or the node's
- * generic JSON error.
- * @param {Provider} provider @param {number} status @param {string} text
+ * The provider's purchase events, as the built node lists them.
+ * @param {Provider} provider @returns {string[]}
  */
-function isRefusalAnswer(provider, status, text) {
-	const refused = builtProvider(provider).answers?.refused;
-	if (refused === undefined || (status !== 400 && status !== 401)) {
-		return /Invalid webhook (signature|body)/.test(text);
-	}
-	const { body } = refused(status);
-	return typeof body === 'string' ? text === body : text === JSON.stringify(body);
+function purchaseEvents(provider) {
+	return Object.entries(registry().providerOf(provider).events)
+		.filter(([, reader]) => reader.kind === 'purchase')
+		.map(([value]) => value);
 }
 
 /** The credential with the empty secret, in `n8n import:credentials` form. */
@@ -106,20 +105,33 @@ function webhookSecurityCredentials() {
 	];
 }
 
+/** One purchase workflow per provider, published (test:e2e and the version matrix). */
+function providerWorkflows() {
+	return PROVIDERS.map((provider) => ({
+		workflow: purchaseWorkflow({
+			guarded: false,
+			webhookId: webhookId(provider),
+			provider,
+			events: purchaseEvents(provider),
+			responseMode: acceptedAnswer(provider) === undefined ? 'lastNode' : 'onReceived',
+		}),
+		id: workflowId(provider),
+		publish: true,
+	}));
+}
+
+/** Their production webhooks, for waitForWebhooks. */
+function providerWebhooks() {
+	return PROVIDERS.map((provider) => ({
+		method: 'POST',
+		path: paymentTriggerPath(webhookId(provider)),
+	}));
+}
+
 /** The workflows to import (published) before n8n starts. */
 function webhookSecurityWorkflows() {
 	return [
-		...PROVIDERS.map((provider) => ({
-			workflow: purchaseWorkflow({
-				guarded: false,
-				webhookId: webhookId(provider),
-				provider,
-				events: purchaseEvents(provider),
-				responseMode: acceptedAnswer(provider) === undefined ? 'lastNode' : 'onReceived',
-			}),
-			id: workflowId(provider),
-			publish: true,
-		})),
+		...providerWorkflows(),
 		{
 			workflow: purchaseWorkflow({
 				guarded: false,
@@ -134,10 +146,62 @@ function webhookSecurityWorkflows() {
 
 /** Their production webhooks, for waitForWebhooks. */
 function webhookSecurityWebhooks() {
-	return [...PROVIDERS.map(webhookId), EMPTY_SECRET.webhookId].map((id) => ({
+	return [
+		...providerWebhooks(),
+		{ method: 'POST', path: paymentTriggerPath(EMPTY_SECRET.webhookId) },
+	];
+}
+
+/**
+ * Posts one signed purchase of `provider` to its workflow (providerWorkflows): its answer's status
+ * and text, and how many calls reached the sandbox's track/conversion for it.
+ * @param {{ base: string, provider: Provider, transactionId: string, sandbox: { calls: { path: string, body: string }[] }, seen: string[] }} options
+ */
+async function postSignedPurchase({ base, provider, transactionId, sandbox, seen }) {
+	const { contentType } = encodeEvent(provider, {});
+	const body = purchaseBody(provider, transactionId);
+	const answer = await fetch(`${base}/webhook/${paymentTriggerPath(webhookId(provider))}`, {
 		method: 'POST',
-		path: paymentTriggerPath(id),
-	}));
+		headers: { 'Content-Type': contentType, ...signWithTestSecret(provider, body) },
+		body,
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await answer.text();
+	seen.push(text);
+	const callsNow = () =>
+		sandbox.calls.filter(
+			(call) => call.path.endsWith('/track/conversion') && call.body.includes(`"${transactionId}"`),
+		).length;
+	// A workflow that answered at once calls the sandbox after its answer.
+	if (answer.ok) {
+		await waitUntil(async () => callsNow() > 0, {
+			timeoutMs: TIMEOUT_MS,
+			intervalMs: 100,
+			what: `${provider}'s purchase ${transactionId} reaching the sandbox`,
+		});
+	}
+	return { status: answer.status, text, calls: callsNow() };
+}
+
+/**
+ * The version matrix's check: each provider's signed purchase, once, runs its workflow and reaches
+ * Track Purchase.
+ * @param {{ check: (name: string, body: () => Promise<string | void>) => Promise<void>, base: string, sandbox: { calls: { path: string, body: string }[] }, seen: string[] }} options
+ */
+async function checkEachProviderOnce({ check, base, sandbox, seen }) {
+	await check(
+		`each payment provider's signed purchase reaches Track Purchase (${PROVIDERS.join(', ')})`,
+		async () => {
+			const stamp = Date.now().toString(36);
+			for (const provider of PROVIDERS) {
+				const transactionId = `compat_${provider}_${stamp}`;
+				const answer = await postSignedPurchase({ base, provider, transactionId, sandbox, seen });
+				assert.equal(answer.status, 200, `${provider}: ${answer.status} ${answer.text}`);
+				assert.equal(answer.calls, 1, `${provider}: ${answer.calls} calls at the sandbox`);
+			}
+			return `${PROVIDERS.length} providers, one purchase each`;
+		},
+	);
 }
 
 /**
@@ -165,21 +229,36 @@ async function postStripeEvent({ base, webhookPath, kind, fields, signed = true,
 const staleTimestamp = () => Math.floor(Date.now() / 1000) - 3600;
 
 /**
- * The bad deliveries of a provider, each `{ name, body, headers }` for a purchase of its own
- * transaction ID (each one `sample` is asked for): the signer's own bad kinds, or the shared ones
- * of a JSON body signed in headers. Lemon Squeezy and Creem sign no timestamp, so they have no
- * stale case.
- * @param {Provider} provider @param {(name: string) => Record<string, unknown>} sample
+ * A purchase of `provider` as it sends one, for `BUYER`.
+ * @param {Provider} provider @param {string} transactionId
  */
-function badDeliveries(provider, sample) {
+function purchaseBody(provider, transactionId) {
+	return encodeEvent(provider, sampleEvent(provider, 'purchase', { transactionId, userId: BUYER }))
+		.body;
+}
+
+/**
+ * The bad deliveries of a provider, each `{ name, body, headers }` for a purchase of its own
+ * transaction ID, and every transaction ID they name: those every provider gets, then its
+ * signer's own. A provider that signs no timestamp has no stale case; one whose body is not JSON
+ * no re-serialized one; one that signs in the body none of the header cases (forged, stale,
+ * unsigned, wrong secret: its signer has its own); one whose body hides the buyer (a sealed
+ * resource) no shared tampered one.
+ * @param {Provider} provider @param {string} prefix
+ */
+function badDeliveries(provider, prefix) {
 	const secret = TEST_SIGNING_SECRETS[provider];
-	const own = providerBadDeliveries(provider, sample, secret);
-	if (own !== undefined) return own;
+	/** @type {string[]} */
+	const transactionIds = [];
 	/** @param {string} name */
-	const bodyFor = (name) => JSON.stringify(sample(name));
+	const bodyFor = (name) => {
+		transactionIds.push(`${prefix}_${name}`);
+		return purchaseBody(provider, `${prefix}_${name}`);
+	};
+	const signsInHeader = SIGNATURE_HEADERS[provider] !== '';
 	/** @type {{ name: string, body: string, headers: Record<string, string> }[]} */
 	const cases = [];
-	{
+	if (signsInHeader) {
 		// A signature made up by someone who does not hold the secret, in the provider's format.
 		const body = bodyFor('forged');
 		const genuine = signDelivery(provider, body, secret);
@@ -193,9 +272,11 @@ function badDeliveries(provider, sample) {
 	{
 		const body = bodyFor('tampered');
 		const headers = signDelivery(provider, body, secret);
-		cases.push({ name: 'tampered', body: body.replace('"buyer_1"', '"attacker_1"'), headers });
+		if (body.includes(BUYER)) {
+			cases.push({ name: 'tampered', body: body.replace(BUYER, 'attacker_1'), headers });
+		}
 	}
-	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
+	if (signsInHeader && !SIGNS_NO_TIMESTAMP.includes(provider)) {
 		const body = bodyFor('stale');
 		cases.push({
 			name: 'stale',
@@ -203,13 +284,13 @@ function badDeliveries(provider, sample) {
 			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
 		});
 	}
-	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
-	{
+	if (signsInHeader) {
+		cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
 		const body = bodyFor('wrong_secret');
 		const wrong = OTHER_SIGNING_SECRETS[provider];
 		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
 	}
-	{
+	if (encodeEvent(provider, {}).contentType === 'application/json') {
 		const body = bodyFor('reserialized');
 		const headers = signDelivery(provider, body, secret);
 		cases.push({
@@ -218,7 +299,8 @@ function badDeliveries(provider, sample) {
 			headers,
 		});
 	}
-	return cases;
+	cases.push(...moreBadDeliveries(provider, bodyFor));
+	return { cases, transactionIds };
 }
 
 /**
@@ -254,16 +336,17 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 
 	for (const provider of PROVIDERS) {
 		await check(
-			`Payment Webhook Trigger (${provider}): signed deliveries run, forged ones get 401 and run nothing`,
+			`Payment Webhook Trigger (${provider}): signed deliveries run, forged ones get 401 or 400 and run nothing`,
 			async () => {
 				const id = workflowId(provider);
 				const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
 				const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
+				const { contentType } = encodeEvent(provider, {});
 				/** @param {string} body @param {Record<string, string>} headers */
 				const post = async (body, headers) => {
 					const answer = await fetch(url, {
 						method: 'POST',
-						headers: { 'content-type': 'application/json', ...headers },
+						headers: { 'Content-Type': contentType, ...headers },
 						body,
 					});
 					const text = await answer.text();
@@ -271,28 +354,22 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 					return { status: answer.status, text };
 				};
 				const executionsBefore = await executionCount(id);
-
 				const expectedAnswer = acceptedAnswer(provider);
+
 				for (let i = 0; i < VALID_DELIVERIES; i++) {
 					const transactionId = `${prefix}_valid_${i}`;
-					const event = sampleEvent(provider, 'purchase', { transactionId, userId: BUYER });
-					const { body, headers } = deliverEvent(provider, event, TEST_SIGNING_SECRETS[provider]);
-					const answer = await post(body, headers);
+					const answer = await postSignedPurchase({
+						base,
+						provider,
+						transactionId,
+						sandbox,
+						seen: seenOutput,
+					});
 					assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
 					if (expectedAnswer !== undefined) {
 						assert.equal(answer.text, expectedAnswer.body, `valid delivery ${i}'s answer`);
 					}
-					// A provider answered at once sees its workflow run after the answer.
-					await waitUntil(async () => callsFor(transactionId) > 0, {
-						timeoutMs: TIMEOUT_MS,
-						intervalMs: 100,
-						what: `valid delivery ${i} reaching the sandbox`,
-					});
-					assert.equal(
-						callsFor(transactionId),
-						1,
-						`valid delivery ${i} did not reach the sandbox once`,
-					);
+					assert.equal(answer.calls, 1, `valid delivery ${i} did not reach the sandbox once`);
 				}
 				let executions = 0;
 				await waitUntil(
@@ -312,33 +389,34 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 					`${accepted} executions for ${VALID_DELIVERIES} valid deliveries`,
 				);
 
-				/** Every transaction ID a bad delivery names. @type {string[]} */
-				const badIds = [];
-				const bad = badDeliveries(provider, (name) => {
-					badIds.push(`${prefix}_${name}`);
-					return sampleEvent(provider, 'purchase', {
-						transactionId: `${prefix}_${name}`,
-						userId: BUYER,
-					});
-				});
+				const { cases: bad, transactionIds: badIds } = badDeliveries(provider, prefix);
 				/** @type {Set<number>} */
 				const statuses = new Set();
 				for (const delivery of bad) {
 					const answer = await post(delivery.body, delivery.headers);
-					const what = `${delivery.name}: ${answer.status} ${answer.text}`;
-					assert.ok(answer.status === 401 || answer.status === 400, what);
-					assert.ok(isRefusalAnswer(provider, answer.status, answer.text), what);
+					assert.ok(
+						answer.status === 401 || answer.status === 400,
+						`${delivery.name}: ${answer.status} ${answer.text}`,
+					);
 					statuses.add(answer.status);
+					const expected = refusalAnswer(provider, answer.status);
+					assert.deepEqual(
+						typeof expected === 'string' ? answer.text : JSON.parse(answer.text),
+						expected,
+						`${delivery.name}: the refusal's answer`,
+					);
 				}
 				await sleep(SETTLE_MS);
 				const badExecutions = (await executionCount(id)) - executionsBefore - accepted;
 				const badCalls = badIds.reduce((sum, badId) => sum + callsFor(badId), 0);
-				const answered = expectedAnswer === undefined ? '' : ` (answered "${expectedAnswer.body}")`;
-				const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted${answered}, ${accepted} executions; bad ${bad.length} answered ${[...statuses].sort().join(' or ')}, ${badExecutions} executions, ${badCalls} calls`;
+				const answered = [...statuses].sort().reverse().join('/');
+				const said =
+					expectedAnswer === undefined ? '' : ` (answered ${JSON.stringify(expectedAnswer.body)})`;
+				const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted${said}, ${accepted} executions; bad ${bad.length} answered ${answered}, ${badExecutions} executions, ${badCalls} calls`;
 				console.log(line);
 				assert.equal(badExecutions, 0, `${badExecutions} executions for bad deliveries`);
 				assert.equal(badCalls, 0, `${badCalls} sandbox calls for bad deliveries`);
-				return `${bad.map((delivery) => delivery.name).join(', ')} → ${[...statuses].sort().join(' or ')}`;
+				return `${bad.map((delivery) => delivery.name).join(', ')} → ${answered}`;
 			},
 		);
 	}
@@ -389,7 +467,10 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 }
 
 module.exports = {
+	checkEachProviderOnce,
 	checkWebhookSecurity,
+	providerWebhooks,
+	providerWorkflows,
 	postStripeEvent,
 	webhookSecurityCredentials,
 	webhookSecurityWebhooks,

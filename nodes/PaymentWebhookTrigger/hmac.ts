@@ -1,6 +1,6 @@
 /**
  * What the providers' signature checks share (node:crypto only): HMAC-SHA256 over the raw body
- * bytes, constant-time comparison, the timestamp tolerance, and the two schemes more than one
+ * bytes, constant-time comparison, the timestamp tolerance, and the schemes more than one
  * provider uses. A refusal's reason holds neither the secret, the body nor any header value.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -137,4 +137,53 @@ export function verifyBodyHex(request: DeliveryRequest, headerName: string): Ver
 		return refuse('the signature does not match the body and the signing secret');
 	}
 	return { valid: true, signedAt: null, messageId: null };
+}
+
+/**
+ * The Standard Webhooks check: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>
+ * [ …]`, HMAC-SHA256 of `<id>.<timestamp>.<body>`; any `v1` signature may match under any of
+ * `keys` (`v1a` and other versions are ignored). The signed `webhook-id` names the delivery.
+ */
+export function verifyStandardWebhooks(
+	request: DeliveryRequest,
+	keys: readonly Buffer[],
+): Verification {
+	const found = signatureHeader(request, 'webhook-signature');
+	if ('refusal' in found) return found.refusal;
+	const messageId = headerValue(request.headers, 'webhook-id');
+	const timestamp = headerValue(request.headers, 'webhook-timestamp');
+	if (messageId === undefined || messageId === '') {
+		return refuse('missing webhook-id header');
+	}
+	if (timestamp === undefined || !UNIX_SECONDS.test(timestamp)) {
+		return refuse('missing or malformed webhook-timestamp header');
+	}
+	const signatures = found.header
+		.split(' ')
+		.filter((entry) => entry !== '')
+		.map((entry) => {
+			const at = entry.indexOf(',');
+			return at < 0 ? ['', entry] : [entry.slice(0, at), entry.slice(at + 1)];
+		})
+		.filter(([version]) => version === 'v1')
+		.map(([, signature]) => signature);
+	if (signatures.length === 0) {
+		return refuse('malformed webhook-signature header: no v1 signature');
+	}
+	let matched = false;
+	for (const key of keys) {
+		const expected = hmac(key, [`${messageId}.${timestamp}.`, request.rawBody]).digest('base64');
+		if (anyMatches(expected, signatures)) matched = true;
+	}
+	if (!matched) return refuse('no v1 signature matches the body and the signing secret');
+	return checkAge(Number(timestamp), request, messageId);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** The key bytes of a Standard Webhooks secret: the base64 after `whsec_` (or the whole secret). */
+export function standardWebhooksKey(secret: string): Buffer | null {
+	const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+	if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return null;
+	return Buffer.from(encoded, 'base64');
 }

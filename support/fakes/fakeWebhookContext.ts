@@ -29,7 +29,7 @@ export interface LoggedLine {
 
 export interface FakeWebhook {
 	context: IWebhookFunctions;
-	/** What the node sent through the response object itself (n8n sends nothing more then). */
+	/** What the node sent through the response object itself, JSON or text (n8n sends nothing more then). */
 	sent: Array<{ status: number; body: unknown; contentType?: string }>;
 	logged: LoggedLine[];
 	readRawBodyCalls: () => number;
@@ -83,8 +83,11 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 				json: (body: unknown) => {
 					sent.push({ status, body });
 				},
+				send: (body: string) => {
+					sent.push({ status, body });
+				},
 				type: (contentType: string) => ({
-					send: (body: unknown) => {
+					send: (body: string) => {
 						sent.push({ status, body, contentType });
 					},
 				}),

@@ -8,11 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const {
-	DEMO_SIGNING_CREDENTIALS,
-	TEST_SIGNING_SECRETS,
-	credentialOf,
-} = require('../payment/paymentSignatures');
+const { DEMO_SIGNING_CREDENTIALS, credentialDataOf } = require('../payment/paymentSignatures');
 
 const TESTING_DIR = path.dirname(__dirname);
 const ROOT_DIR = path.dirname(TESTING_DIR);
@@ -151,9 +147,7 @@ function signingCredential(provider) {
 	return {
 		...SIGNING_CREDENTIALS[provider],
 		type: SIGNING_CREDENTIAL_TYPE,
-		data: /** @type {Record<string, string>} */ ({
-			...credentialOf(provider, TEST_SIGNING_SECRETS[provider]),
-		}),
+		data: credentialDataOf(provider),
 	};
 }
 

@@ -49,16 +49,6 @@ const SAMPLES = /** @type {never} */ (
 const byProvider = (pick) =>
 	/** @type {Record<Provider, T>} */ (Object.fromEntries(PROVIDERS.map((id) => [id, pick(id)])));
 
-/**
- * The providers whose deliveries are a JSON body signed in headers with `sign`: the shared
- * signature suites cover them. The others deliver through their signer's `deliver` and have
- * suites of their own.
- */
-const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].deliver === undefined);
-
-/** Each provider's own node parameters of the test endpoint (its merchant or app). */
-const PROVIDER_PARAMETERS = byProvider((id) => SIGNERS[id].parameters ?? {});
-
 /** The providers that sign no timestamp: none of their deliveries can be stale. */
 const SIGNS_NO_TIMESTAMP = PROVIDERS.filter((id) => !SIGNERS[id].signsTimestamp);
 
@@ -68,11 +58,50 @@ const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);
 /** Another endpoint's secret per provider (a secret roll, a wrong key). */
 const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 
-/** The header that carries each provider's signature; lower case; empty for one that signs in the body. */
+/** The header that carries each provider's signature (lower case); empty when it signs in the body. */
 const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader ?? '');
+
+/**
+ * The providers whose body is the event as JSON, signed in a header: the shared signature suites
+ * cover them. The others (a sealed resource, a signed form) have suites of their own.
+ */
+const PLAIN_JSON_PROVIDERS = PROVIDERS.filter(
+	(id) => SIGNERS[id].encode === undefined && SIGNERS[id].signatureHeader !== undefined,
+);
+
+/** Each provider's own node parameters of the test endpoint (its merchant or app). */
+const PROVIDER_PARAMETERS = byProvider((id) => SIGNERS[id].parameters ?? {});
 
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
+
+/**
+ * The test endpoint's credential fields (the demo signing credential's).
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function credentialDataOf(provider) {
+	const signer = SIGNERS[provider];
+	return signer.credentialData ?? { signingSecret: signer.secret };
+}
+
+/**
+ * An event's body as the provider sends it, and its content type.
+ * @param {Provider} provider @param {Record<string, unknown>} event
+ */
+function encodeEvent(provider, event) {
+	const { encode, contentType = 'application/json' } = SIGNERS[provider];
+	return { body: encode ? encode(event) : JSON.stringify(event), contentType };
+}
+
+/**
+ * The provider's own bad kinds of delivery (none for most).
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ * @returns {import('./signer').BadDelivery[]}
+ */
+function moreBadDeliveries(provider, bodyFor) {
+	const signer = SIGNERS[provider];
+	return signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? [];
+}
 
 /**
  * The credential's fields with only the Signing Secret set.
@@ -86,40 +115,6 @@ function withSigningSecret(signingSecret) {
 		publicKeyId: '',
 		decryptionSecret: '',
 		rootCertificate: '',
-	};
-}
-
-/**
- * The credential's fields of the endpoint `secret` signs for: its Signing Secret, or the fields a
- * key pair provider's signer derives from its private key.
- * @param {Provider} provider @param {string} secret
- * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
- */
-function credentialOf(provider, secret) {
-	const { credentialFor } = SIGNERS[provider];
-	return credentialFor === undefined
-		? withSigningSecret(secret)
-		: { ...withSigningSecret(''), ...credentialFor(secret) };
-}
-
-/**
- * What `provider` posts for `event`, signed with `secret` at `timestamp` (now when absent): the
- * signer's own delivery, or the event as JSON with the signature headers.
- * @param {Provider} provider @param {Record<string, unknown>} event @param {string} secret
- * @param {{ timestamp?: number }} [options]
- * @returns {import('./signer').Delivery}
- */
-function deliverEvent(provider, event, secret, { timestamp } = {}) {
-	const at = timestamp ?? Math.floor(Date.now() / 1000);
-	const { deliver } = SIGNERS[provider];
-	if (deliver !== undefined) return deliver(event, secret, { timestamp: at });
-	const body = JSON.stringify(event);
-	return {
-		body,
-		headers: {
-			'content-type': 'application/json',
-			...signDelivery(provider, body, secret, { timestamp: at }),
-		},
 	};
 }
 
@@ -142,20 +137,10 @@ function signWithTestSecret(provider, rawBody) {
 function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 	const signer = SIGNERS[provider];
 	if (signer === undefined) throw new Error(`Unknown provider ${String(provider)}`);
-	if (signer.sign === undefined) throw new Error(`${provider} signs in the body: deliverEvent`);
 	return signer.sign(rawBody, secret, {
 		timestamp: timestamp ?? Math.floor(Date.now() / 1000),
 		eventId,
 	});
-}
-
-/**
- * The provider's own bad deliveries (its signer's), or undefined when the shared ones apply.
- * @param {Provider} provider @param {(name: string) => Record<string, unknown>} sample
- * @param {string} secret
- */
-function providerBadDeliveries(provider, sample, secret) {
-	return SIGNERS[provider].badDeliveries?.(sample, secret);
 }
 
 /**
@@ -170,11 +155,8 @@ function sampleEvent(provider, kind, fields) {
 }
 
 module.exports = {
-	HEADER_SIGNED,
+	PLAIN_JSON_PROVIDERS,
 	PROVIDER_PARAMETERS,
-	credentialOf,
-	deliverEvent,
-	providerBadDeliveries,
 	DEMO_SIGNING_CREDENTIALS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
@@ -182,6 +164,9 @@ module.exports = {
 	SIGNATURE_HEADERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
+	credentialDataOf,
+	encodeEvent,
+	moreBadDeliveries,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,

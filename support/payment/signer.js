@@ -10,36 +10,29 @@ const { createHmac } = require('node:crypto');
 
 /**
  * @typedef {object} Signer
- * @property {string} secret the test endpoint's secret, in the provider's own format (a key pair
- *   provider's: the private key it signs with)
+ * @property {string} secret the test endpoint's secret, in the provider's own format
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
- *   when the signature is in the body
+ *   when the signature is in the body (`encode` signs with `secret`, `sign` gives no header, and
+ *   the shared header cases give way to the signer's own)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
- * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} [sign]
- *   the headers the provider sends with `rawBody` (sent byte for byte as given); none when the
- *   signature is in the body
- * @property {(secret: string) => Partial<ProviderSecrets>} [credentialFor] the credential's fields
- *   of the endpoint `secret` signs for; without it, the Signing Secret is `secret`
+ * @property {(rawBody: string, secret: string, options: { timestamp: number, eventId?: string }) => Record<string, string>} sign
+ *   the headers the provider sends with `rawBody` (sent byte for byte as given)
+ * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
+ *   the provider needs more than the Signing Secret (`secret`)
  * @property {Record<string, string>} [parameters] the provider's own node parameters of the test
  *   endpoint (its merchant or app)
- * @property {(event: Record<string, unknown>, secret: string, options: { timestamp: number }) => Delivery} [deliver]
- *   the delivery of a sample event, for a provider that signs or encrypts inside the body; without
- *   it, the event as JSON with `sign`'s headers
- * @property {(sample: (name: string) => Record<string, unknown>, secret: string) => BadDelivery[]} [badDeliveries]
- *   the provider's own bad deliveries, each of `sample(name)` (a purchase named for the case);
- *   without it, the shared forged, tampered, stale, unsigned, wrong-secret and re-serialized ones
+ * @property {string} [contentType] the body's content type (default application/json)
+ * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
+ *   event (default JSON)
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
+ *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
+ *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
+ *   transaction ID ends in `name`
  */
 
-/** @typedef {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets} ProviderSecrets */
-/**
- * @typedef {object} Delivery what is posted: the body byte for byte, and the headers, content type
- *   included (lower-case names)
- * @property {string} body
- * @property {Record<string, string>} headers
- */
-/** @typedef {Delivery & { name: string }} BadDelivery a delivery that must be refused, named for its case */
+/** @typedef {{ name: string, body: string, headers: Record<string, string> }} BadDelivery */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
@@ -57,6 +50,8 @@ const { createHmac } = require('node:crypto');
  * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
  * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
  *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
+ *   a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
  */

@@ -8,7 +8,7 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import {
-	HEADER_SIGNED,
+	PLAIN_JSON_PROVIDERS,
 	SAMPLES,
 	sampleEvent,
 	SIGNS_NO_TIMESTAMP,
@@ -68,8 +68,8 @@ function expectedOf(provider: Provider) {
 }
 
 describe('payment event items', () => {
-	// The providers whose JSON body is signed in headers; the others have suites of their own.
-	describe.each(HEADER_SIGNED)('%s', (provider) => {
+	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
+	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const expected = expectedOf(provider);
 		const unsigned = [
 			...(expected.eventId('purchase') === null ? ['eventId'] : []),
@@ -152,16 +152,7 @@ describe('payment event items', () => {
 		});
 
 		it('lists every field of an event it does not know as missing', () => {
-			const body: IDataObject =
-				provider === 'stripe'
-					? { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } }
-					: provider === 'paddle'
-						? { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } }
-						: provider === 'lemonSqueezy'
-							? { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } }
-							: provider === 'creem'
-								? { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } }
-								: { type: 'customer.created', data: { id: 'cus_1' } };
+			const body = SAMPLES[provider].otherEvent as IDataObject;
 			const item = itemOf(provider, body);
 			expect(item.kind).toBe('other');
 			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);

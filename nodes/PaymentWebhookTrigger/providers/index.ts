@@ -3,6 +3,12 @@
  * (written out, so that n8n's lint reads it), and which sign no timestamp. The node, its
  * description, the credential test, the item builder and the tests know the providers only from
  * here.
+ *
+ * A new provider: its folder `<id>/` (`<id>.ts`, the module; `samples.js`, its sample events for
+ * the tests), its test signer `support/payment/signers/<id>.js`, and here its import, its entry in
+ * PROVIDERS and its option (and its ID in SIGNS_NO_TIMESTAMP if it signs none). Its
+ * `codexAliases` go into PaymentWebhookTrigger.node.json and its `credentialText` into the
+ * credential's help text: test/paymentWebhook/registry.unit.test.ts fails until they are there.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -11,6 +17,7 @@ import { alipay } from './alipay/alipay';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
 import { paddle } from './paddle/paddle';
+import { polar } from './polar/polar';
 import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
 import { wechatPay } from './wechatPay/wechatPay';
@@ -20,6 +27,7 @@ export const PROVIDERS = [
 	stripe,
 	paddle,
 	lemonSqueezy,
+	polar,
 	standardWebhooks,
 	creem,
 	wechatPay,
@@ -67,10 +75,16 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				description: 'Paddle-Signature header; the secret key of the notification destination',
 			},
 			{
+				name: 'Polar',
+				value: 'polar',
+				description:
+					'Webhook-ID, webhook-timestamp and webhook-signature headers; the secret starts with polar_whs_ or whsec_',
+			},
+			{
 				name: 'Standard Webhooks',
 				value: 'standardWebhooks',
 				description:
-					'Webhook-ID, webhook-timestamp and webhook-signature headers (Polar, Svix and others); the secret starts with whsec_',
+					'Webhook-ID, webhook-timestamp and webhook-signature headers (Svix, Dodo Payments and others); the secret starts with whsec_',
 			},
 			{
 				name: 'Stripe',

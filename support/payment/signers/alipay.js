@@ -65,47 +65,56 @@ function formBody(fields) {
 		.join('&');
 }
 
-/** @param {string} body */
-const delivery = (body) => ({ body, headers: { 'content-type': FORM } });
+/** A form's fields, decoded. @param {string} body @returns {Record<string, string>} */
+const fieldsOf = (body) => Object.fromEntries(new URLSearchParams(body));
+
+const secret = newPrivateKey();
+const otherSecret = newPrivateKey();
 
 /** @type {import('../signer').Signer} */
 const signer = {
-	secret: newPrivateKey(),
-	otherSecret: newPrivateKey(),
+	secret,
+	otherSecret,
+	// The signature is the form's `sign` field: `encode` signs with the test key.
 	signsTimestamp: false,
 	demoCredential: { id: 'paySigningAlipay1', name: 'Alipay public key (demo)' },
-	credentialFor: (secret) => ({ publicKey: publicKeyBase64(secret) }),
+	sign: () => ({}),
+	credentialData: { publicKey: publicKeyBase64(secret) },
 	parameters: { appId: samples.appId },
-	deliver: (event, secret) => delivery(formBody(signFields(event, secret))),
-	badDeliveries(sample, secret) {
-		const signed = (/** @type {Record<string, unknown>} */ event, key = secret) =>
-			signFields(event, key);
-		const forged = signed(sample('forged'));
-		const unsigned = signed(sample('unsigned'));
+	contentType: FORM,
+	encode: (event) => formBody(signFields(event, secret)),
+	moreBadDeliveries(bodyFor, key) {
+		/** @param {string} name @param {Record<string, string>} [changes] @param {string} [signingKey] */
+		const resigned = (name, changes = {}, signingKey = key) =>
+			formBody(signFields({ ...fieldsOf(bodyFor(name)), ...changes }, signingKey));
+		const unsigned = fieldsOf(bodyFor('unsigned'));
 		delete unsigned.sign;
 		return [
 			{
 				name: 'forged',
-				...delivery(formBody({ ...forged, sign: signed(sample('forged_from')).sign })),
+				body: formBody({
+					...fieldsOf(bodyFor('forged')),
+					sign: fieldsOf(bodyFor('forged_from')).sign,
+				}),
+				headers: {},
 			},
-			{
-				name: 'tampered',
-				...delivery(formBody({ ...signed(sample('tampered')), total_amount: '0.01' })),
-			},
-			{ name: 'unsigned', ...delivery(formBody(unsigned)) },
-			{ name: 'wrong key', ...delivery(formBody(signed(sample('wrong_key'), signer.otherSecret))) },
+			{ name: 'unsigned', body: formBody(unsigned), headers: {} },
+			{ name: 'wrong key', body: resigned('wrong_key', {}, otherSecret), headers: {} },
 			{
 				name: 'another app',
-				...delivery(formBody(signed({ ...sample('other_app'), app_id: '2021000117600999' }))),
+				body: resigned('other_app', { app_id: '2021000117600999' }),
+				headers: {},
 			},
 			{
 				// The subject's space (+) sent as a literal plus (%2B): another value than was signed.
 				name: 're-encoded value',
-				...delivery(formBody(signed(sample('reencoded'))).replace('Pro+', 'Pro%2B')),
+				body: bodyFor('reencoded').replace('Pro+', 'Pro%2B'),
+				headers: {},
 			},
 			{
 				name: 'a field twice',
-				...delivery(`${formBody(signed(sample('field_twice')))}&app_id=${samples.appId}`),
+				body: `${bodyFor('field_twice')}&app_id=${samples.appId}`,
+				headers: {},
 			},
 		];
 	},

@@ -17,6 +17,12 @@ module.exports = {
 	appId: APP_ID,
 	eventTypes: { purchase: 'TRADE_SUCCESS', refund: 'REFUND' },
 	eventIdFrom: 'body',
+	otherEvent: {
+		notify_id: '1',
+		app_id: APP_ID,
+		trade_status: 'WAIT_BUYER_PAY',
+		out_trade_no: 'order_1',
+	},
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, partial, refundedMinor, eventId } = fields;
 		const trade = {

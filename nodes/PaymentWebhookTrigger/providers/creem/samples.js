@@ -8,6 +8,7 @@
 module.exports = {
 	eventTypes: { purchase: 'checkout.completed', refund: 'refund.created' },
 	eventIdFrom: 'body',
+	otherEvent: { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } },
 	sampleEvent(kind, fields) {
 		const {
 			transactionId,

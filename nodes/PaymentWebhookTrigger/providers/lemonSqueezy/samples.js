@@ -8,6 +8,7 @@
 module.exports = {
 	eventTypes: { purchase: 'order_created', refund: 'order_refunded' },
 	eventIdFrom: 'none',
+	otherEvent: { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } },
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, currency, partial, refundedMinor } = fields;
 		return {

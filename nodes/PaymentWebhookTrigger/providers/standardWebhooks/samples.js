@@ -8,6 +8,7 @@
 module.exports = {
 	eventTypes: { purchase: 'order.paid', refund: 'order.refunded' },
 	eventIdFrom: 'message',
+	otherEvent: { type: 'customer.created', data: { id: 'cus_1' } },
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, currency, partial, refundedMinor } = fields;
 		return {

@@ -8,6 +8,7 @@
 module.exports = {
 	eventTypes: { purchase: 'payment_intent.succeeded', refund: 'charge.refunded' },
 	eventIdFrom: 'body',
+	otherEvent: { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } },
 	sampleEvent(kind, fields) {
 		const {
 			transactionId,

@@ -13,6 +13,11 @@ module.exports = {
 	merchantId: MERCHANT_ID,
 	eventTypes: { purchase: 'TRANSACTION.SUCCESS', refund: 'REFUND.SUCCESS' },
 	eventIdFrom: 'body',
+	otherEvent: {
+		id: 'EV-1',
+		event_type: 'REFUND.ABNORMAL',
+		resource: { mchid: MERCHANT_ID, out_trade_no: 'order_1', refund_status: 'ABNORMAL' },
+	},
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, currency, refundedMinor, eventId } = fields;
 		const envelope = {

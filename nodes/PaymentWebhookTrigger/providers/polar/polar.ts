@@ -1,0 +1,122 @@
+/**
+ * Polar: Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), and a
+ * secret in either of Polar's formats, verified as Polar's SDK verifies it: any `v1` signature may
+ * match under the secret's own UTF-8 bytes, or under the bytes base64-encoded after `whsec_`.
+ * Secrets made before 8 September 2026 (`polar_whs_…`) sign with their UTF-8 bytes (Polar's SDK
+ * base64-encoded the secret before the standard's library decoded it); newer ones are `whsec_`
+ * and base64, as the standard has them. The event ID is the signed `webhook-id`.
+ *
+ * The transaction ID a purchase and its refund share is Polar's order ID (`order.paid` /
+ * `order.refunded`, `data.id`). The user ID is the customer's `external_id` (set by the brand's
+ * server through Polar's API), else the order's metadata.
+ */
+import { standardWebhooksKey, verifyStandardWebhooks } from '../../hmac';
+import { currencyAt, minorAt, refundTypeByStatus } from '../../money';
+import {
+	objectAt,
+	signingSecretRule,
+	textAt,
+	type EventFields,
+	type EventReader,
+	type JsonObject,
+	type PaymentProvider,
+	ANY_EVENT_OPTION,
+	EVENTS_PARAMETER_DESCRIPTION,
+} from '../../provider';
+
+const LEGACY_PREFIX = 'polar_whs_';
+const STANDARD_PREFIX = 'whsec_';
+
+/** The keys Polar's SDK tries: the secret's UTF-8 bytes, then the standard's key if it has one. */
+function keysOf(secret: string): Buffer[] {
+	const standard = secret.startsWith(STANDARD_PREFIX) ? standardWebhooksKey(secret) : null;
+	return [Buffer.from(secret, 'utf8'), ...(standard === null ? [] : [standard])];
+}
+
+/** The order, and what both order events read alike. */
+function readOrder(
+	body: JsonObject,
+	fields: (order: JsonObject) => EventFields,
+): EventFields | null {
+	const order = objectAt(body.data);
+	if (order === null) return null;
+	return {
+		transactionId: textAt(order.id),
+		currency: currencyAt(order.currency),
+		metadata: objectAt(order.metadata),
+		...fields(order),
+	};
+}
+
+/** Polar's order events as the metadata holds the user ID (Standard Webhooks reads them so). */
+export const ORDER_EVENTS: { readonly [E in PolarEvent]: EventReader } = {
+	'order.paid': {
+		kind: 'purchase',
+		fields: (body) =>
+			readOrder(body, (order) => ({
+				amountMinor: minorAt(order.total_amount) ?? minorAt(order.amount),
+			})),
+	},
+	'order.refunded': {
+		kind: 'refund',
+		fields: (body) =>
+			readOrder(body, (order) => ({
+				refundType: refundTypeByStatus(order.status, 'refunded', 'partially_refunded'),
+				amountMinor: minorAt(order.refunded_amount),
+			})),
+	},
+};
+
+/** The same event, its user ID the customer's `external_id` where the order names one. */
+const byExternalId = ({ kind, fields }: EventReader): EventReader => ({
+	kind,
+	fields: (body) => {
+		const read = fields(body);
+		if (read === null) return null;
+		const customer = objectAt(objectAt(body.data)?.customer);
+		return { ...read, userId: textAt(customer?.external_id) };
+	},
+});
+
+export type PolarEvent = 'order.paid' | 'order.refunded';
+
+export const polar: PaymentProvider<'polar', PolarEvent> = {
+	id: 'polar',
+	secretProblem: signingSecretRule((secret) =>
+		(secret.startsWith(LEGACY_PREFIX) && secret.length > LEGACY_PREFIX.length) ||
+		(secret.startsWith(STANDARD_PREFIX) && standardWebhooksKey(secret) !== null)
+			? null
+			: 'The Signing Secret is not a Polar secret: it starts with "polar_whs_", or is "whsec_" followed by base64',
+	),
+	verify: (request) => verifyStandardWebhooks(request, keysOf(request.secrets.signingSecret)),
+	credentialText: "Polar's polar_whs_… or whsec_…",
+	codexAliases: ['polar'],
+	eventType: (body) => textAt(body.type),
+	eventId: (_body, messageId) => messageId,
+	eventsParameter: {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: ['polar'] } },
+		options: [
+			ANY_EVENT_OPTION,
+			{
+				name: 'order.paid',
+				value: 'order.paid',
+				description: 'An order was paid: a one-time purchase or a subscription payment',
+			},
+			{
+				name: 'order.refunded',
+				value: 'order.refunded',
+				description: 'An order was refunded, fully or partly',
+			},
+		],
+		default: ['order.paid', 'order.refunded'],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	},
+	events: {
+		'order.paid': byExternalId(ORDER_EVENTS['order.paid']),
+		'order.refunded': byExternalId(ORDER_EVENTS['order.refunded']),
+	},
+};
