@@ -15,11 +15,10 @@ const path = require('node:path');
 const {
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
-	SIGNATURE_HEADERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	encodeEvent,
-	moreBadDeliveries,
+	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,
@@ -239,15 +238,12 @@ function purchaseBody(provider, transactionId) {
 
 /**
  * The bad deliveries of a provider, each `{ name, body, headers }` for a purchase of its own
- * transaction ID, and every transaction ID they name: those every provider gets, then its
- * signer's own. A provider that signs no timestamp has no stale case; one whose body is not JSON
- * no re-serialized one; one that signs in the body none of the header cases (forged, stale,
- * unsigned, wrong secret: its signer has its own); one whose body hides the buyer (a sealed
- * resource) no shared tampered one.
+ * transaction ID, and every transaction ID they were made for (a sealed body does not show it):
+ * those every provider gets (a provider that signs no timestamp has no stale case; one whose body
+ * is not JSON no re-serialized one) unless its signer replaces them, then the signer's own.
  * @param {Provider} provider @param {string} prefix
  */
 function badDeliveries(provider, prefix) {
-	const secret = TEST_SIGNING_SECRETS[provider];
 	/** @type {string[]} */
 	const transactionIds = [];
 	/** @param {string} name */
@@ -255,10 +251,19 @@ function badDeliveries(provider, prefix) {
 		transactionIds.push(`${prefix}_${name}`);
 		return purchaseBody(provider, `${prefix}_${name}`);
 	};
-	const signsInHeader = SIGNATURE_HEADERS[provider] !== '';
-	/** @type {{ name: string, body: string, headers: Record<string, string> }[]} */
+	const cases = badDeliveriesOf(provider, bodyFor, () => genericBadDeliveries(provider, bodyFor));
+	return { cases, transactionIds };
+}
+
+/**
+ * The bad kinds every provider gets, unless its signer replaces them.
+ * @param {Provider} provider @param {(name: string) => string} bodyFor
+ */
+function genericBadDeliveries(provider, bodyFor) {
+	const secret = TEST_SIGNING_SECRETS[provider];
+	/** @type {import('../support/payment/signer').BadDelivery[]} */
 	const cases = [];
-	if (signsInHeader) {
+	{
 		// A signature made up by someone who does not hold the secret, in the provider's format.
 		const body = bodyFor('forged');
 		const genuine = signDelivery(provider, body, secret);
@@ -272,11 +277,9 @@ function badDeliveries(provider, prefix) {
 	{
 		const body = bodyFor('tampered');
 		const headers = signDelivery(provider, body, secret);
-		if (body.includes(BUYER)) {
-			cases.push({ name: 'tampered', body: body.replace(BUYER, 'attacker_1'), headers });
-		}
+		cases.push({ name: 'tampered', body: body.replace(BUYER, 'attacker_1'), headers });
 	}
-	if (signsInHeader && !SIGNS_NO_TIMESTAMP.includes(provider)) {
+	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
 		const body = bodyFor('stale');
 		cases.push({
 			name: 'stale',
@@ -284,8 +287,8 @@ function badDeliveries(provider, prefix) {
 			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
 		});
 	}
-	if (signsInHeader) {
-		cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
+	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
+	{
 		const body = bodyFor('wrong_secret');
 		const wrong = OTHER_SIGNING_SECRETS[provider];
 		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
@@ -299,8 +302,7 @@ function badDeliveries(provider, prefix) {
 			headers,
 		});
 	}
-	cases.push(...moreBadDeliveries(provider, bodyFor));
-	return { cases, transactionIds };
+	return cases;
 }
 
 /**

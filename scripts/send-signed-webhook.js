@@ -14,6 +14,7 @@ const { parseArgs } = require('node:util');
 
 const {
 	PROVIDERS,
+	encodeEvent,
 	sampleEvent,
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
@@ -66,7 +67,8 @@ async function main() {
 		throw new Error(
 			`usage: npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider ${PROVIDERS.join('|')}] [--unsigned]`,
 		);
-	const body = JSON.stringify(
+	const { body, contentType } = encodeEvent(
+		provider,
 		sampleEvent(provider, kind, {
 			transactionId,
 			userId,
@@ -79,7 +81,7 @@ async function main() {
 	try {
 		answer = await fetch(url, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', ...headers },
+			headers: { 'Content-Type': contentType, ...headers },
 			body,
 		});
 	} catch (error) {

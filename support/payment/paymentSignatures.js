@@ -94,13 +94,18 @@ function encodeEvent(provider, event) {
 }
 
 /**
- * The provider's own bad kinds of delivery (none for most).
+ * The provider's own bad kinds of delivery: `generic` (the kinds every provider gets) unless its
+ * signer replaces them, then the signer's own.
  * @param {Provider} provider @param {(name: string) => string} bodyFor
+ * @param {() => import('./signer').BadDelivery[]} generic
  * @returns {import('./signer').BadDelivery[]}
  */
-function moreBadDeliveries(provider, bodyFor) {
+function badDeliveriesOf(provider, bodyFor, generic) {
 	const signer = SIGNERS[provider];
-	return signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? [];
+	return [
+		...(signer.badDeliveries?.(bodyFor, signer.secret) ?? generic()),
+		...(signer.moreBadDeliveries?.(bodyFor, signer.secret) ?? []),
+	];
 }
 
 /**
@@ -166,7 +171,7 @@ module.exports = {
 	TEST_SIGNING_SECRETS,
 	credentialDataOf,
 	encodeEvent,
-	moreBadDeliveries,
+	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,
 	signWithTestSecret,

@@ -25,7 +25,12 @@ const { createHmac } = require('node:crypto');
  *   endpoint (its merchant or app)
  * @property {string} [contentType] the body's content type (default application/json)
  * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
- *   event (default JSON)
+ *   event (default JSON); a provider that signs inside the body (a JWS, a form field) signs here
+ *   with its test key, and `sign` returns the headers it sends beside it
+ * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [badDeliveries]
+ *   instead of the bad kinds every provider gets (a forged header, a tampered body, a stale
+ *   timestamp, no signature, a wrong secret, a re-serialized body), where those do not fit its
+ *   scheme
  * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
  *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
  *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose

@@ -8,6 +8,7 @@ import { DEFAULT_CONCURRENCY } from '../../nodes/shared/helpers/runOptions';
 import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { DEFAULT_MAX_PROMOTERS } from '../../nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 import { OPERATIONS } from '../../nodes/AffiliateTracking/actions/router';
+import { PROVIDERS } from '../../nodes/PaymentWebhookTrigger/providers';
 import { loadPackage } from '../../support/n8n/core/packageLoader';
 
 describe('node and credential descriptions', () => {
@@ -182,39 +183,25 @@ describe('payment webhook trigger description', () => {
 		]);
 		const credential = loader.credentialTypes.paymentWebhookSigningApi.type;
 		expect(credential.displayName).toBe('Payment Webhook Signing API');
-		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
+		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password ?? false])).toEqual([
 			['signingSecret', true],
+			['publicKey', false],
+			['publicKeyId', false],
+			['decryptionSecret', true],
+			['rootCertificate', true],
 		]);
 	});
 
-	it('offers the five providers, an events list for each, and the response modes', () => {
+	it('offers every registered provider, an events list for each, and the response modes', () => {
 		const values = (property: INodeProperties | undefined) =>
 			(property?.options as INodePropertyOptions[]).map((o) => o.value);
 		const provider = description.properties.find((p) => p.name === 'provider');
 		expect(provider?.noDataExpression).toBe(true);
-		expect(values(provider)).toEqual([
-			'creem',
-			'lemonSqueezy',
-			'paddle',
-			'standardWebhooks',
-			'stripe',
-		]);
+		expect(values(provider).sort()).toEqual(PROVIDERS.map(({ id }) => id).sort());
 		const events = description.properties.filter((p) => p.name === 'events');
 		expect(
 			Object.fromEntries(events.map((p) => [p.displayOptions?.show?.provider?.[0], p.default])),
-		).toEqual({
-			stripe: [
-				'checkout.session.completed',
-				'payment_intent.succeeded',
-				'invoice.paid',
-				'charge.refunded',
-				'refund.created',
-			],
-			paddle: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
-			lemonSqueezy: ['order_created', 'order_refunded'],
-			standardWebhooks: ['order.paid', 'order.refunded'],
-			creem: ['checkout.completed', 'refund.created'],
-		});
+		).toEqual(Object.fromEntries(PROVIDERS.map(({ id, events }) => [id, Object.keys(events)])));
 		for (const property of events) expect(values(property)).toContain('*');
 		expect(values(description.properties.find((p) => p.name === 'responseMode'))).toEqual([
 			'onReceived',

@@ -83,7 +83,8 @@ const signer = {
 	parameters: { appId: samples.appId },
 	contentType: FORM,
 	encode: (event) => formBody(signFields(event, secret)),
-	moreBadDeliveries(bodyFor, key) {
+	// The shared kinds sign in a header; these are Alipay's, its signature in the form.
+	badDeliveries(bodyFor, key) {
 		/** @param {string} name @param {Record<string, string>} [changes] @param {string} [signingKey] */
 		const resigned = (name, changes = {}, signingKey = key) =>
 			formBody(signFields({ ...fieldsOf(bodyFor(name)), ...changes }, signingKey));
@@ -96,6 +97,11 @@ const signer = {
 					...fieldsOf(bodyFor('forged')),
 					sign: fieldsOf(bodyFor('forged_from')).sign,
 				}),
+				headers: {},
+			},
+			{
+				name: 'tampered',
+				body: bodyFor('tampered').replace('total_amount=', 'total_amount=1'),
 				headers: {},
 			},
 			{ name: 'unsigned', body: formBody(unsigned), headers: {} },

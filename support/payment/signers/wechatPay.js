@@ -149,21 +149,49 @@ const signer = {
 	},
 	parameters: { merchantId: samples.merchantId },
 	encode: (event) => notificationBody(event, APIV3_KEY),
+	// The shared tampered case changes the buyer, which the sealed resource hides: these replace them.
+	badDeliveries(bodyFor, key) {
+		/** @param {string} body @param {{ key?: string, at?: number }} [how] */
+		const signed = (body, how = {}) => ({
+			body,
+			headers: signNotification(body, how.key ?? key, PUBLIC_KEY_ID, how.at ?? now()),
+		});
+		const forged = signed(bodyFor('forged'));
+		const tampered = signed(bodyFor('tampered'));
+		const reserialized = signed(bodyFor('reserialized'));
+		return [
+			{
+				name: 'forged',
+				body: forged.body,
+				headers: {
+					...forged.headers,
+					'wechatpay-signature': signed(bodyFor('forged_from')).headers['wechatpay-signature'],
+				},
+			},
+			// What the signature covers around the sealed resource, changed.
+			{
+				name: 'tampered',
+				body: tampered.body.replace('"summary":"', '"summary":"!'),
+				headers: tampered.headers,
+			},
+			{ name: 'stale', ...signed(bodyFor('stale'), { at: now() - 3600 }) },
+			{ name: 'unsigned', body: bodyFor('unsigned'), headers: {} },
+			{ name: 'wrong key', ...signed(bodyFor('wrong_key'), { key: signer.otherSecret }) },
+			{
+				name: 're-serialized body',
+				body: JSON.stringify(JSON.parse(reserialized.body), null, 2),
+				headers: reserialized.headers,
+			},
+		];
+	},
 	moreBadDeliveries(bodyFor, key) {
 		/** @param {string} body @param {string} [keyId] */
 		const signed = (body, keyId = PUBLIC_KEY_ID) => ({
 			body,
 			headers: signNotification(body, key, keyId, now()),
 		});
-		const tampered = signed(bodyFor('tampered_resource'));
 		const otherMerchant = openNotification(bodyFor('other_merchant'));
 		return [
-			// The ciphertext hides the buyer: change what the signature covers around it.
-			{
-				name: 'tampered',
-				body: tampered.body.replace('"summary":"', '"summary":"!'),
-				headers: tampered.headers,
-			},
 			{ name: 'another key ID', ...signed(bodyFor('other_key_id'), `${PUBLIC_KEY_ID}9`) },
 			{
 				name: 'another merchant',

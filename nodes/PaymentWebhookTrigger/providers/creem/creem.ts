@@ -15,12 +15,55 @@ import {
 	objectAt,
 	textAt,
 	whsecSecret,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
-type CreemEvent = 'checkout.completed' | 'refund.created';
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	'checkout.completed': {
+		kind: 'purchase',
+		fields: (body) => {
+			const checkout = objectAt(body.object);
+			const order = objectAt(checkout?.order);
+			if (checkout === null || order === null) return null;
+			return {
+				counts: order.status === undefined || order.status === 'paid',
+				transactionId: textAt(order.id),
+				amountMinor: minorAt(order.amount_paid) ?? minorAt(order.amount),
+				currency: currencyAt(order.currency),
+				metadata: objectAt(checkout.metadata),
+				moreMetadata: [objectAt(objectAt(checkout.subscription)?.metadata)],
+			};
+		},
+	},
+	'refund.created': {
+		kind: 'refund',
+		fields: (body) => {
+			const refund = objectAt(body.object);
+			if (refund === null) return null;
+			const transaction = objectAt(refund.transaction);
+			const refunded = minorAt(refund.refund_amount);
+			const charged =
+				minorAt(transaction?.amount_paid) ??
+				minorAt(transaction?.amount) ??
+				minorAt(objectAt(refund.order)?.amount);
+			return {
+				counts: refund.status !== 'failed' && refund.status !== 'canceled',
+				refundType: refundTypeOf(refunded, charged),
+				transactionId: idAt(refund.order) ?? idAt(transaction?.order),
+				amountMinor: refunded,
+				currency: currencyAt(refund.refund_currency),
+				metadata: objectAt(objectAt(refund.checkout)?.metadata),
+				moreMetadata: [objectAt(objectAt(refund.subscription)?.metadata)],
+			};
+		},
+	},
+} satisfies EventReaders<string>;
+
+type CreemEvent = keyof typeof EVENTS;
 
 export const creem: PaymentProvider<'creem', CreemEvent> = {
 	id: 'creem',
@@ -52,44 +95,5 @@ export const creem: PaymentProvider<'creem', CreemEvent> = {
 		default: ['checkout.completed', 'refund.created'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: {
-		'checkout.completed': {
-			kind: 'purchase',
-			fields: (body) => {
-				const checkout = objectAt(body.object);
-				const order = objectAt(checkout?.order);
-				if (checkout === null || order === null) return null;
-				return {
-					counts: order.status === undefined || order.status === 'paid',
-					transactionId: textAt(order.id),
-					amountMinor: minorAt(order.amount_paid) ?? minorAt(order.amount),
-					currency: currencyAt(order.currency),
-					metadata: objectAt(checkout.metadata),
-					moreMetadata: [objectAt(objectAt(checkout.subscription)?.metadata)],
-				};
-			},
-		},
-		'refund.created': {
-			kind: 'refund',
-			fields: (body) => {
-				const refund = objectAt(body.object);
-				if (refund === null) return null;
-				const transaction = objectAt(refund.transaction);
-				const refunded = minorAt(refund.refund_amount);
-				const charged =
-					minorAt(transaction?.amount_paid) ??
-					minorAt(transaction?.amount) ??
-					minorAt(objectAt(refund.order)?.amount);
-				return {
-					counts: refund.status !== 'failed' && refund.status !== 'canceled',
-					refundType: refundTypeOf(refunded, charged),
-					transactionId: idAt(refund.order) ?? idAt(transaction?.order),
-					amountMinor: refunded,
-					currency: currencyAt(refund.refund_currency),
-					metadata: objectAt(objectAt(refund.checkout)?.metadata),
-					moreMetadata: [objectAt(objectAt(refund.subscription)?.metadata)],
-				};
-			},
-		},
-	},
+	events: EVENTS,
 };

@@ -13,6 +13,7 @@ import {
 	textAt,
 	type EventFields,
 	type JsonObject,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
@@ -34,7 +35,30 @@ function read(
 	};
 }
 
-type LemonSqueezyEvent = 'order_created' | 'order_refunded';
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	order_created: {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (order) => ({
+				counts: order.status === undefined || order.status === 'paid',
+				amountMinor: minorAt(order.total),
+			})),
+	},
+	order_refunded: {
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (order) => ({
+				refundType:
+					order.refunded === true
+						? 'full'
+						: refundTypeByStatus(order.status, 'refunded', 'partial_refund'),
+				amountMinor: minorAt(order.refunded_amount),
+			})),
+	},
+} satisfies EventReaders<string>;
+
+type LemonSqueezyEvent = keyof typeof EVENTS;
 
 export const lemonSqueezy: PaymentProvider<'lemonSqueezy', LemonSqueezyEvent> = {
 	id: 'lemonSqueezy',
@@ -67,25 +91,5 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy', LemonSqueezyEvent> = 
 		default: ['order_created', 'order_refunded'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: {
-		order_created: {
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (order) => ({
-					counts: order.status === undefined || order.status === 'paid',
-					amountMinor: minorAt(order.total),
-				})),
-		},
-		order_refunded: {
-			kind: 'refund',
-			fields: (body) =>
-				read(body, (order) => ({
-					refundType:
-						order.refunded === true
-							? 'full'
-							: refundTypeByStatus(order.status, 'refunded', 'partial_refund'),
-					amountMinor: minorAt(order.refunded_amount),
-				})),
-		},
-	},
+	events: EVENTS,
 };

@@ -14,6 +14,7 @@ import {
 	textAt,
 	type EventFields,
 	type JsonObject,
+	type EventReaders,
 	type PaymentProvider,
 	type EventReader,
 	ANY_EVENT_OPTION,
@@ -46,7 +47,27 @@ function adjustmentFields(body: JsonObject): EventFields | null {
 /** Both adjustment events: a refund once approved. */
 const ADJUSTMENT: EventReader = { kind: 'refund', fields: adjustmentFields };
 
-type PaddleEvent = 'transaction.completed' | 'adjustment.created' | 'adjustment.updated';
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	'transaction.completed': {
+		kind: 'purchase',
+		fields: (body) => {
+			const data = objectAt(body.data);
+			if (data === null) return null;
+			const totals = objectAt(objectAt(data.details)?.totals);
+			return {
+				transactionId: textAt(data.id),
+				amountMinor: minorAt(totals?.total),
+				currency: currencyAt(data.currency_code) ?? currencyAt(totals?.currency_code),
+				metadata: objectAt(data.custom_data),
+			};
+		},
+	},
+	'adjustment.created': ADJUSTMENT,
+	'adjustment.updated': ADJUSTMENT,
+} satisfies EventReaders<string>;
+
+type PaddleEvent = keyof typeof EVENTS;
 
 export const paddle: PaymentProvider<'paddle', PaddleEvent> = {
 	id: 'paddle',
@@ -83,22 +104,5 @@ export const paddle: PaymentProvider<'paddle', PaddleEvent> = {
 		default: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: {
-		'transaction.completed': {
-			kind: 'purchase',
-			fields: (body) => {
-				const data = objectAt(body.data);
-				if (data === null) return null;
-				const totals = objectAt(objectAt(data.details)?.totals);
-				return {
-					transactionId: textAt(data.id),
-					amountMinor: minorAt(totals?.total),
-					currency: currencyAt(data.currency_code) ?? currencyAt(totals?.currency_code),
-					metadata: objectAt(data.custom_data),
-				};
-			},
-		},
-		'adjustment.created': ADJUSTMENT,
-		'adjustment.updated': ADJUSTMENT,
-	},
+	events: EVENTS,
 };

@@ -18,6 +18,7 @@ import {
 	textAt,
 	type EventFields,
 	type EventReader,
+	type EventReaders,
 	type JsonObject,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
@@ -49,7 +50,7 @@ function readOrder(
 }
 
 /** Polar's order events as the metadata holds the user ID (Standard Webhooks reads them so). */
-export const ORDER_EVENTS: { readonly [E in PolarEvent]: EventReader } = {
+export const ORDER_EVENTS = {
 	'order.paid': {
 		kind: 'purchase',
 		fields: (body) =>
@@ -65,7 +66,9 @@ export const ORDER_EVENTS: { readonly [E in PolarEvent]: EventReader } = {
 				amountMinor: minorAt(order.refunded_amount),
 			})),
 	},
-};
+} satisfies EventReaders<string>;
+
+export type PolarEvent = keyof typeof ORDER_EVENTS;
 
 /** The same event, its user ID the customer's `external_id` where the order names one. */
 const byExternalId = ({ kind, fields }: EventReader): EventReader => ({
@@ -77,8 +80,6 @@ const byExternalId = ({ kind, fields }: EventReader): EventReader => ({
 		return { ...read, userId: textAt(customer?.external_id) };
 	},
 });
-
-export type PolarEvent = 'order.paid' | 'order.refunded';
 
 export const polar: PaymentProvider<'polar', PolarEvent> = {
 	id: 'polar',

@@ -16,6 +16,7 @@ import {
 	whsecSecret,
 	type EventFields,
 	type JsonObject,
+	type EventReaders,
 	type PaymentProvider,
 	ANY_EVENT_OPTION,
 	EVENTS_PARAMETER_DESCRIPTION,
@@ -69,12 +70,70 @@ function chargeRefundType(charge: JsonObject, refunded: number | null): RefundTy
 	return refundTypeOf(refunded, chargedOf(charge));
 }
 
-type StripeEvent =
-	| 'checkout.session.completed'
-	| 'payment_intent.succeeded'
-	| 'invoice.paid'
-	| 'charge.refunded'
-	| 'refund.created';
+/** Its purchase and refund events, by type: the Events option values are these keys. */
+const EVENTS = {
+	'checkout.session.completed': {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (session) => ({
+				counts: session.payment_status !== 'unpaid',
+				transactionId: idAt(session.payment_intent),
+				amountMinor: minorAt(session.amount_total),
+				userId: textAt(session.client_reference_id),
+			})),
+	},
+	'payment_intent.succeeded': {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (intent) => ({
+				transactionId: idAt(intent.id),
+				amountMinor: minorAt(intent.amount_received) ?? minorAt(intent.amount),
+			})),
+	},
+	'invoice.paid': {
+		kind: 'purchase',
+		fields: (body) =>
+			read(body, (invoice) => ({
+				transactionId: invoicePaymentIntent(invoice),
+				amountMinor: minorAt(invoice.amount_paid),
+				moreMetadata: [
+					objectAt(objectAt(objectAt(invoice.parent)?.subscription_details)?.metadata),
+					objectAt(objectAt(invoice.subscription_details)?.metadata),
+				],
+			})),
+	},
+	'charge.refunded': {
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (charge) => {
+				const refunded = minorAt(charge.amount_refunded);
+				return {
+					refundType: chargeRefundType(charge, refunded),
+					transactionId: idAt(charge.payment_intent),
+					amountMinor: refunded,
+				};
+			}),
+	},
+	'refund.created': {
+		kind: 'refund',
+		fields: (body) =>
+			read(body, (refund) => {
+				// The charge tells full from partial only when it arrives expanded.
+				const charge = objectAt(refund.charge);
+				return {
+					counts: refund.status !== 'failed' && refund.status !== 'canceled',
+					refundType:
+						charge === null
+							? null
+							: refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
+					transactionId: idAt(refund.payment_intent),
+					amountMinor: minorAt(refund.amount),
+				};
+			}),
+	},
+} satisfies EventReaders<string>;
+
+type StripeEvent = keyof typeof EVENTS;
 
 export const stripe: PaymentProvider<'stripe', StripeEvent> = {
 	id: 'stripe',
@@ -128,65 +187,5 @@ export const stripe: PaymentProvider<'stripe', StripeEvent> = {
 		],
 		description: EVENTS_PARAMETER_DESCRIPTION,
 	},
-	events: {
-		'checkout.session.completed': {
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (session) => ({
-					counts: session.payment_status !== 'unpaid',
-					transactionId: idAt(session.payment_intent),
-					amountMinor: minorAt(session.amount_total),
-					userId: textAt(session.client_reference_id),
-				})),
-		},
-		'payment_intent.succeeded': {
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (intent) => ({
-					transactionId: idAt(intent.id),
-					amountMinor: minorAt(intent.amount_received) ?? minorAt(intent.amount),
-				})),
-		},
-		'invoice.paid': {
-			kind: 'purchase',
-			fields: (body) =>
-				read(body, (invoice) => ({
-					transactionId: invoicePaymentIntent(invoice),
-					amountMinor: minorAt(invoice.amount_paid),
-					moreMetadata: [
-						objectAt(objectAt(objectAt(invoice.parent)?.subscription_details)?.metadata),
-						objectAt(objectAt(invoice.subscription_details)?.metadata),
-					],
-				})),
-		},
-		'charge.refunded': {
-			kind: 'refund',
-			fields: (body) =>
-				read(body, (charge) => {
-					const refunded = minorAt(charge.amount_refunded);
-					return {
-						refundType: chargeRefundType(charge, refunded),
-						transactionId: idAt(charge.payment_intent),
-						amountMinor: refunded,
-					};
-				}),
-		},
-		'refund.created': {
-			kind: 'refund',
-			fields: (body) =>
-				read(body, (refund) => {
-					// The charge tells full from partial only when it arrives expanded.
-					const charge = objectAt(refund.charge);
-					return {
-						counts: refund.status !== 'failed' && refund.status !== 'canceled',
-						refundType:
-							charge === null
-								? null
-								: refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
-						transactionId: idAt(refund.payment_intent),
-						amountMinor: minorAt(refund.amount),
-					};
-				}),
-		},
-	},
+	events: EVENTS,
 };
