@@ -84,13 +84,19 @@ function credentialDataOf(provider) {
 	return signer.credentialData ?? { signingSecret: signer.secret };
 }
 
+/** Each provider's body content type (read without encoding an event: a sealed one needs one). */
+const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application/json');
+
 /**
  * An event's body as the provider sends it, and its content type.
  * @param {Provider} provider @param {Record<string, unknown>} event
  */
 function encodeEvent(provider, event) {
-	const { encode, contentType = 'application/json' } = SIGNERS[provider];
-	return { body: encode ? encode(event) : JSON.stringify(event), contentType };
+	const { encode } = SIGNERS[provider];
+	return {
+		body: encode ? encode(event) : JSON.stringify(event),
+		contentType: CONTENT_TYPES[provider],
+	};
 }
 
 /**
@@ -160,6 +166,7 @@ function sampleEvent(provider, kind, fields) {
 }
 
 module.exports = {
+	CONTENT_TYPES,
 	PLAIN_JSON_PROVIDERS,
 	PROVIDER_PARAMETERS,
 	DEMO_SIGNING_CREDENTIALS,
