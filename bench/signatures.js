@@ -14,8 +14,8 @@ const path = require('node:path');
 
 const {
 	PROVIDERS,
-	PROVIDER_PARAMETERS,
 	credentialDataOf,
+	nodeParametersOf,
 	encodeEvent,
 	sampleEvent,
 	signWithTestSecret,
@@ -47,7 +47,7 @@ function delivery(provider, padTo) {
 		rawBody: Buffer.from(body),
 		headers: signWithTestSecret(provider, body),
 		secrets: { ...withSigningSecret(''), ...credentialDataOf(provider) },
-		settings: PROVIDER_PARAMETERS[provider],
+		settings: nodeParametersOf(provider),
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
 	};

@@ -27,6 +27,12 @@ const SCENARIOS = [
 			'every registered provider has its selector option, signer, samples, codex aliases and credential text',
 	},
 	{
+		id: 'paymentWebhook.interface.answers',
+		layer: 'unit',
+		title:
+			"the trigger hands a provider module its credential fields and parameters, starts the workflow on the body it verified, and answers with the module's own answers; a refusal is 401 or 400, never a throw",
+	},
+	{
 		id: 'paymentWebhook.polar.sdkVerifies',
 		layer: 'unit',
 		title: "Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",

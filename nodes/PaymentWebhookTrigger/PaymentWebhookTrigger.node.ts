@@ -23,6 +23,7 @@ import { DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './e
 import {
 	ANY_EVENT,
 	SECRET_FIELDS,
+	type PaymentProvider,
 	type ProviderAnswer,
 	type ProviderSecrets,
 	type RefusalStatus,
@@ -87,13 +88,15 @@ interface RawBodyRequest {
 	readRawBody?: () => Promise<void>;
 }
 
-interface Settings {
-	provider: Provider;
+/** What the node's parameters say of every delivery, whichever the provider. */
+export interface DeliverySettings {
 	events: string[];
 	toleranceSeconds: number;
 	userIdMetadataKey: string;
-	/** The provider's own parameters, by name, as strings. */
-	providerSettings: Record<string, string>;
+}
+
+interface Settings extends DeliverySettings {
+	provider: Provider;
 }
 
 function parameterError(context: IWebhookFunctions, label: string, rule: string) {
@@ -137,12 +140,20 @@ function readSettings(context: IWebhookFunctions): Settings {
 	if (userIdMetadataKey === '') {
 		throw parameterError(context, LABELS.userIdMetadataKey, 'must not be empty');
 	}
-	const providerSettings: Record<string, string> = {};
-	for (const parameter of providerOf(provider).parameters ?? []) {
+	return { provider, events, toleranceSeconds, userIdMetadataKey };
+}
+
+/** The provider's own parameters, by name, as strings (empty when not set). */
+function providerSettingsOf(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+): Record<string, string> {
+	const settings: Record<string, string> = {};
+	for (const parameter of provider.parameters ?? []) {
 		const value = context.getNodeParameter(parameter.name, parameter.default) as unknown;
-		providerSettings[parameter.name] = value === undefined || value === null ? '' : String(value);
+		settings[parameter.name] = value === undefined || value === null ? '' : String(value);
 	}
-	return { provider, events, toleranceSeconds, userIdMetadataKey, providerSettings };
+	return settings;
 }
 
 /** The credential's fields a provider may use; a field not set (or not text) is empty. */
@@ -201,7 +212,7 @@ const refusalLog = new RefusalLog();
  */
 function refuse(
 	context: IWebhookFunctions,
-	provider: Provider,
+	provider: PaymentProvider,
 	status: RefusalStatus,
 	reason: string,
 ): IWebhookResponseData {
@@ -211,14 +222,14 @@ function refuse(
 	if (refusals !== null) {
 		const what =
 			refusals === 1
-				? `a ${nameOf(provider)} delivery`
-				: `${refusals} deliveries since its last such line, the last from ${nameOf(provider)}`;
+				? `a ${nameOf(provider.id)} delivery`
+				: `${refusals} deliveries since its last such line, the last from ${nameOf(provider.id)}`;
 		context.logger.warn(
 			`Payment Webhook Trigger "${node.name}" refused ${what} (${status}): ${reason}`,
-			{ workflowId, node: node.name, provider, status, refusals },
+			{ workflowId, node: node.name, provider: provider.id, status, refusals },
 		);
 	}
-	const refused = providerOf(provider).answers?.refused;
+	const refused = provider.answers?.refused;
 	send(context, refused ? refused(status) : { status, body: REFUSAL_BODIES[status] });
 	return { noWebhookResponse: true };
 }
@@ -227,8 +238,12 @@ function refuse(
  * The answer to a verified delivery that starts nothing: the provider's accepted answer where it
  * reads one, else n8n's JSON.
  */
-function ignore(context: IWebhookFunctions, provider: Provider, why: string): IWebhookResponseData {
-	const accepted = providerOf(provider).answers?.accepted;
+function ignore(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+	why: string,
+): IWebhookResponseData {
+	const accepted = provider.answers?.accepted;
 	if (accepted === undefined) return { webhookResponse: { received: true, ignored: why } };
 	send(context, accepted);
 	return { noWebhookResponse: true };
@@ -303,49 +318,61 @@ export class PaymentWebhookTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const settings = readSettings(this);
-		const { provider } = settings;
-		const credentials = await this.getCredentials(SIGNING_CREDENTIAL_NAME);
-		const request: RawBodyRequest = this.getRequestObject();
-		const rawBody = await rawBodyOf(request);
-
-		const verification = verifyDelivery({
-			provider,
-			rawBody,
-			headers: request.headers,
-			secrets: secretsOf(credentials),
-			settings: settings.providerSettings,
-			toleranceSeconds: settings.toleranceSeconds,
-			nowSeconds: Math.floor(Date.now() / 1000),
-		});
-		if (!verification.valid && verification.unusableSecret) {
-			// A setup error: every delivery would fail. An error execution shows it in the editor.
-			throw new NodeOperationError(this.getNode(), verification.reason, {
-				description: `Paste the endpoint's secrets, exactly as ${nameOf(provider)} shows them, into the Payment Webhook Signing API credential.`,
-			});
-		}
-		if (!verification.valid) {
-			return refuse(this, provider, verification.status ?? 401, verification.reason);
-		}
-
-		const body = verification.body ?? parseBody(rawBody);
-		if (body === null) return refuse(this, provider, 400, 'the signed body is not a JSON object');
-		// Only the verified body names the event: a body that names none starts nothing, whatever
-		// is selected (an unsigned header such as X-Event-Name is never read).
-		const eventType = eventTypeOf(provider, body as IDataObject);
-		if (eventType === null) return ignore(this, provider, 'the event names no type');
-		if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
-			return ignore(this, provider, `${eventType} is not selected`);
-		}
-		const item = paymentEventItem(provider, eventType, body as IDataObject, {
-			signedAt: verification.signedAt,
-			messageId: verification.messageId,
-			userIdMetadataKey: settings.userIdMetadataKey,
-		});
-		const accepted = providerOf(provider).answers?.accepted;
-		if (accepted !== undefined && this.getNodeParameter('responseMode', '') === 'onReceived') {
-			send(this, accepted);
-			return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
-		}
-		return { workflowData: [[{ json: item }]] };
+		return await answerDelivery(this, providerOf(settings.provider), settings);
 	}
+}
+
+/**
+ * Checks one delivery with `provider`'s module and answers it: refused (401 or 400, or the
+ * module's own answer), ignored (200, starts nothing), or one item that starts the workflow.
+ * Exported for the unit test of the provider interface, which hands it modules of its own.
+ */
+export async function answerDelivery(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+	settings: DeliverySettings,
+): Promise<IWebhookResponseData> {
+	const credentials = await context.getCredentials(SIGNING_CREDENTIAL_NAME);
+	const request: RawBodyRequest = context.getRequestObject();
+	const rawBody = await rawBodyOf(request);
+
+	const verification = verifyDelivery({
+		provider,
+		rawBody,
+		headers: request.headers,
+		secrets: secretsOf(credentials),
+		settings: providerSettingsOf(context, provider),
+		toleranceSeconds: settings.toleranceSeconds,
+		nowSeconds: Math.floor(Date.now() / 1000),
+	});
+	if (!verification.valid && verification.unusableSecret) {
+		// A setup error: every delivery would fail. An error execution shows it in the editor.
+		throw new NodeOperationError(context.getNode(), verification.reason, {
+			description: `Paste the endpoint's secrets, exactly as ${nameOf(provider.id)} shows them, into the Payment Webhook Signing API credential.`,
+		});
+	}
+	if (!verification.valid) {
+		return refuse(context, provider, verification.status ?? 401, verification.reason);
+	}
+
+	const body = verification.body ?? parseBody(rawBody);
+	if (body === null) return refuse(context, provider, 400, 'the signed body is not a JSON object');
+	// Only the verified body names the event: a body that names none starts nothing, whatever
+	// is selected (an unsigned header such as X-Event-Name is never read).
+	const eventType = eventTypeOf(provider, body as IDataObject);
+	if (eventType === null) return ignore(context, provider, 'the event names no type');
+	if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
+		return ignore(context, provider, `${eventType} is not selected`);
+	}
+	const item = paymentEventItem(provider, eventType, body as IDataObject, {
+		signedAt: verification.signedAt,
+		messageId: verification.messageId,
+		userIdMetadataKey: settings.userIdMetadataKey,
+	});
+	const accepted = provider.answers?.accepted;
+	if (accepted !== undefined && context.getNodeParameter('responseMode', '') === 'onReceived') {
+		send(context, accepted);
+		return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+	}
+	return { workflowData: [[{ json: item }]] };
 }

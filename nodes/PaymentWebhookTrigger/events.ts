@@ -7,8 +7,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { majorUnits, type RefundType } from './money';
-import { readerOf, textAt, type EventFields, type JsonObject, type PaymentKind } from './provider';
-import { providerOf, type Provider } from './providers';
+import {
+	readerOf,
+	textAt,
+	type EventFields,
+	type JsonObject,
+	type PaymentKind,
+	type PaymentProvider,
+} from './provider';
+import { moduleOf, type ProviderRef } from './providers';
 
 export const DEFAULT_USER_ID_METADATA_KEY = 'user_id';
 
@@ -26,7 +33,7 @@ export const ITEM_FIELDS = [
 ] as const;
 
 export interface PaymentEventItem extends IDataObject {
-	provider: Provider;
+	provider: string;
 	eventType: string;
 	eventId: string | null;
 	signedAt: string | null;
@@ -43,8 +50,8 @@ export interface PaymentEventItem extends IDataObject {
 }
 
 /** The event type the signed body names; null when it names none (no header stands in). */
-export function eventTypeOf(provider: Provider, body: IDataObject): string | null {
-	return providerOf(provider).eventType(body);
+export function eventTypeOf(provider: ProviderRef, body: IDataObject): string | null {
+	return moduleOf(provider).eventType(body);
 }
 
 export interface DeliveryFacts {
@@ -57,11 +64,11 @@ export interface DeliveryFacts {
 
 /** The event's kind and fields: `other` and none for an event the provider's table lacks. */
 function kindAndFields(
-	provider: Provider,
+	provider: PaymentProvider,
 	eventType: string,
 	body: JsonObject,
 ): { kind: PaymentKind; fields: EventFields } {
-	const event = readerOf(providerOf(provider).events, eventType);
+	const event = readerOf(provider.events, eventType);
 	const fields = event?.fields(body) ?? null;
 	if (event === undefined || fields === null) return { kind: 'other', fields: {} };
 	return { kind: fields.counts === false ? 'other' : event.kind, fields };
@@ -69,11 +76,12 @@ function kindAndFields(
 
 /** The item for one accepted delivery. */
 export function paymentEventItem(
-	provider: Provider,
+	ref: ProviderRef,
 	eventType: string,
 	body: IDataObject,
 	facts: DeliveryFacts,
 ): PaymentEventItem {
+	const provider = moduleOf(ref);
 	const { kind, fields } = kindAndFields(provider, eventType, body);
 	const metadata = fields.metadata ?? null;
 	const userId =
@@ -85,9 +93,9 @@ export function paymentEventItem(
 	const amountMinor = fields.amountMinor ?? null;
 	const currency = fields.currency ?? null;
 	const item: PaymentEventItem = {
-		provider,
+		provider: provider.id,
 		eventType,
-		eventId: providerOf(provider).eventId(body, facts.messageId),
+		eventId: provider.eventId(body, facts.messageId),
 		signedAt: facts.signedAt === null ? null : new Date(facts.signedAt * 1000).toISOString(),
 		kind,
 		refundType: kind === 'refund' ? (fields.refundType ?? null) : null,

@@ -6,7 +6,7 @@
  * header value.
  */
 import type { ProviderSecrets, Verification, DeliveryRequest } from './provider';
-import { nameOf, providerOf, PROVIDERS, type Provider } from './providers';
+import { moduleOf, nameOf, PROVIDERS, type ProviderRef } from './providers';
 
 export { safeEqual } from './hmac';
 export type { DeliveryRequest, ProviderSecrets, RequestHeaders, Verification } from './provider';
@@ -14,8 +14,8 @@ export type { DeliveryRequest, ProviderSecrets, RequestHeaders, Verification } f
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Why `provider` cannot use `secrets`, or null when it can. The answer never quotes a secret. */
-export function secretProblem(provider: Provider, secrets: ProviderSecrets): string | null {
-	return providerOf(provider).secretProblem(secrets);
+export function secretProblem(provider: ProviderRef, secrets: ProviderSecrets): string | null {
+	return moduleOf(provider).secretProblem(secrets);
 }
 
 /**
@@ -37,11 +37,12 @@ export function secretFit(secrets: ProviderSecrets): { fits: string[]; problems:
  * Checks one delivery; never throws. Secrets the provider cannot use are refused with
  * `unusableSecret` (the node reports a setup error); every fault of the delivery is a refusal.
  */
-export function verifyDelivery(request: DeliveryRequest & { provider: Provider }): Verification {
-	const problem = secretProblem(request.provider, request.secrets);
+export function verifyDelivery(request: DeliveryRequest & { provider: ProviderRef }): Verification {
+	const provider = moduleOf(request.provider);
+	const problem = provider.secretProblem(request.secrets);
 	if (problem !== null) return { valid: false, reason: problem, unusableSecret: true };
 	try {
-		return providerOf(request.provider).verify(request);
+		return provider.verify(request);
 	} catch {
 		// A module's check throws only on input it did not foresee: refuse, never answer 500.
 		return { valid: false, reason: 'the delivery could not be checked' };

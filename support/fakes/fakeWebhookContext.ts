@@ -11,8 +11,8 @@ import { fakeNode } from './fakeNode';
 export interface FakeWebhookOptions {
 	parameters: IDataObject;
 	secret: string;
-	/** The credential's other fields (public key, its ID, the decryption secret), when a provider needs them. */
-	credentials?: IDataObject;
+	/** The signing credential's other fields (public key, decryption secret, …); `secret` wins. */
+	credential?: IDataObject;
 	rawBody: string | Buffer;
 	headers: Record<string, string | string[]>;
 	/** As n8n before it parsed the body: the request has no rawBody until readRawBody() runs. */
@@ -76,7 +76,7 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			const value = options.parameters[name];
 			return value === undefined ? fallback : value;
 		},
-		getCredentials: async () => ({ signingSecret: options.secret, ...options.credentials }),
+		getCredentials: async () => ({ ...options.credential, signingSecret: options.secret }),
 		getRequestObject: () => request,
 		getResponseObject: () => ({
 			status: (status: number) => ({

@@ -14,7 +14,7 @@ const {
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 } = require('./n8nDemoData');
-const { PROVIDER_PARAMETERS } = require('../payment/paymentSignatures');
+const { nodeParametersOf } = require('../payment/paymentSignatures');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';
@@ -49,11 +49,11 @@ function purchaseWorkflow({
 				position: [0, 0],
 				webhookId,
 				parameters: {
+					...nodeParametersOf(provider),
 					provider,
 					events,
 					responseMode,
 					options: {},
-					...PROVIDER_PARAMETERS[provider],
 				},
 				credentials: { [SIGNING_CREDENTIAL_TYPE]: signingCredential },
 			},

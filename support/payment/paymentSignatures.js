@@ -69,9 +69,6 @@ const PLAIN_JSON_PROVIDERS = PROVIDERS.filter(
 	(id) => SIGNERS[id].encode === undefined && SIGNERS[id].signatureHeader !== undefined,
 );
 
-/** Each provider's own node parameters of the test endpoint (its merchant or app). */
-const PROVIDER_PARAMETERS = byProvider((id) => SIGNERS[id].parameters ?? {});
-
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 
@@ -86,6 +83,14 @@ function credentialDataOf(provider) {
 
 /** Each provider's body content type (read without encoding an event: a sealed one needs one). */
 const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application/json');
+
+/**
+ * The test endpoint's values of the provider's own node parameters.
+ * @param {Provider} provider @returns {Record<string, string>}
+ */
+function nodeParametersOf(provider) {
+	return SIGNERS[provider].nodeParameters ?? {};
+}
 
 /**
  * An event's body as the provider sends it, and its content type.
@@ -168,7 +173,6 @@ function sampleEvent(provider, kind, fields) {
 module.exports = {
 	CONTENT_TYPES,
 	PLAIN_JSON_PROVIDERS,
-	PROVIDER_PARAMETERS,
 	DEMO_SIGNING_CREDENTIALS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
@@ -178,6 +182,7 @@ module.exports = {
 	TEST_SIGNING_SECRETS,
 	credentialDataOf,
 	encodeEvent,
+	nodeParametersOf,
 	badDeliveriesOf,
 	sampleEvent,
 	signDelivery,

@@ -21,8 +21,8 @@ const { createHmac } = require('node:crypto');
  *   the headers the provider sends with `rawBody` (sent byte for byte as given)
  * @property {Record<string, string>} [credentialData] the test endpoint's credential fields, when
  *   the provider needs more than the Signing Secret (`secret`)
- * @property {Record<string, string>} [parameters] the provider's own node parameters of the test
- *   endpoint (its merchant or app)
+ * @property {Record<string, string>} [nodeParameters] the test endpoint's values of the provider's
+ *   own node parameters (its `parameters`: an app ID, a merchant ID, an environment)
  * @property {string} [contentType] the body's content type (default application/json)
  * @property {(event: Record<string, unknown>) => string} [encode] the body as the provider sends an
  *   event (default JSON); a provider that signs inside the body (a JWS, a form field) signs here

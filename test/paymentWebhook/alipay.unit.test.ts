@@ -309,7 +309,7 @@ describe(scenario('paymentWebhook.alipay.answers'), () => {
 			rawBody: body,
 			headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
 			secret: '',
-			credentials: { publicKey: app.publicKeyBase64 },
+			credential: { publicKey: app.publicKeyBase64 },
 			parameters: {
 				provider: 'alipay',
 				events: ['TRADE_SUCCESS', 'REFUND'],

@@ -16,6 +16,7 @@ import Stripe from 'stripe';
 import {
 	credentialDataOf,
 	PLAIN_JSON_PROVIDERS,
+	nodeParametersOf,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
 	SAMPLES,
@@ -57,8 +58,12 @@ function verify(
 		provider,
 		rawBody: Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8'),
 		headers,
-		secrets: withSigningSecret(options.secret ?? TEST_SIGNING_SECRETS[provider]),
-		settings: {},
+		secrets: {
+			...withSigningSecret(''),
+			...credentialDataOf(provider),
+			signingSecret: options.secret ?? TEST_SIGNING_SECRETS[provider],
+		},
+		settings: nodeParametersOf(provider),
 		toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
 		nowSeconds: options.nowSeconds ?? NOW,
 	});

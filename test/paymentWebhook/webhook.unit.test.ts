@@ -17,6 +17,8 @@ import {
 
 import {
 	PLAIN_JSON_PROVIDERS,
+	credentialDataOf,
+	nodeParametersOf,
 	SAMPLES,
 	sampleEvent,
 	SIGNATURE_HEADERS,
@@ -67,9 +69,11 @@ function delivery(
 	return fakeWebhookContext({
 		rawBody,
 		secret,
+		credential: credentialDataOf(provider),
 		headers,
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
+			...nodeParametersOf(provider),
 			provider,
 			events: overrides.events ?? Object.keys(providerOf(provider).events),
 			responseMode: 'onReceived',

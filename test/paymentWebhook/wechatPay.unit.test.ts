@@ -362,7 +362,7 @@ describe(scenario('paymentWebhook.wechatPay.answers'), () => {
 			rawBody: body,
 			headers,
 			secret: '',
-			credentials: {
+			credential: {
 				publicKey: merchant.publicKey,
 				publicKeyId: merchant.publicKeyId,
 				decryptionSecret: merchant.apiV3Key,

@@ -109,12 +109,19 @@ export function isProvider(id: string): id is Provider {
 	return PROVIDERS.some((provider) => provider.id === id);
 }
 
+/** A provider by its ID in the registry, or its module itself (a test's module is not registered). */
+export type ProviderRef = Provider | PaymentProvider;
+
+export function moduleOf(ref: ProviderRef): PaymentProvider {
+	return typeof ref === 'string' ? providerOf(ref) : ref;
+}
+
 /** The module of a provider ID (every ID names one: the type says so). */
 export function providerOf(id: Provider): PaymentProvider<Provider> {
 	return PROVIDERS.find((provider) => provider.id === id) as PaymentProvider<Provider>;
 }
 
-/** A provider's name, as its option shows it. */
-export function nameOf(id: Provider): string {
+/** A provider's name, as its option shows it (its ID for a module not registered). */
+export function nameOf(id: string): string {
 	return PROVIDER_PARAMETER.options.find(({ value }) => value === id)?.name ?? id;
 }

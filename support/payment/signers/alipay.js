@@ -80,7 +80,7 @@ const signer = {
 	demoCredential: { id: 'paySigningAlipay1', name: 'Alipay public key (demo)' },
 	sign: () => ({}),
 	credentialData: { publicKey: publicKeyBase64(secret) },
-	parameters: { appId: samples.appId },
+	nodeParameters: { appId: samples.appId },
 	contentType: FORM,
 	encode: (event) => formBody(signFields(event, secret)),
 	// The shared kinds sign in a header; these are Alipay's, its signature in the form.

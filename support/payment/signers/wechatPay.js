@@ -147,7 +147,7 @@ const signer = {
 		publicKeyId: PUBLIC_KEY_ID,
 		decryptionSecret: APIV3_KEY,
 	},
-	parameters: { merchantId: samples.merchantId },
+	nodeParameters: { merchantId: samples.merchantId },
 	encode: (event) => notificationBody(event, APIV3_KEY),
 	// The shared tampered case changes the buyer, which the sealed resource hides: these replace them.
 	badDeliveries(bodyFor, key) {
