@@ -8,14 +8,17 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { CREDENTIAL_NAME } from '../nodes/shared/transport/credentials';
 import { AUTHENTICATION_HINTS } from '../nodes/shared/transport/errors';
 import { signRequestOptions } from '../nodes/shared/transport/requestSigner';
+import { API_PREFIX } from '../nodes/shared/transport/signing';
 
 /** A code the service never issues: exchanging it changes nothing and only tests the signature. */
 export const CREDENTIAL_TEST_CODE = 'n8n-credential-test-code-never-issued';
 
 export class AffiliateTrackingApi implements ICredentialType {
-	name = 'affiliateTrackingApi';
+	// Written out, as n8n's lint reads it; its type keeps it equal to CREDENTIAL_NAME.
+	readonly name: typeof CREDENTIAL_NAME = 'affiliateTrackingApi';
 
 	displayName = 'Affiliate Tracking API';
 
@@ -100,7 +103,7 @@ export class AffiliateTrackingApi implements ICredentialType {
 	// Any answer but an authentication failure proves that key, secret and version match.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}/api/open/v1',
+			baseURL: `={{$credentials.baseUrl.replace(/\\/+$/, "")}}${API_PREFIX}`,
 			url: '/oauth/getUserByAuthorizationCode',
 			method: 'POST',
 			body: { code: CREDENTIAL_TEST_CODE },

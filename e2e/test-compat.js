@@ -89,6 +89,7 @@ const {
 const { checkWebhookExamples, paymentWebhookPath } = require('./webhookExampleChecks');
 const { checkEachProviderOnce, providerWebhooks, providerWorkflows } = require('./webhookSecurity');
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
+const { scenario } = require('../support/scenarios');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
@@ -257,7 +258,7 @@ async function runRelease(version, tarball, install) {
 		});
 
 		await check(
-			`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${CREDENTIAL_TYPE} and ${SIGNING_CREDENTIAL_TYPE}`,
+			`${scenario('e2e.releases')}: n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${CREDENTIAL_TYPE} and ${SIGNING_CREDENTIAL_TYPE}`,
 			() => assertPackageLoaded(base, cookie),
 		);
 		await check(
@@ -340,11 +341,10 @@ async function runRelease(version, tarball, install) {
 		await checkWebhookExamples({
 			check,
 			base,
-			cookie,
 			sandbox,
 			seen,
-			refund: { id: IDS.refund, json: exampleA },
-			purchase: { id: IDS.purchase, json: exampleH },
+			refund: exampleA,
+			purchase: exampleH,
 		});
 		await checkEachProviderOnce({ check, base, sandbox, seen });
 

@@ -59,6 +59,7 @@ const { agentChecks } = require('./topics/agent');
 const { pollingTriggerChecks } = require('./topics/pollingTrigger');
 const { demoChecks } = require('./topics/demo');
 const { secretChecks } = require('./topics/secrets');
+const { scenario } = require('../support/scenarios');
 
 const { check, counts, abort, finish } = createChecks('E2E');
 /** Every text n8n gave back, scanned for the API secret at the end. */
@@ -112,32 +113,29 @@ async function main() {
 		await httpRequestChecks(context);
 
 		const { base, serverLog } = context;
-		await check(
-			'n8n start answers /healthz/readiness and serves the published webhooks, logging no "not registered" error',
-			async () => {
-				const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks(), ...reportWebhooks()];
-				const started = await startN8nServing(
-					n8nEnvironment({
-						userFolder,
-						port,
-						brokerPort: await freePort(),
-						logLevel: 'info',
-						owner: DEMO_OWNER,
-					}),
-					{ port, logFile: serverLog, webhooks },
+		await check(scenario('e2e.serving'), async () => {
+			const webhooks = [...exampleWebhooks(), ...webhookSecurityWebhooks(), ...reportWebhooks()];
+			const started = await startN8nServing(
+				n8nEnvironment({
+					userFolder,
+					port,
+					brokerPort: await freePort(),
+					logLevel: 'info',
+					owner: DEMO_OWNER,
+				}),
+				{ port, logFile: serverLog, webhooks },
+			);
+			n8n = started.child;
+			const unregistered = fs
+				.readFileSync(serverLog, 'utf8')
+				.split('\n')
+				.filter((line) => line.includes('is not registered'));
+			if (unregistered.length > 0)
+				throw new Error(
+					`n8n's start-up log holds ${unregistered.length} 'not registered' errors, first: ${unregistered[0]}`,
 				);
-				n8n = started.child;
-				const unregistered = fs
-					.readFileSync(serverLog, 'utf8')
-					.split('\n')
-					.filter((line) => line.includes('is not registered'));
-				if (unregistered.length > 0)
-					throw new Error(
-						`n8n's start-up log holds ${unregistered.length} 'not registered' errors, first: ${unregistered[0]}`,
-					);
-				return `ready after ${started.readySeconds.toFixed(1)} s, ${webhooks.length} webhooks after ${started.webhooksSeconds.toFixed(1)} s`;
-			},
-		);
+			return `ready after ${started.readySeconds.toFixed(1)} s, ${webhooks.length} webhooks after ${started.webhooksSeconds.toFixed(1)} s`;
+		});
 		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);
 
 		let cookie = '';

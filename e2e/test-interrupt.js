@@ -27,6 +27,7 @@ const {
 	waitUntil,
 } = require('../support/services/processes');
 const { requireServers } = require('../support/services/services');
+const { scenario } = require('../support/scenarios');
 
 const MARKER = 'N8N_NODES_INTERRUPT_TEST_RUN';
 /** test:queue's first check: the whole deployment is up. */
@@ -231,7 +232,7 @@ async function main() {
 		);
 		if (before.length === 0) throw new Error('the deployment did not start; nothing to interrupt');
 
-		await check('SIGINT: test:queue exits with 130', async () => {
+		await check(`${scenario('e2e.interrupt')}: SIGINT, test:queue exits with 130`, async () => {
 			const sent = Date.now();
 			child.kill('SIGINT');
 			const timeout = new Promise((resolve) =>

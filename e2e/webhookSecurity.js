@@ -27,6 +27,7 @@ const {
 const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
 const { sleep, waitUntil } = require('../support/services/processes');
 const { purchaseWorkflow } = require('../support/n8n/workflowBuilders');
+const { scenario } = require('../support/scenarios');
 
 /** @typedef {import('../support/payment/paymentSignatures').Provider} Provider */
 
@@ -338,135 +339,128 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 		).length;
 
 	for (const provider of PROVIDERS) {
-		await check(
-			`Payment Webhook Trigger (${provider}): signed deliveries run, forged ones get 401 or 400 and run nothing`,
-			async () => {
-				const id = workflowId(provider);
-				const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
-				const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
-				const contentType = CONTENT_TYPES[provider];
-				/** @param {string} body @param {Record<string, string>} headers */
-				const post = async (body, headers) => {
-					const answer = await fetch(url, {
-						method: 'POST',
-						headers: { 'Content-Type': contentType, ...headers },
-						body,
-					});
-					const text = await answer.text();
-					seenOutput.push(text);
-					return { status: answer.status, text };
-				};
-				const executionsBefore = await executionCount(id);
-				const expectedAnswer = acceptedAnswer(provider);
+		await check(`${scenario('e2e.rawBody')}: ${provider}`, async () => {
+			const id = workflowId(provider);
+			const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
+			const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
+			const contentType = CONTENT_TYPES[provider];
+			/** @param {string} body @param {Record<string, string>} headers */
+			const post = async (body, headers) => {
+				const answer = await fetch(url, {
+					method: 'POST',
+					headers: { 'Content-Type': contentType, ...headers },
+					body,
+				});
+				const text = await answer.text();
+				seenOutput.push(text);
+				return { status: answer.status, text };
+			};
+			const executionsBefore = await executionCount(id);
+			const expectedAnswer = acceptedAnswer(provider);
 
-				for (let i = 0; i < VALID_DELIVERIES; i++) {
-					const transactionId = `${prefix}_valid_${i}`;
-					const answer = await postSignedPurchase({
-						base,
-						provider,
-						transactionId,
-						sandbox,
-						seen: seenOutput,
-					});
-					assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
-					if (expectedAnswer !== undefined) {
-						assert.equal(answer.text, expectedAnswer.body, `valid delivery ${i}'s answer`);
-					}
-					assert.equal(answer.calls, 1, `valid delivery ${i} did not reach the sandbox once`);
+			for (let i = 0; i < VALID_DELIVERIES; i++) {
+				const transactionId = `${prefix}_valid_${i}`;
+				const answer = await postSignedPurchase({
+					base,
+					provider,
+					transactionId,
+					sandbox,
+					seen: seenOutput,
+				});
+				assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
+				if (expectedAnswer !== undefined) {
+					assert.equal(answer.text, expectedAnswer.body, `valid delivery ${i}'s answer`);
 				}
-				let executions = 0;
-				await waitUntil(
-					async () =>
-						(executions = await executionCount(id)) - executionsBefore >= VALID_DELIVERIES,
-					{
-						timeoutMs: TIMEOUT_MS,
-						intervalMs: 250,
-						what: `${VALID_DELIVERIES} executions for ${VALID_DELIVERIES} valid deliveries`,
-						detail: () => `${executions - executionsBefore} executions`,
-					},
-				);
-				const accepted = executions - executionsBefore;
-				assert.equal(
-					accepted,
-					VALID_DELIVERIES,
-					`${accepted} executions for ${VALID_DELIVERIES} valid deliveries`,
-				);
-
-				const { cases: bad, transactionIds: badIds } = badDeliveries(provider, prefix);
-				/** @type {Set<number>} */
-				const statuses = new Set();
-				for (const delivery of bad) {
-					const answer = await post(delivery.body, delivery.headers);
-					assert.ok(
-						answer.status === 401 || answer.status === 400,
-						`${delivery.name}: ${answer.status} ${answer.text}`,
-					);
-					statuses.add(answer.status);
-					const expected = refusalAnswer(provider, answer.status);
-					assert.deepEqual(
-						typeof expected === 'string' ? answer.text : JSON.parse(answer.text),
-						expected,
-						`${delivery.name}: the refusal's answer`,
-					);
-				}
-				await sleep(SETTLE_MS);
-				const badExecutions = (await executionCount(id)) - executionsBefore - accepted;
-				const badCalls = badIds.reduce((sum, badId) => sum + callsFor(badId), 0);
-				const answered = [...statuses].sort().reverse().join('/');
-				const said =
-					expectedAnswer === undefined ? '' : ` (answered ${JSON.stringify(expectedAnswer.body)})`;
-				const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted${said}, ${accepted} executions; bad ${bad.length} answered ${answered}, ${badExecutions} executions, ${badCalls} calls`;
-				console.log(line);
-				assert.equal(badExecutions, 0, `${badExecutions} executions for bad deliveries`);
-				assert.equal(badCalls, 0, `${badCalls} sandbox calls for bad deliveries`);
-				return `${bad.map((delivery) => delivery.name).join(', ')} → ${answered}`;
-			},
-		);
-	}
-
-	await check(
-		'Payment Webhook Trigger with an empty signing secret: 500, a failed execution saying why, nothing sent',
-		async () => {
-			const transactionId = `e2e_empty_secret_${Date.now().toString(36)}`;
-			const answer = await postStripeEvent({
-				base,
-				webhookPath: paymentTriggerPath(EMPTY_SECRET.webhookId),
-				kind: 'purchase',
-				fields: { transactionId, userId: BUYER },
-				seen: seenOutput,
-			});
-			/** @type {Awaited<ReturnType<typeof executionsOf>>} */
-			let seen = [];
-			const executions = await waitUntil(
-				async () => {
-					seen = await executionsOf(EMPTY_SECRET.workflowId);
-					return seen.length > 0 && seen.every((e) => e.status === 'error') ? seen : undefined;
-				},
+				assert.equal(answer.calls, 1, `valid delivery ${i} did not reach the sandbox once`);
+			}
+			let executions = 0;
+			await waitUntil(
+				async () => (executions = await executionCount(id)) - executionsBefore >= VALID_DELIVERIES,
 				{
 					timeoutMs: TIMEOUT_MS,
 					intervalMs: 250,
-					what: 'only failed executions of the workflow with the empty secret',
-					detail: () => `executions: ${JSON.stringify(seen)}`,
+					what: `${VALID_DELIVERIES} executions for ${VALID_DELIVERIES} valid deliveries`,
+					detail: () => `${executions - executionsBefore} executions`,
 				},
 			);
-			const detail = await fetch(`${base}/rest/executions/${executions[0].id}`, {
-				headers: { cookie },
-			});
-			const stored = await detail.text();
-			const calls = callsFor(transactionId);
-			console.log(
-				`WEBHOOK stripe, empty secret: answered ${answer.status}, ${executions.length} execution(s) ${executions.map((e) => e.status).join(', ')}, ${calls} calls`,
+			const accepted = executions - executionsBefore;
+			assert.equal(
+				accepted,
+				VALID_DELIVERIES,
+				`${accepted} executions for ${VALID_DELIVERIES} valid deliveries`,
 			);
-			assert.equal(answer.status, 500, JSON.stringify(answer.json));
-			assert.equal(executions.length, 1, 'executions for one delivery');
-			assert.ok(
-				stored.includes(EMPTY_SECRET.reason),
-				`the failed execution does not say "${EMPTY_SECRET.reason}"`,
-			);
-			assert.equal(calls, 0, 'sandbox calls');
-			return `500 "${answer.json.message}"; execution ${executions[0].id} failed: ${EMPTY_SECRET.reason}`;
-		},
-	);
+
+			const { cases: bad, transactionIds: badIds } = badDeliveries(provider, prefix);
+			/** @type {Set<number>} */
+			const statuses = new Set();
+			for (const delivery of bad) {
+				const answer = await post(delivery.body, delivery.headers);
+				assert.ok(
+					answer.status === 401 || answer.status === 400,
+					`${delivery.name}: ${answer.status} ${answer.text}`,
+				);
+				statuses.add(answer.status);
+				const expected = refusalAnswer(provider, answer.status);
+				assert.deepEqual(
+					typeof expected === 'string' ? answer.text : JSON.parse(answer.text),
+					expected,
+					`${delivery.name}: the refusal's answer`,
+				);
+			}
+			await sleep(SETTLE_MS);
+			const badExecutions = (await executionCount(id)) - executionsBefore - accepted;
+			const badCalls = badIds.reduce((sum, badId) => sum + callsFor(badId), 0);
+			const answered = [...statuses].sort().reverse().join('/');
+			const said =
+				expectedAnswer === undefined ? '' : ` (answered ${JSON.stringify(expectedAnswer.body)})`;
+			const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted${said}, ${accepted} executions; bad ${bad.length} answered ${answered}, ${badExecutions} executions, ${badCalls} calls`;
+			console.log(line);
+			assert.equal(badExecutions, 0, `${badExecutions} executions for bad deliveries`);
+			assert.equal(badCalls, 0, `${badCalls} sandbox calls for bad deliveries`);
+			return `${bad.map((delivery) => delivery.name).join(', ')} → ${answered}`;
+		});
+	}
+
+	await check(scenario('e2e.emptySecret'), async () => {
+		const transactionId = `e2e_empty_secret_${Date.now().toString(36)}`;
+		const answer = await postStripeEvent({
+			base,
+			webhookPath: paymentTriggerPath(EMPTY_SECRET.webhookId),
+			kind: 'purchase',
+			fields: { transactionId, userId: BUYER },
+			seen: seenOutput,
+		});
+		/** @type {Awaited<ReturnType<typeof executionsOf>>} */
+		let seen = [];
+		const executions = await waitUntil(
+			async () => {
+				seen = await executionsOf(EMPTY_SECRET.workflowId);
+				return seen.length > 0 && seen.every((e) => e.status === 'error') ? seen : undefined;
+			},
+			{
+				timeoutMs: TIMEOUT_MS,
+				intervalMs: 250,
+				what: 'only failed executions of the workflow with the empty secret',
+				detail: () => `executions: ${JSON.stringify(seen)}`,
+			},
+		);
+		const detail = await fetch(`${base}/rest/executions/${executions[0].id}`, {
+			headers: { cookie },
+		});
+		const stored = await detail.text();
+		const calls = callsFor(transactionId);
+		console.log(
+			`WEBHOOK stripe, empty secret: answered ${answer.status}, ${executions.length} execution(s) ${executions.map((e) => e.status).join(', ')}, ${calls} calls`,
+		);
+		assert.equal(answer.status, 500, JSON.stringify(answer.json));
+		assert.equal(executions.length, 1, 'executions for one delivery');
+		assert.ok(
+			stored.includes(EMPTY_SECRET.reason),
+			`the failed execution does not say "${EMPTY_SECRET.reason}"`,
+		);
+		assert.equal(calls, 0, 'sandbox calls');
+		return `500 "${answer.json.message}"; execution ${executions[0].id} failed: ${EMPTY_SECRET.reason}`;
+	});
 }
 
 module.exports = {

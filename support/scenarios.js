@@ -1,5 +1,7 @@
 // @ts-check
 'use strict';
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
 /**
  * The scenario table: every behaviour the tests prove, each proven in exactly one layer.
  * A test names its scenario through the `describe` or `it` that holds it:
@@ -19,21 +21,106 @@
 
 /** @type {Scenario[]} */
 const SCENARIOS = [
-	// paymentWebhook: the provider registry
+	// actions
+	{ id: 'actions.requests', layer: 'unit', title: 'each operation builds its request' },
+	{ id: 'actions.parameterReader', layer: 'unit', title: 'ParameterReader' },
+	{ id: 'actions.outputs', layer: 'engine', title: "each operation's outputs through n8n-core" },
+	{ id: 'actions.everyOperation', layer: 'engine', title: 'every-operation.json runs whole' },
+	{ id: 'actions.validation', layer: 'engine', title: 'input refused before any request' },
+	// itemLoop
+	{ id: 'itemLoop.order', layer: 'unit', title: 'order and pairing' },
+	{ id: 'itemLoop.continueOnFail', layer: 'unit', title: 'Continue On Fail' },
+	{ id: 'itemLoop.stopped', layer: 'unit', title: 'a run stopped by an error' },
+	{ id: 'itemLoop.ranges', layer: 'unit', title: 'formatRanges' },
+	{ id: 'itemLoop.stopReport', layer: 'unit', title: 'describeStoppedRun' },
+	{ id: 'itemLoop.runOptions', layer: 'unit', title: 'parseRunOptions' },
+	{ id: 'itemLoop.pollBudget', layer: 'unit', title: 'pollBudgetMs on every n8n release' },
+	{ id: 'itemLoop.n8nFloor', layer: 'unit', title: 'assertSupportedN8n below the floor' },
 	{
-		id: 'paymentWebhook.registry.everyProviderNamed',
+		id: 'itemLoop.webhookResolvers',
+		layer: 'unit',
+		title: "webhookResolversKey: n8n's native resolvers",
+	},
+	{
+		id: 'itemLoop.workflowExecute',
+		layer: 'engine',
+		title: "items through n8n-core's WorkflowExecute",
+	},
+	{ id: 'itemLoop.faults', layer: 'engine', title: 'faults over real HTTP' },
+	{ id: 'itemLoop.stoppedBatch', layer: 'engine', title: 'a concurrent batch stopped by one item' },
+	// transport
+	{ id: 'transport.requestAsSent', layer: 'unit', title: 'a request as sent' },
+	{ id: 'transport.retries', layer: 'unit', title: 'retries by operation safety (Max Retries 2)' },
+	{ id: 'transport.waits', layer: 'unit', title: 'waits between attempts' },
+	{ id: 'transport.clockSkew', layer: 'unit', title: 'clock-skew correction' },
+	{ id: 'transport.clockSkewMemory', layer: 'unit', title: 'ClockSkew learns and forgets' },
+	{ id: 'transport.envelopeErrors', layer: 'unit', title: 'envelope errors' },
+	{ id: 'transport.notAnApiAnswer', layer: 'unit', title: 'answers that are not an API response' },
+	{ id: 'transport.credentials', layer: 'unit', title: 'credentials' },
+	{ id: 'transport.authErrors', layer: 'engine', title: 'authentication failures with remedies' },
+	{ id: 'transport.wireRequest', layer: 'unit', title: 'toWireRequest' },
+	{ id: 'transport.sameBytes', layer: 'unit', title: 'every way in comes to the same bytes' },
+	{ id: 'transport.httpRequestAdapter', layer: 'unit', title: 'readWireRequest' },
+	{ id: 'transport.signatureV1', layer: 'unit', title: 'signature v1' },
+	{ id: 'transport.signatureV2', layer: 'unit', title: 'signature v2' },
+	{ id: 'transport.naturalCompare', layer: 'unit', title: "naturalCompare matches the sandbox's" },
+	{ id: 'transport.authenticate', layer: 'unit', title: 'authenticate() signs the request sent' },
+	{
+		id: 'transport.authenticateHttpRequestNode',
+		layer: 'unit',
+		title: 'authenticate() for the HTTP Request node',
+	},
+	// sendOnce
+	{ id: 'sendOnce.decisions', layer: 'unit', title: 'Skip Transactions Already Tracked' },
+	{ id: 'sendOnce.throughN8nCore', layer: 'engine', title: "the store through n8n-core's helpers" },
+	{ id: 'sendOnce.storeHazards', layer: 'engine', title: "the harness store keeps n8n's hazards" },
+	// pollingTrigger
+	{ id: 'pollingTrigger.results', layer: 'unit', title: 'Promoter Results Changed' },
+	{ id: 'pollingTrigger.balance', layer: 'unit', title: 'Promoter Balance Changed' },
+	{ id: 'pollingTrigger.changeId', layer: 'unit', title: 'change_id: the same for a repeat only' },
+	{ id: 'pollingTrigger.polls', layer: 'engine', title: "polls through n8n-core's PollContext" },
+	{ id: 'pollingTrigger.description', layer: 'package', title: 'trigger description' },
+	// paymentWebhook
+	{ id: 'paymentWebhook.signatures', layer: 'unit', title: 'payment webhook signatures' },
+	{
+		id: 'paymentWebhook.unusableSecrets',
+		layer: 'unit',
+		title: 'signing secrets the node cannot use',
+	},
+	{ id: 'paymentWebhook.items', layer: 'unit', title: 'payment event items' },
+	{ id: 'paymentWebhook.amounts', layer: 'unit', title: 'amounts in major units' },
+	{
+		id: 'paymentWebhook.eventsParameter',
+		layer: 'unit',
+		title: "each provider's Events parameter",
+	},
+	{ id: 'paymentWebhook.webhook', layer: 'unit', title: 'Payment Webhook Trigger: webhook()' },
+	{ id: 'paymentWebhook.refusalLog', layer: 'unit', title: 'refusal log' },
+	{
+		id: 'paymentWebhook.credential',
+		layer: 'unit',
+		title: 'webhook lifecycle and credential test',
+	},
+	{
+		id: 'paymentWebhook.webhookContext',
+		layer: 'engine',
+		title: "webhook() in n8n-core's WebhookContext",
+	},
+	{ id: 'paymentWebhook.description', layer: 'package', title: 'payment trigger description' },
+	{
+		id: 'paymentWebhook.registry',
 		layer: 'unit',
 		title:
 			'every registered provider has its selector option, signer, samples, codex aliases and credential text',
 	},
 	{
-		id: 'paymentWebhook.interface.answers',
+		id: 'paymentWebhook.interface',
 		layer: 'unit',
 		title:
 			"the trigger hands a provider module its credential fields and parameters, starts the workflow on the body it verified, and answers with the module's own answers; a refusal is 401 or 400, never a throw",
 	},
 	{
-		id: 'paymentWebhook.polar.sdkVerifies',
+		id: 'paymentWebhook.polar',
 		layer: 'unit',
 		title: "Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",
 	},
@@ -108,6 +195,179 @@ const SCENARIOS = [
 		layer: 'unit',
 		title: "Alipay's credential and App ID problems are named and stop every delivery",
 	},
+	// sandbox
+	{
+		id: 'sandbox.signedRequests',
+		layer: 'contract',
+		title: 'every endpoint takes a signed request',
+	},
+	{ id: 'sandbox.tampering', layer: 'contract', title: 'tampering after signing' },
+	{ id: 'sandbox.authFailures', layer: 'contract', title: 'authentication failures (1000004)' },
+	{ id: 'sandbox.trackRefund', layer: 'contract', title: 'track/refund errors and states' },
+	{ id: 'sandbox.relay', layer: 'contract', title: 'authorization codes and conversions' },
+	{ id: 'sandbox.promoterReads', layer: 'contract', title: 'promoter resource errors' },
+	{ id: 'sandbox.promoterLogin', layer: 'contract', title: 'promoter/login errors' },
+	{ id: 'sandbox.promoterCenter', layer: 'contract', title: 'hosted promoter center stand-in' },
+	{ id: 'sandbox.activityRoute', layer: 'contract', title: 'control route /__sandbox/activity' },
+	{ id: 'sandbox.callsRoute', layer: 'contract', title: 'control route /__sandbox/calls' },
+	{ id: 'sandbox.percentile', layer: 'contract', title: "the sandbox's percentile" },
+	// package
+	{ id: 'package.description', layer: 'package', title: 'node and credential descriptions' },
+	{ id: 'package.layers', layer: 'unit', title: 'import layers' },
+	{ id: 'package.tarball', layer: 'package', title: 'the tarball npm pack makes' },
+	{ id: 'package.publicApi', layer: 'package', title: 'the package root required by name' },
+	{ id: 'package.scenarios', layer: 'unit', title: 'each scenario named once, in its layer' },
+	// tooling
+	{ id: 'tooling.demoCommands', layer: 'unit', title: 'the demo commands' },
+	{ id: 'tooling.docsNginx', layer: 'unit', title: "docs/queue-mode.md's nginx configuration" },
+	{ id: 'tooling.heartbeat', layer: 'unit', title: 'the install heartbeat' },
+	{ id: 'tooling.waitUntil', layer: 'unit', title: 'waitUntil' },
+	{ id: 'tooling.sendWebhook', layer: 'package', title: 'npm run send:webhook' },
+	// end to end, in real n8n (e2e/)
+	{
+		id: 'e2e.install',
+		layer: 'e2e',
+		title: 'the packed package installed and imported as n8n does it',
+		why: "n8n's community-package install and CLI import",
+	},
+	{
+		id: 'e2e.everyOperation',
+		layer: 'e2e',
+		title: 'the every-operation fixture run with n8n execute: each operation succeeds',
+		why: "n8n's CLI runs the installed package",
+	},
+	{
+		id: 'e2e.examples',
+		layer: 'e2e',
+		title: 'examples a, h and c run with n8n execute against the sandbox',
+		why: "the examples' other nodes are n8n's",
+	},
+	{
+		id: 'e2e.serving',
+		layer: 'e2e',
+		title: 'n8n started: both nodes and the credentials loaded, the published webhooks served',
+		why: "n8n's server loads and registers",
+	},
+	{
+		id: 'e2e.refundWebhook',
+		layer: 'e2e',
+		title: 'example a over signed Stripe webhooks: refund, repeat, not referred, voided, partial',
+		why: "n8n's webhook server and Respond to Webhook",
+	},
+	{
+		id: 'e2e.purchaseWebhook',
+		layer: 'e2e',
+		title: "example h: a purchase delivered twice is tracked once (n8n's deduplication store)",
+		why: "n8n's deduplication store over webhook HTTP",
+	},
+	{
+		id: 'e2e.landing',
+		layer: 'e2e',
+		title: 'example c over webhook HTTP: landing redirects, a used code falls back to sign-up',
+		why: 'webhook HTTP and its redirect',
+	},
+	{
+		id: 'e2e.rawBody',
+		layer: 'e2e',
+		title: "each provider's signed deliveries run, forged ones get 401 or 400 and run nothing",
+		why: "the raw bytes n8n's webhook server keeps",
+	},
+	{
+		id: 'e2e.emptySecret',
+		layer: 'e2e',
+		title: 'an empty signing secret: 500, a failed execution saying why, nothing sent',
+		why: "n8n's executions list",
+	},
+	{
+		id: 'e2e.report',
+		layer: 'e2e',
+		title: 'the daily report: data tables, the mail and its .xlsx (examples b and d)',
+		why: 'data tables, Send Email, Convert to File',
+	},
+	{
+		id: 'e2e.editor',
+		layer: 'e2e',
+		title: 'the editor in Chromium: page d, nodes panel, credential dialog, canvas',
+		why: "the editor is n8n's",
+	},
+	{
+		id: 'e2e.httpRequestNode',
+		layer: 'e2e',
+		title: "n8n's HTTP Request node with the Affiliate Tracking API credential",
+		why: "the HTTP Request node is n8n's",
+	},
+	{
+		id: 'e2e.agent',
+		layer: 'e2e',
+		title: "example e's AI agent calls the node as a tool",
+		why: "the agent and usableAsTool's tool are n8n's",
+	},
+	{
+		id: 'e2e.mcp',
+		layer: 'e2e',
+		title: "example g's MCP Server Trigger answers a real MCP client",
+		why: "the MCP server is n8n's",
+	},
+	{
+		id: 'e2e.activeTrigger',
+		layer: 'e2e',
+		title: 'example f, active and polling every minute, emits a new paying customer',
+		why: "n8n's poll scheduling",
+	},
+	{
+		id: 'e2e.demo',
+		layer: 'e2e',
+		title: 'the commands npm start and the README print, run as printed',
+		why: "they drive a real n8n's webhooks",
+	},
+	{
+		id: 'e2e.secrets',
+		layer: 'e2e',
+		title: 'the API secrets appear in no output, answer, log or request',
+		why: "n8n's logs and stored executions",
+	},
+	{
+		id: 'e2e.queueFaults',
+		layer: 'e2e',
+		title: 'queue mode: refunds under main, Redis and PostgreSQL faults, each applied once',
+		why: 'queue mode',
+	},
+	{
+		id: 'e2e.queuePurchases',
+		layer: 'e2e',
+		title: "queue mode: purchases delivered twice, example i's claim tracks each once",
+		why: 'queue mode and its PostgreSQL',
+	},
+	{
+		id: 'e2e.queueTrigger',
+		layer: 'e2e',
+		title: 'queue mode: the trigger across main restarts emits each change',
+		why: 'queue mode restarts',
+	},
+	{
+		id: 'e2e.webhookProcessors',
+		layer: 'e2e',
+		title: "n8n's webhook processors behind nginx: a storm and a processor kill",
+		why: 'webhook processors behind nginx',
+	},
+	{
+		id: 'e2e.queueSecrets',
+		layer: 'e2e',
+		title: 'queue mode: the API secret in no log, answer or stored execution',
+		why: "n8n's processes and PostgreSQL",
+	},
+	{
+		id: 'e2e.interrupt',
+		layer: 'e2e',
+		title: 'Ctrl-C on test:queue leaves no process and no port behind',
+		why: "the processes are n8n's",
+	},
+	{
+		id: 'e2e.releases',
+		layer: 'e2e',
+		title: 'each supported n8n release loads and runs the package',
+		why: 'the releases',
+	},
 ];
 
 /**
@@ -121,4 +381,42 @@ function scenario(id) {
 	return `${found.title} [${id}]`;
 }
 
-module.exports = { SCENARIOS, scenario };
+/** Where tests live, and the layer a file's place gives its tests. */
+const TEST_FOLDERS = ['test', 'e2e'];
+const TEST_FILE = /\.(unit|engine|contract|package)\.test\.ts$/;
+
+/**
+ * The layer of a test file by its path: its suffix under test/, e2e under e2e/, null elsewhere.
+ * @param {string} path from the repository root
+ * @returns {Layer | null}
+ */
+function layerOfFile(path) {
+	if (path.startsWith('e2e/')) return 'e2e';
+	const match = TEST_FILE.exec(path);
+	return match === null ? null : /** @type {Layer} */ (match[1]);
+}
+
+/**
+ * Every place a test names a scenario: each call of scenario() in test/ and e2e/, by file and
+ * line. A call whose argument is no string literal is listed with `id: null`, so that no id hides.
+ * @returns {Array<{ id: string | null; path: string; line: number }>}
+ */
+function scenarioNamings() {
+	const root = join(__dirname, '..');
+	const call = /\bscenario\(\s*(?:(['"`])([^'"`$]+)\1\s*\))?/g;
+	return TEST_FOLDERS.flatMap((folder) =>
+		readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+			.map((name) => `${folder}/${name.split('\\').join('/')}`)
+			.filter((path) => /\.(ts|js)$/.test(path))
+			.flatMap((path) => {
+				const source = readFileSync(join(root, path), 'utf8');
+				return [...source.matchAll(call)].map((match) => ({
+					id: match[2] ?? null,
+					path,
+					line: source.slice(0, match.index).split('\n').length,
+				}));
+			}),
+	);
+}
+
+module.exports = { SCENARIOS, scenario, layerOfFile, scenarioNamings };

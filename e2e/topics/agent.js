@@ -11,30 +11,28 @@ const { PRODUCTS } = require('../../sandbox/seed');
 const { readPromoter } = require('../../sandbox/api/promoters');
 const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');
 const { example, monthToDateUtc8 } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 /** @param {import('./context').Started} context */
 async function agentChecks(context) {
 	const { check, sandbox, model, base, seenOutput } = context;
-	await check(
-		"example e (AI agent): the model's tool call runs the node, whose figures reach the reply",
-		async () => {
-			const chat = readExample(example('e').file).nodes.find((node) =>
-				node.type.endsWith('.chatTrigger'),
-			);
-			assert.ok(chat, 'example (e) has no chat trigger');
-			const line = await agentRepliesWithSandboxFigures({
-				sandbox,
-				model,
-				chatUrl: `${base}/webhook/${chat.webhookId}/chat`,
-				session: 'e2e-session',
-				seen: seenOutput,
-			});
-			return `e2e e: ${line}`;
-		},
-	);
+	await check(scenario('e2e.agent'), async () => {
+		const chat = readExample(example('e').file).nodes.find((node) =>
+			node.type.endsWith('.chatTrigger'),
+		);
+		assert.ok(chat, 'example (e) has no chat trigger');
+		const line = await agentRepliesWithSandboxFigures({
+			sandbox,
+			model,
+			chatUrl: `${base}/webhook/${chat.webhookId}/chat`,
+			session: 'e2e-session',
+			seen: seenOutput,
+		});
+		return `e2e e: ${line}`;
+	});
 
 	await check(
-		'example g (MCP): a real MCP client (@modelcontextprotocol/sdk) lists the tools and calls Get Promoter Statistics',
+		`${scenario('e2e.mcp')}: @modelcontextprotocol/sdk lists the tools and calls Get Promoter Statistics`,
 		async () => {
 			const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 			const {

@@ -22,6 +22,7 @@ const {
 const { NODES: HTTP_NODES } = require('../../support/n8n/httpRequestWorkflow');
 const { WRONG_SECRET } = require('../../sandbox/seed');
 const { API_SECRET, CHROMIUM, HTTP_WORKFLOW_ID, example } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 /** `npm run screenshots` (--screenshots) keeps the editor's pictures in docs/images for the README. */
 const SCREENSHOTS_DIR = process.argv.includes('--screenshots')
@@ -55,7 +56,7 @@ const SIGNATURE_REMEDY = authenticationHint(SERVER_MESSAGES.signatureFailed);
 async function browserChecks(context) {
 	const { check, sandbox, work, base, seenOutput } = context;
 	await check(
-		'example d (Chromium): the page embeds the promoter center with a fresh token',
+		`${scenario('e2e.editor')}: example d's page embeds the promoter center with a fresh token`,
 		async () => {
 			const browser = await launchChromium(CHROMIUM);
 			try {

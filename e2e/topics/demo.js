@@ -11,6 +11,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 
 const { ROOT_DIR, demoCommands } = require('../../support/n8n/n8nDemoData');
+const { scenario } = require('../../support/scenarios');
 
 /**
  * Runs `command` through `sh -c` without blocking this process, where the sandbox answers.
@@ -36,7 +37,7 @@ async function demoChecks(context) {
 	let ran = 0;
 	let expected = 0;
 	for (const { does, command, answer, exitCode } of commands) {
-		await check(`printed command: ${does}`, async () => {
+		await check(`${scenario('e2e.demo')}: ${does}`, async () => {
 			const result = await runInShell(command);
 			ran++;
 			const output = `${result.stdout}${result.stderr}`;

@@ -8,12 +8,13 @@
  */
 const assert = require('node:assert/strict');
 const { example, execute, outputOf } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 /** @param {import('./context').Context} context */
 async function exampleChecks(context) {
 	const { check, sandbox } = context;
 	// (a) refund: the sample event refunds txn_1001.
-	await check('example a (execute): refund on a payment webhook', async () => {
+	await check(`${scenario('e2e.examples')}: example a, refund on a payment webhook`, async () => {
 		const run = await execute(context, example('a').id);
 		const [refund] = outputOf(run, 'Refund');
 		assert.equal(refund.json.status, 'APPLIED');

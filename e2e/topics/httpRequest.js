@@ -13,6 +13,7 @@ const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../support/n8n/ht
 const { KEYS, PRODUCTS } = require('../../sandbox/seed');
 const { readPromoter } = require('../../sandbox/api/promoters');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 const V1_CREDENTIAL = { id: 'affTrackSandboxV1', name: 'Affiliate Tracking sandbox (v1 key)' };
 
@@ -49,7 +50,7 @@ async function httpRequestChecks(context) {
 	/** @type {Run | undefined} */
 	let httpRun;
 	await check(
-		'HTTP Request node workflow (8 cases, HTTP Request 4.5, 4.2 and 3) imported beside a second credential, with a v1 key, and run with n8n execute',
+		`${scenario('e2e.httpRequestNode')}: 8 cases (HTTP Request 4.5, 4.2 and 3) imported beside a second credential, with a v1 key, and run with n8n execute`,
 		async () => {
 			assert.ok(httpInviteCode, `${httpPromoter} has no referral code`);
 			await importCredentials(env, [

@@ -26,6 +26,7 @@ const {
 } = require('../everyOperation');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
 const { execute } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 const EVERY_OPERATION_ID = 'e2eEveryOperation';
 
@@ -37,7 +38,7 @@ async function installChecks(context) {
 	const { check, sandbox, model, work, userFolder, env } = context;
 	/** @type {{ directory: string, packageJson: Record<string, unknown> } | undefined} */
 	let installed;
-	await check('npm pack → installed into .n8n/nodes as n8n installs community packages', () => {
+	await check(scenario('e2e.install'), () => {
 		const tarball = packPackage(work);
 		installed = installAsCommunityPackage(tarball, userFolder);
 		const { packageJson, directory } = installed;
@@ -78,7 +79,7 @@ async function installChecks(context) {
 		},
 	);
 
-	await check('n8n execute: the every-operation fixture, all 13 operations', async () => {
+	await check(scenario('e2e.everyOperation'), async () => {
 		const run = await execute(context, EVERY_OPERATION_ID);
 		// secretChecks scans the VideoMax secrets; the PhotoPal one is this check's alone.
 		const text = JSON.stringify(run);

@@ -9,35 +9,33 @@ const assert = require('node:assert/strict');
 const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
 const { triggerEmitsAChange } = require('../triggerAndAgentChecks');
 const { example } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 /** @param {import('./context').Started} context */
 async function pollingTriggerChecks(context) {
 	const { check, sandbox, base, cookie, seenOutput } = context;
-	await check(
-		'example f (active trigger, polling every minute): a new paying customer becomes a chat message',
-		async () => {
-			const { run, item, summary } = await triggerEmitsAChange({
-				base,
-				cookie,
-				sandbox,
-				modules: DEFAULT_N8N_MODULES,
-				workflowId: example('f').id,
-				triggerNode: 'New paying customers',
-				promoter: 'user_1002',
-				activity: { payingCustomers: 1 },
-				seen: seenOutput,
-			});
-			const messages = run.resultData.runData['Chat message'][0].data.main[0];
-			const text = messages[0].json.text;
-			assert.match(
-				text,
-				new RegExp(
-					`for promoter ${item.user_id}: \\+${item.increase.paying_customers}, ${item.paying_customers} in all`,
-				),
-			);
-			return `e2e f: ${summary} → "${text}"`;
-		},
-	);
+	await check(scenario('e2e.activeTrigger'), async () => {
+		const { run, item, summary } = await triggerEmitsAChange({
+			base,
+			cookie,
+			sandbox,
+			modules: DEFAULT_N8N_MODULES,
+			workflowId: example('f').id,
+			triggerNode: 'New paying customers',
+			promoter: 'user_1002',
+			activity: { payingCustomers: 1 },
+			seen: seenOutput,
+		});
+		const messages = run.resultData.runData['Chat message'][0].data.main[0];
+		const text = messages[0].json.text;
+		assert.match(
+			text,
+			new RegExp(
+				`for promoter ${item.user_id}: \\+${item.increase.paying_customers}, ${item.paying_customers} in all`,
+			),
+		);
+		return `e2e f: ${summary} → "${text}"`;
+	});
 }
 
 module.exports = { pollingTriggerChecks };

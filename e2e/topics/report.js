@@ -20,6 +20,7 @@ const { PRODUCTS } = require('../../sandbox/seed');
 const { trackConversion } = require('../../sandbox/api/conversions');
 const { readPromoter } = require('../../sandbox/api/promoters');
 const { example, monthToDateUtc8 } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 const PROMOTERS_TABLE = 'Promoters to report';
 const STATISTICS_TABLE = 'Promoter statistics';
@@ -414,7 +415,7 @@ async function reportChecks(context, smtp) {
 	const userIds = ['user_1001', 'user_1002', UNKNOWN_PROMOTER];
 	/** @type {Row[]} */
 	let firstRows = [];
-	await check('example b: statistics → data table, and a mail with the .xlsx', async () => {
+	await check(scenario('e2e.report'), async () => {
 		const ada = sandbox.state.promoters.get(`${PRODUCTS.videomax}|user_1001`);
 		const signup = trackConversion(sandbox.state, PRODUCTS.videomax, {
 			event_name: 'signup',

@@ -14,16 +14,16 @@ const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS } = require('../../sandbox/seed');
 const { issueAuthCode } = require('../../sandbox/api/authorization');
 const { example } = require('./context');
+const { scenario } = require('../../support/scenarios');
 
 /** @param {import('./context').Started} context */
 async function webhookChecks(context) {
 	const { check, sandbox, base, cookie, seenOutput } = context;
 	/** @param {string} letter */
-	const held = (letter) => ({ id: example(letter).id, json: readExample(example(letter).file) });
+	const held = (letter) => readExample(example(letter).file);
 	await checkWebhookExamples({
 		check,
 		base,
-		cookie,
 		sandbox,
 		seen: seenOutput,
 		refund: held('a'),
@@ -32,32 +32,29 @@ async function webhookChecks(context) {
 
 	await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 
-	await check(
-		'example c (webhook): landing redirects, a used code falls back to sign-up',
-		async () => {
-			const issued = issueAuthCode(
-				sandbox.state,
-				PRODUCTS.photopal,
-				{
-					source_product_key: PRODUCTS.photopal,
-					target_product_key: PRODUCTS.videomax,
-					user_id: 'pp_e2e',
-					extra: { name: 'Eve' },
-				},
-				'source_product_key',
-				true,
-			);
-			const landing = new URL(/** @type {{ redirect_url: string }} */ (issued.data).redirect_url);
-			const address = `${base}/webhook/affiliate-landing${landing.search}`;
-			const first = await fetch(address, { redirect: 'manual' });
-			assert.equal(first.status, 302);
-			assert.equal(first.headers.get('location'), 'https://videomax.example/welcome?name=Eve');
-			const again = await fetch(address, { redirect: 'manual' });
-			assert.equal(again.status, 302);
-			assert.equal(again.headers.get('location'), 'https://videomax.example/signup');
-			return `GET ${landing.search.replace(/x_auth_code=[^&]+/, 'x_auth_code=…')} → 302 ${first.headers.get('location')}; same code again → 302 ${again.headers.get('location')}`;
-		},
-	);
+	await check(scenario('e2e.landing'), async () => {
+		const issued = issueAuthCode(
+			sandbox.state,
+			PRODUCTS.photopal,
+			{
+				source_product_key: PRODUCTS.photopal,
+				target_product_key: PRODUCTS.videomax,
+				user_id: 'pp_e2e',
+				extra: { name: 'Eve' },
+			},
+			'source_product_key',
+			true,
+		);
+		const landing = new URL(/** @type {{ redirect_url: string }} */ (issued.data).redirect_url);
+		const address = `${base}/webhook/affiliate-landing${landing.search}`;
+		const first = await fetch(address, { redirect: 'manual' });
+		assert.equal(first.status, 302);
+		assert.equal(first.headers.get('location'), 'https://videomax.example/welcome?name=Eve');
+		const again = await fetch(address, { redirect: 'manual' });
+		assert.equal(again.status, 302);
+		assert.equal(again.headers.get('location'), 'https://videomax.example/signup');
+		return `GET ${landing.search.replace(/x_auth_code=[^&]+/, 'x_auth_code=…')} → 302 ${first.headers.get('location')}; same code again → 302 ${again.headers.get('location')}`;
+	});
 }
 
 module.exports = { webhookChecks };

@@ -11,6 +11,7 @@ import * as promoter from './actions/promoter';
 import { router } from './actions/router';
 import { assertSupportedN8n, MAIN_CONNECTION } from '../shared/helpers/n8nCompatibility';
 import { sharedOptions } from '../shared/helpers/sharedOptions';
+import { CREDENTIAL_NAME } from '../shared/transport';
 
 assertSupportedN8n();
 
@@ -31,7 +32,7 @@ export class AffiliateTracking implements INodeType {
 		usableAsTool: true,
 		inputs: [MAIN_CONNECTION],
 		outputs: [MAIN_CONNECTION],
-		credentials: [{ name: 'affiliateTrackingApi', required: true }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -15,20 +15,23 @@ import {
 	pollBudgetMs,
 } from '../shared/helpers/n8nCompatibility';
 import {
+	fitsPromoterPath,
 	promoterBalancesProfile,
+	promoterPath,
 	promoterStatisticsProfile,
 } from '../shared/helpers/promoterReads';
-import { readRunOptions } from '../shared/helpers/runOptions';
+import { parseRunOptions, readOptionsCollection, type Pacing } from '../shared/helpers/runOptions';
 import {
 	concurrencyOption,
 	maxRetriesOption,
+	optionsCollection,
 	retryDelayOption,
 	timeoutOption,
 } from '../shared/helpers/sharedOptions';
-import { MAX_FIELD_LENGTH } from '../shared/helpers/validation';
+import { MAX_FIELD_LENGTH, parameterMessage } from '../shared/helpers/validation';
 import { apiRequest, CREDENTIAL_NAME } from '../shared/transport';
 import { ERROR_CONTEXT } from '../shared/transport/errors';
-import { encodeRfc3986 } from '../shared/transport/signing';
+import type { RequestSettings } from '../shared/transport/requestSettings';
 import {
 	balanceFiguresOf,
 	balanceItems,
@@ -52,8 +55,26 @@ const FAILURES_NAMED = 10;
 /** Share of n8n's poll budget spent reading; promoters not reached keep their figures. */
 const BUDGET_SHARE = 0.8;
 
-const USER_IDS_LABEL = 'Promoter User IDs';
-const MAX_PROMOTERS_LABEL = 'Max Promoters per Poll';
+const watchListField: INodeProperties = {
+	displayName: 'Promoter User IDs',
+	name: 'userIds',
+	type: 'string',
+	typeOptions: { rows: 4 },
+	required: true,
+	default: '',
+	placeholder: 'user_1001\nuser_1002',
+	description:
+		'The promoters to watch: your user IDs (as given to Promoter Login), one per line or separated by commas, or an expression giving a list. Each poll reads each of them once.',
+};
+
+const maxPromotersOption: INodeProperties = {
+	displayName: 'Max Promoters per Poll',
+	name: 'maxPromoters',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_PROMOTERS_LIMIT },
+	default: 100,
+	description: `The most user IDs the watch list may hold (up to ${MAX_PROMOTERS_LIMIT}): a longer list stops the poll with an error instead of sending that many requests`,
+};
 
 type Reading =
 	| { userId: string; figures: IDataObject | IDataObject[] }
@@ -62,11 +83,11 @@ type Reading =
 
 /** The watch list: text with one ID per line or comma-separated, or an expression's list. */
 function readWatchList(context: IPollFunctions, maxPromoters: number): string[] {
-	const raw = context.getNodeParameter('userIds', '');
+	const raw = context.getNodeParameter(watchListField.name, '');
 	const entries = Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(/[\n,]/);
 	const userIds = [...new Set(entries.map((entry) => entry.trim()).filter((id) => id !== ''))];
 	const fail = (rule: string) =>
-		new NodeOperationError(context.getNode(), `Parameter "${USER_IDS_LABEL}" ${rule}`, {
+		new NodeOperationError(context.getNode(), parameterMessage(watchListField, rule), {
 			description: 'No request was sent. Fix the watch list and save the workflow.',
 		});
 	if (userIds.length === 0) throw fail('must name at least one promoter user ID');
@@ -76,11 +97,11 @@ function readWatchList(context: IPollFunctions, maxPromoters: number): string[] 
 			`holds an ID longer than ${MAX_FIELD_LENGTH} characters ("${tooLong.slice(0, 40)}…")`,
 		);
 	}
-	const dotted = userIds.find((id) => id === '.' || id === '..');
+	const dotted = userIds.find((id) => !fitsPromoterPath(id));
 	if (dotted !== undefined) throw fail(`cannot hold "${dotted}", which is no user ID`);
 	if (userIds.length > maxPromoters) {
 		throw fail(
-			`holds ${userIds.length} user IDs, more than ${MAX_PROMOTERS_LABEL} (${maxPromoters}). Raise that option (up to ${MAX_PROMOTERS_LIMIT}), or split the list across several triggers.`,
+			`holds ${userIds.length} user IDs, more than ${maxPromotersOption.displayName} (${maxPromoters}). Raise that option (up to ${MAX_PROMOTERS_LIMIT}), or split the list across several triggers.`,
 		);
 	}
 	return userIds;
@@ -95,15 +116,17 @@ function readCountedFigures(options: IDataObject): readonly ResultFigure[] {
 
 /**
  * Reads every watched promoter's figures, a few at a time (Concurrency), through the node's
- * transport and its retries; a promoter that fails is kept as an error, not thrown, so that the
- * others are still read. Nothing new starts once the poll's time budget is mostly spent.
+ * transport and its retries (`settings`); a promoter that fails is kept as an error, not thrown,
+ * so that the others are still read. Nothing new starts once the poll's time budget is mostly
+ * spent.
  */
 async function readFigures(
 	context: IPollFunctions,
 	event: TriggerEvent,
 	userIds: string[],
+	{ concurrency }: Pacing,
+	settings: RequestSettings,
 ): Promise<Reading[]> {
-	const { concurrency } = readRunOptions(context).pacing;
 	const deadline = Date.now() + pollBudgetMs(context) * BUDGET_SHARE;
 	const readings: Reading[] = new Array(userIds.length);
 	let next = 0;
@@ -115,14 +138,22 @@ async function readFigures(
 				readings[index] = { userId, skipped: true };
 				continue;
 			}
-			const path = `/promoters/${encodeRfc3986(userId)}`;
 			try {
 				const figures = (await apiRequest(
 					context,
 					event === 'promoterResultsChanged'
-						? { method: 'GET', path: `${path}/statistics`, operation: promoterStatisticsProfile }
-						: { method: 'GET', path: `${path}/balances`, operation: promoterBalancesProfile },
+						? {
+								method: 'GET',
+								path: promoterPath(userId, '/statistics'),
+								operation: promoterStatisticsProfile,
+							}
+						: {
+								method: 'GET',
+								path: promoterPath(userId, '/balances'),
+								operation: promoterBalancesProfile,
+							},
 					index,
+					settings,
 				)) as IDataObject | IDataObject[];
 				readings[index] = { userId, figures };
 			} catch (error) {
@@ -171,15 +202,6 @@ const figuresOption: INodeProperties = {
 	description: 'Which figures going up make a promoter "changed". None chosen: all of them.',
 };
 
-const maxPromotersOption: INodeProperties = {
-	displayName: MAX_PROMOTERS_LABEL,
-	name: 'maxPromoters',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_PROMOTERS_LIMIT },
-	default: 100,
-	description: `The most user IDs the watch list may hold (up to ${MAX_PROMOTERS_LIMIT}): a longer list stops the poll with an error instead of sending that many requests`,
-};
-
 export class AffiliateTrackingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Affiliate Tracking Trigger',
@@ -221,44 +243,28 @@ export class AffiliateTrackingTrigger implements INodeType {
 				description:
 					'Every item carries a change_id, the same when a change is delivered again (after a restart of n8n): a Remove Duplicates node on change_id keeps one',
 			},
-			{
-				displayName: USER_IDS_LABEL,
-				name: 'userIds',
-				type: 'string',
-				typeOptions: { rows: 4 },
-				required: true,
-				default: '',
-				placeholder: 'user_1001\nuser_1002',
-				description:
-					'The promoters to watch: your user IDs (as given to Promoter Login), one per line or separated by commas, or an expression giving a list. Each poll reads each of them once.',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					concurrencyOption,
-					figuresOption,
-					maxPromotersOption,
-					maxRetriesOption,
-					retryDelayOption,
-					timeoutOption,
-				],
-			},
+			watchListField,
+			optionsCollection([
+				concurrencyOption,
+				figuresOption,
+				maxPromotersOption,
+				maxRetriesOption,
+				retryDelayOption,
+				timeoutOption,
+			]),
 		],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as TriggerEvent;
-		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const options = readOptionsCollection(this);
 		const maxPromoters = Math.min(
 			MAX_PROMOTERS_LIMIT,
 			Math.max(1, Math.floor(Number(options.maxPromoters ?? DEFAULT_MAX_PROMOTERS))),
 		);
 		const userIds = readWatchList(this, maxPromoters);
-		const readings = await readFigures(this, event, userIds);
+		const { pacing, request } = parseRunOptions(options);
+		const readings = await readFigures(this, event, userIds, pacing, request);
 		const failures = readings.filter(
 			(reading): reading is Extract<Reading, { error: unknown }> => 'error' in reading,
 		);

@@ -11,6 +11,7 @@ import {
 	httpAnswer,
 	TEST_CREDENTIALS,
 } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 const API = 'https://api.example.com/api/open/v1';
 
@@ -165,7 +166,7 @@ async function runOperation(name: string, testCase: Case) {
 	return { items, requests: fake.requests };
 }
 
-describe('each operation', () => {
+describe(scenario('actions.requests'), () => {
 	it.each(Object.entries(CASES))('%s', async (name, testCase) => {
 		const { items, requests } = await runOperation(name, testCase);
 		expect(requests).toHaveLength(1);

@@ -1,8 +1,17 @@
 /** ParameterReader on the sources: what each reader accepts, and the error that names the parameter. */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { ParameterReader } from '../../nodes/shared/helpers/validation';
 import { fakeContext } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
+
+/** The field read: its label is what every error names. */
+const FIELD: INodeProperties = { displayName: 'Field', name: 'field', type: 'string', default: '' };
 
 function reader(value: unknown): ParameterReader {
 	const parameters: IDataObject = value === undefined ? {} : { field: value as IDataObject };
@@ -26,7 +35,7 @@ function outcome(read: (params: ParameterReader) => unknown, value: unknown): un
 
 const longText = 'x'.repeat(256);
 
-describe('ParameterReader', () => {
+describe(scenario('actions.parameterReader'), () => {
 	it.each<[string, unknown, unknown]>([
 		['trimmed text', '  u_1 ', { value: 'u_1' }],
 		['a number from an expression', 20260301, { value: '20260301' }],
@@ -43,7 +52,7 @@ describe('ParameterReader', () => {
 		['a list', [1], { error: 'Parameter "Field" must be text, got a list' }],
 		['a boolean', true, { error: 'Parameter "Field" must be text, got boolean true' }],
 	])('requiredString: %s', (_name, value, expected) => {
-		expect(outcome((params) => params.requiredString('field', 'Field'), value)).toEqual(expected);
+		expect(outcome((params) => params.requiredString(FIELD), value)).toEqual(expected);
 	});
 
 	it('requiredString: an expression reading a missing input field says so once', () => {
@@ -51,9 +60,26 @@ describe('ParameterReader', () => {
 		const { context } = fakeContext({ parameters: {} });
 		const getNodeParameter = (() => undefined) as unknown as IExecuteFunctions['getNodeParameter'];
 		const params = new ParameterReader({ ...context, getNodeParameter }, 0);
-		expect(() => params.requiredString('transactionId', 'Transaction ID')).toThrow(
-			'Parameter "Transaction ID" must be text, got undefined (is the input field missing?)',
+		expect(() => params.requiredString(FIELD)).toThrow(
+			'Parameter "Field" must be text, got undefined (is the input field missing?)',
 		);
+	});
+
+	it("reads a collection's option by its path and names the option's own label", () => {
+		const collection: INodeProperties = { ...FIELD, type: 'collection', name: 'additionalFields' };
+		const option: INodeProperties = { ...FIELD, displayName: 'Renamed Label', name: 'option' };
+		const { context } = fakeContext({ parameters: { additionalFields: { option: '  x ' } } });
+		const optional = new ParameterReader(context, 0).within(collection);
+		expect(optional.requiredString(option)).toBe('x');
+		expect(() => optional.requiredString({ ...option, name: 'unset' })).toThrow(
+			'Parameter "Renamed Label" is required and must not be empty',
+		);
+	});
+
+	it("raw: the value as given, or the field's default when unset", () => {
+		const flag: INodeProperties = { ...FIELD, type: 'boolean', default: true };
+		expect(reader(false).raw(flag)).toBe(false);
+		expect(reader(undefined).raw(flag)).toBe(true);
 	});
 
 	it.each<[string, unknown, unknown]>([
@@ -67,7 +93,7 @@ describe('ParameterReader', () => {
 			{ error: 'Parameter "Field" must be at most 255 characters (got 256)' },
 		],
 	])('optionalString: %s', (_name, value, expected) => {
-		expect(outcome((params) => params.optionalString('field', 'Field'), value)).toEqual(expected);
+		expect(outcome((params) => params.optionalString(FIELD), value)).toEqual(expected);
 	});
 
 	it.each<[string, unknown, unknown]>([
@@ -75,9 +101,7 @@ describe('ParameterReader', () => {
 		['empty', '', { value: undefined }],
 		['other', 'blue', { error: 'Parameter "Field" must be one of light, dark (got "blue")' }],
 	])('oneOf: %s', (_name, value, expected) => {
-		expect(outcome((params) => params.oneOf('field', 'Field', ['light', 'dark']), value)).toEqual(
-			expected,
-		);
+		expect(outcome((params) => params.oneOf(FIELD, ['light', 'dark']), value)).toEqual(expected);
 	});
 
 	it.each<[string, unknown, unknown]>([
@@ -88,7 +112,7 @@ describe('ParameterReader', () => {
 			{ error: 'Parameter "Field" must be an email address like name@example.com (got "ada@")' },
 		],
 	])('email: %s', (_name, value, expected) => {
-		expect(outcome((params) => params.email('field', 'Field'), value)).toEqual(expected);
+		expect(outcome((params) => params.email(FIELD), value)).toEqual(expected);
 	});
 
 	it.each<[string, unknown, boolean, unknown]>([
@@ -106,7 +130,9 @@ describe('ParameterReader', () => {
 			{ error: 'Parameter "Field" must be a number, got number Infinity' },
 		],
 	])('amount: %s', (_name, value, required, expected) => {
-		expect(outcome((params) => params.amount('field', 'Field', required), value)).toEqual(expected);
+		expect(
+			outcome((params) => params.amount({ ...FIELD, type: 'number', required }), value),
+		).toEqual(expected);
 	});
 
 	it.each<[string, unknown, unknown]>([
@@ -133,7 +159,7 @@ describe('ParameterReader', () => {
 			},
 		],
 	])('jsonObject: %s', (_name, value, expected) => {
-		expect(outcome((params) => params.jsonObject('field', 'Field'), value)).toEqual(expected);
+		expect(outcome((params) => params.jsonObject(FIELD), value)).toEqual(expected);
 	});
 
 	it.each<[string, unknown, unknown]>([
@@ -165,6 +191,6 @@ describe('ParameterReader', () => {
 			},
 		],
 	])('date: %s', (_name, value, expected) => {
-		expect(outcome((params) => params.date('field', 'Field'), value)).toEqual(expected);
+		expect(outcome((params) => params.date(FIELD), value)).toEqual(expected);
 	});
 });

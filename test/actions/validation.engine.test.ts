@@ -7,7 +7,8 @@ import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workf
 import { loadPackage } from '../../support/n8n/core/packageLoader';
 import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { singleNodeWorkflow } from '../../support/n8n/core/workflows';
-import { allCredentials, credentialFor, useSandbox } from '../../support/services/sandbox';
+import { allCredentials, useSandbox } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const long = 'x'.repeat(256);
 // A literal empty required field is refused by n8n itself before the run; data arrives by expression.
@@ -176,7 +177,7 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		['whitespace-only user id', { userId: ' ' }, required('User ID')],
 	]),
 ];
-describe('input refused before any request', () => {
+describe(scenario('actions.validation'), () => {
 	const sandbox = useSandbox();
 
 	it('every operation of the node has refused-input cases', async () => {
@@ -203,25 +204,6 @@ describe('input refused before any request', () => {
 		});
 		expect(result.error?.message).toContain(message);
 		expect(result.error?.description).toContain('The request was not sent');
-		expect(sandbox.requestCount).toBe(0);
-	});
-
-	it('a credential with a plain http:// base URL off loopback is refused before sending', async () => {
-		const result = await runWorkflow(
-			singleNodeWorkflow(op('promoter', 'get', { userId: 'user_1001' }), {
-				credentialId: 'remote',
-			}),
-			{
-				credentials: {
-					remote: credentialFor(sandbox, 'pk_test_videomax_v2', {
-						baseUrl: 'http://api.example.com',
-					}),
-				},
-			},
-		);
-		expect(result.error?.message).toBe(
-			'Base URL must use https://; plain http:// is only allowed for a local sandbox on 127.0.0.1 or localhost',
-		);
 		expect(sandbox.requestCount).toBe(0);
 	});
 

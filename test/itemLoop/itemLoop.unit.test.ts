@@ -10,13 +10,22 @@ import {
 	type OperationResult,
 } from '../../nodes/shared/helpers/itemLoop';
 import { profile as PURCHASE } from '../../nodes/AffiliateTracking/actions/conversion/trackPurchase.operation';
+import type { Pacing, RunOptions } from '../../nodes/shared/helpers/runOptions';
 import { ERROR_CONTEXT } from '../../nodes/shared/transport/errors';
+import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
 import { fakeContext, type FakeContextOptions } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 /** Track Purchase doing `handler` for each item. */
 const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
 	profile: PURCHASE,
 	execute: async ({ itemIndex }) => await handler(itemIndex),
+});
+
+/** A run's options: `pacing` (one item at a time when not given), the default request settings. */
+const paced = (pacing: Pacing = { concurrency: 1, batchIntervalMs: 0 }): RunOptions => ({
+	pacing,
+	request: DEFAULT_REQUEST_SETTINGS,
 });
 
 const byItem = (itemIndex: number) => ({ transactionId: `order_${itemIndex}` });
@@ -68,7 +77,7 @@ function apiError(
 	return error;
 }
 
-describe('order and pairing', () => {
+describe(scenario('itemLoop.order'), () => {
 	it('keeps input order and pairs every result under concurrency, lists becoming items', async () => {
 		const context = contextOf(6);
 		let inFlight = 0;
@@ -87,7 +96,7 @@ describe('order and pairing', () => {
 						]
 					: { n: itemIndex };
 			}),
-			{ concurrency: 3, batchIntervalMs: 0 },
+			paced({ concurrency: 3, batchIntervalMs: 0 }),
 		);
 		expect(peak).toBe(3);
 		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual([
@@ -116,14 +125,14 @@ describe('order and pairing', () => {
 				inFlight--;
 				return {};
 			}),
-			{ concurrency: 10, batchSize: 2, batchIntervalMs: 1 },
+			paced({ concurrency: 10, batchSize: 2, batchIntervalMs: 1 }),
 		);
 		expect(peak).toBe(2);
 		expect(started).toEqual([0, 1, 2, 3, 4]);
 	});
 });
 
-describe('Continue On Fail', () => {
+describe(scenario('itemLoop.continueOnFail'), () => {
 	const failOdd =
 		(context: ReturnType<typeof fakeContext>['context']) => async (itemIndex: number) => {
 			if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
@@ -132,10 +141,11 @@ describe('Continue On Fail', () => {
 
 	it('regular output: an error item with message, code and remedy in place of each failure', async () => {
 		const context = contextOf(3, 'continueRegularOutput');
-		const [out] = await runForEachItem(context, purchase(failOdd(context)), {
-			concurrency: 2,
-			batchIntervalMs: 0,
-		});
+		const [out] = await runForEachItem(
+			context,
+			purchase(failOdd(context)),
+			paced({ concurrency: 2, batchIntervalMs: 0 }),
+		);
 		expect(out).toEqual([
 			{ json: { ok: 0 }, pairedItem: { item: 0 } },
 			{
@@ -153,7 +163,7 @@ describe('Continue On Fail', () => {
 
 	it('error output: message, code and remedy under the one key every n8n release routes', async () => {
 		const context = contextOf(2, 'continueErrorOutput');
-		const [out] = await runForEachItem(context, purchase(failOdd(context)));
+		const [out] = await runForEachItem(context, purchase(failOdd(context)), paced());
 		expect(out[1]).toEqual({
 			json: {
 				error: {
@@ -179,6 +189,7 @@ describe('Continue On Fail', () => {
 				if (itemIndex === 0) error.context[ERROR_CONTEXT.mayHaveBeenRecorded] = true;
 				throw error;
 			}),
+			paced(),
 		);
 		expect(out.map((item) => (item.json.error as IDataObject).outcomeUnknown)).toEqual([
 			true,
@@ -194,12 +205,13 @@ describe('Continue On Fail', () => {
 			purchase(async () => {
 				throw new TypeError('unexpected');
 			}),
+			paced(),
 		);
 		expect(out).toEqual([{ json: { error: 'unexpected' }, pairedItem: { item: 0 } }]);
 	});
 });
 
-describe('a run stopped by an error', () => {
+describe(scenario('itemLoop.stopped'), () => {
 	it('starts no further item, waits for those under way, and accounts for every item', async () => {
 		const context = contextOf(12);
 		const started: number[] = [];
@@ -217,7 +229,7 @@ describe('a run stopped by an error', () => {
 					finished.push(itemIndex);
 					return {};
 				}),
-				{ concurrency: 3, batchIntervalMs: 0 },
+				paced({ concurrency: 3, batchIntervalMs: 0 }),
 			),
 		);
 
@@ -256,7 +268,7 @@ describe('a run stopped by an error', () => {
 					}
 					return {};
 				}),
-				{ concurrency: 3, batchIntervalMs: 0 },
+				paced({ concurrency: 3, batchIntervalMs: 0 }),
 			),
 		);
 		expect(error.message).toBe('first failure');
@@ -279,6 +291,7 @@ describe('a run stopped by an error', () => {
 				purchase(async () => {
 					throw thrown;
 				}),
+				paced(),
 			),
 		);
 		expect(error).toBe(thrown);

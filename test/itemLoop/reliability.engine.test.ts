@@ -16,6 +16,7 @@ import {
 	useSandbox,
 	waitUntil,
 } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 type FaultKind = 'latency' | 'http5xx' | 'rateLimit' | 'malformedJson' | 'drop' | 'appError';
 type Outcome = 'recovered' | 'error';
@@ -145,7 +146,7 @@ const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDat
 	}),
 };
 
-describe('fault injection', () => {
+describe(scenario('itemLoop.faults'), () => {
 	const sandbox = useSandbox();
 	const table: string[] = [];
 

@@ -14,8 +14,9 @@ import {
 	parseRunOptions,
 } from '../../nodes/shared/helpers/runOptions';
 import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSettings';
+import { scenario } from '../../support/scenarios';
 
-describe('parseRunOptions', () => {
+describe(scenario('itemLoop.runOptions'), () => {
 	it('no options: the defaults, no batching', () => {
 		expect(parseRunOptions({})).toEqual({
 			pacing: { concurrency: DEFAULT_CONCURRENCY, batchSize: undefined, batchIntervalMs: 0 },
@@ -64,7 +65,7 @@ describe('parseRunOptions', () => {
 	});
 });
 
-describe('pollBudgetMs: the poll budget on every n8n release', () => {
+describe(scenario('itemLoop.pollBudget'), () => {
 	it("uses n8n's own budget where the poll context reports one (n8n 2.38 and later)", () => {
 		const context = { getPollBudgetMs: () => 12_345 } as unknown as IPollFunctions;
 		expect(pollBudgetMs(context)).toBe(12_345);
@@ -76,7 +77,7 @@ describe('pollBudgetMs: the poll budget on every n8n release', () => {
 	});
 });
 
-describe('assertSupportedN8n: a clear message below the floor', () => {
+describe(scenario('itemLoop.n8nFloor'), () => {
 	it('loads with the n8n-workflow of a supported n8n (here 2.41)', () => {
 		expect(() => assertSupportedN8n()).not.toThrow();
 	});
@@ -98,7 +99,7 @@ describe('assertSupportedN8n: a clear message below the floor', () => {
 	});
 });
 
-describe("webhookResolversKey: n8n's native resolvers where its n8n-workflow has them", () => {
+describe(scenario('itemLoop.webhookResolvers'), () => {
 	it("n8n-workflow 2.35 and later: the shared Symbol.for key n8n's webhook server reads", () => {
 		expect(webhookResolversKey()).toBe(Symbol.for('n8n.webhookDescriptionResolvers'));
 	});

@@ -8,8 +8,9 @@ import {
 	RANGES_PER_GROUP,
 	type ItemState,
 } from '../../nodes/shared/helpers/stopReport';
+import { scenario } from '../../support/scenarios';
 
-describe('formatRanges', () => {
+describe(scenario('itemLoop.ranges'), () => {
 	it.each([
 		[[], ''],
 		[[3], '3'],
@@ -27,7 +28,7 @@ describe('formatRanges', () => {
 	});
 });
 
-describe('describeStoppedRun', () => {
+describe(scenario('itemLoop.stopReport'), () => {
 	it('stays short for 10,000 items: ranges, and only the first keys read', () => {
 		const states: ItemState[] = Array.from({ length: 10_000 }, (_, i) =>
 			i < 4_000

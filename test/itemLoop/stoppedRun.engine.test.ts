@@ -15,6 +15,7 @@ import {
 	TIMED_OUT,
 	useSandbox,
 } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const ITEMS = 20;
 const FAILING_ITEM = 10;
@@ -68,7 +69,7 @@ function expectStoppedAtFailingItem(states: ItemStates): void {
 	expect(states.notSent.length).toBeGreaterThan(0);
 }
 
-describe('a concurrent batch stopped by one item', () => {
+describe(scenario('itemLoop.stoppedBatch'), () => {
 	const sandbox = useSandbox();
 
 	/** Track Purchase for ITEMS signed-up users (order_acct_0 …), stopping on the first error. */

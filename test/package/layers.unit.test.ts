@@ -2,8 +2,10 @@
  * The direction of imports in the sources: the node folders (the node's actions, the trigger)
  * use the shared helpers, which use the shared transport, which uses nothing of ours; the
  * credential uses only the transport; no node folder uses another; the Payment Webhook Trigger
- * uses only its own folder and the helpers.
+ * uses only its own folder and the helpers. The transport reads no node parameter: it is given
+ * its settings.
  */
+import { scenario } from '../../support/scenarios';
 import { readSources } from '../../support/testing/sourceFiles';
 
 type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'paymentTrigger' | 'credential';
@@ -65,7 +67,14 @@ const SOURCES = readSources(['nodes', 'credentials']);
 /** A call of one of n8n's HTTP helpers (this.helpers.httpRequest…, context.helpers.request…). */
 const SENDS = /\bhelpers\s*\.\s*(httpRequest|request)\w*/;
 
-describe('import layers', () => {
+/**
+ * A read of node parameters: n8n's getNodeParameter, getCurrentNodeParameter(s), a node's
+ * `parameters`, or `parameters` destructured from getNode().
+ */
+const READS_PARAMETERS =
+	/\bget(?:Current)?NodeParameters?\b|\.\s*parameters\b|\{[^}]*\bparameters\b[^}]*\}\s*=\s*[\w.]*getNode\(\)/;
+
+describe(scenario('package.layers'), () => {
 	it('every source file belongs to a layer', () => {
 		expect(SOURCES.length).toBeGreaterThan(30);
 		expect(SOURCES.filter(({ path }) => layerOf(path) === undefined)).toEqual([]);
@@ -84,6 +93,31 @@ describe('import layers', () => {
 			true,
 		);
 		expect(SENDS.test('this.helpers.checkProcessedAndRecord(items)')).toBe(false);
+	});
+
+	it('nothing under nodes/shared/transport reads a node parameter', () => {
+		const transport = SOURCES.filter(({ path }) => layerOf(path)?.name === 'transport');
+		expect(transport.length).toBeGreaterThan(5);
+		const readers = transport.filter(({ source }) => READS_PARAMETERS.test(source));
+		expect(readers.map(({ path }) => path)).toEqual([]);
+	});
+
+	it.each([
+		"const options = context.getNodeParameter('options', 0, {});",
+		"const options = this.getNodeParameter('options', {}) as IDataObject;",
+		'const all = context.getCurrentNodeParameters();',
+		'const timeout = context.getNode().parameters.options;',
+		'const { parameters } = context.getNode();',
+	])('catches a planted read of node parameters: %s', (source) => {
+		expect(READS_PARAMETERS.test(source)).toBe(true);
+	});
+
+	it.each([
+		"'The service refused the request as invalid. Check the parameters named in the message.'",
+		'const { baseUrl, signatureVersion } = credentials.parsed;',
+		'settings.timeoutMs',
+	])('lets the transport write of parameters and read its settings: %s', (source) => {
+		expect(READS_PARAMETERS.test(source)).toBe(false);
 	});
 
 	// Planted sources: the check must catch each of these.

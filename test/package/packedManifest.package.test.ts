@@ -4,10 +4,11 @@
  * leaves out), so that installing the tarball adds this one package and nothing else.
  */
 import { packAndInstall } from '../../support/n8n/installIntoApp';
+import { scenario } from '../../support/scenarios';
 
 declare const PACKAGE_DIR: string;
 
-describe('the tarball npm pack makes', () => {
+describe(scenario('package.tarball'), () => {
 	let packed: ReturnType<typeof packAndInstall>;
 
 	beforeAll(() => {

@@ -5,12 +5,13 @@
  */
 import { installIntoApp } from '../../support/n8n/installIntoApp';
 import { KEYS, useSandbox } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 declare const PACKAGE_DIR: string;
 
 type PublicApi = typeof import('../../index');
 
-describe("the package root, required by name from an app's node_modules", () => {
+describe(scenario('package.publicApi'), () => {
 	const sandbox = useSandbox();
 	let installed: ReturnType<typeof installIntoApp>;
 	let api: PublicApi;

@@ -1,11 +1,11 @@
 /**
  * What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts): each
  * provider's purchase and refund (full and partial) in the documented shapes of the test signer's
- * sample events, the transaction ID a purchase and its refund share, amounts in major units,
+ * sample events, the transaction ID a purchase and its refund share, Paddle's amounts,
  * the user ID, `missing`, and Stripe's invoice.paid (API version basil and before) and
  * checkout.session.completed.
  */
-import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	PLAIN_JSON_PROVIDERS,
@@ -19,12 +19,8 @@ import {
 	paymentEventItem,
 	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
-import { LABELS } from '../../nodes/PaymentWebhookTrigger/description';
-import { currencyDecimals, majorUnits } from '../../nodes/PaymentWebhookTrigger/money';
-import { ANY_EVENT } from '../../nodes/PaymentWebhookTrigger/provider';
-import { providerOf, PROVIDERS as REGISTRY } from '../../nodes/PaymentWebhookTrigger/providers';
-// The HMAC providers the shared signer signs for; the others have their own signers and tests.
-import type { Provider } from '../../support/payment/paymentSignatures';
+import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { scenario } from '../../support/scenarios';
 
 const SIGNED_AT = 1_764_000_000;
 /** The signed message ID every delivery of these tests carries; providers that sign none ignore it. */
@@ -67,7 +63,7 @@ function expectedOf(provider: Provider) {
 	};
 }
 
-describe('payment event items', () => {
+describe(scenario('paymentWebhook.items'), () => {
 	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const expected = expectedOf(provider);
@@ -159,7 +155,7 @@ describe('payment event items', () => {
 			expect(item.event).toBe(body);
 		});
 
-		it('offers its purchase and refund events, selected by default', () => {
+		it('offers its purchase and refund events', () => {
 			const events = Object.values(providerOf(provider).events);
 			expect(Object.keys(providerOf(provider).events)).toEqual(
 				expect.arrayContaining([expected.purchase, expected.refund]),
@@ -418,63 +414,21 @@ describe('payment event items', () => {
 		});
 	});
 
-	describe('amounts in major units', () => {
-		it.each([
-			[10000, 'USD', '100.00'],
-			[5, 'usd', '0.05'],
-			[0, 'EUR', '0.00'],
-			[-250, 'EUR', '-2.50'],
-			[1000, 'JPY', '1000'],
-			[500, 'krw', '500'],
-			[1, 'KWD', '0.001'],
-			[123456789, 'GBP', '1234567.89'],
-		])('%d %s is %s', (minor, currency, major) => {
-			expect(majorUnits(minor, currency)).toBe(major);
+	it('takes Paddle’s amounts as digit strings, and nothing that is no whole number', () => {
+		const body = sample('paddle', 'purchase');
+		const data = body.data as IDataObject;
+		const withTotal = (total: string | number) => ({
+			...body,
+			data: { ...data, details: { totals: { total, currency_code: 'USD' } } },
 		});
-
-		it('knows the decimals of the currencies that differ', () => {
-			expect(['JPY', 'KRW', 'VND', 'CLP'].map(currencyDecimals)).toEqual([0, 0, 0, 0]);
-			expect(['BHD', 'JOD', 'KWD', 'OMR', 'TND'].map(currencyDecimals)).toEqual([3, 3, 3, 3, 3]);
-			expect(['USD', 'EUR', 'GBP'].map(currencyDecimals)).toEqual([2, 2, 2]);
+		expect(itemOf('paddle', withTotal('2599'))).toMatchObject({
+			amountMinor: 2599,
+			amount: '25.99',
 		});
-
-		it('takes Paddle’s amounts as digit strings, and nothing that is no whole number', () => {
-			const body = sample('paddle', 'purchase');
-			const data = body.data as IDataObject;
-			const withTotal = (total: string | number) => ({
-				...body,
-				data: { ...data, details: { totals: { total, currency_code: 'USD' } } },
-			});
-			expect(itemOf('paddle', withTotal('2599'))).toMatchObject({
-				amountMinor: 2599,
-				amount: '25.99',
-			});
-			expect(itemOf('paddle', withTotal('25.99'))).toMatchObject({
-				amountMinor: null,
-				amount: null,
-			});
-			expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
+		expect(itemOf('paddle', withTotal('25.99'))).toMatchObject({
+			amountMinor: null,
+			amount: null,
 		});
+		expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
 	});
-});
-
-describe("each provider's Events parameter (written out in its module)", () => {
-	it.each(REGISTRY.map((provider) => [provider.id, provider] as const))(
-		'%s: shown for it only, an option per event and Any Event, sorted, all events by default',
-		(id, { eventsParameter, events }) => {
-			const eventValues = Object.keys(events);
-			const options = (eventsParameter.options ?? []) as INodePropertyOptions[];
-			expect(eventsParameter).toMatchObject({
-				displayName: LABELS.events,
-				name: 'events',
-				type: 'multiOptions',
-				displayOptions: { show: { provider: [id] } },
-				default: eventValues,
-			});
-			expect(options.map(({ value }) => value).sort()).toEqual([ANY_EVENT, ...eventValues].sort());
-			const names = options.map(({ name }) => name);
-			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-			expect(options.filter(({ description }) => !description)).toEqual([]);
-		},
-	);
 });

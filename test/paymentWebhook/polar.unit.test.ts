@@ -57,7 +57,7 @@ async function sdkAccepts(rawBody: string, headers: Record<string, string>, secr
 	}
 }
 
-describe(scenario('paymentWebhook.polar.sdkVerifies'), () => {
+describe(scenario('paymentWebhook.polar'), () => {
 	it.each([
 		['polar_whs_… (before 2026-09-08)', LEGACY_SECRET],
 		['whsec_ and base64', STANDARD_SECRET],

@@ -116,7 +116,7 @@ async function deliver(
 	return { result, fake };
 }
 
-describe(scenario('paymentWebhook.interface.answers'), () => {
+describe(scenario('paymentWebhook.interface'), () => {
 	it("starts the workflow on the verified fields and answers the provider's success at once", async () => {
 		const { result, fake } = await deliver(form({}));
 		expect(fake.sent).toEqual([{ status: 200, body: 'success', contentType: 'text/plain' }]);

@@ -4,8 +4,9 @@
  * counting the refusals since the last line; each workflow apart.
  */
 import { REFUSAL_LOG_INTERVAL_MS, RefusalLog } from '../../nodes/PaymentWebhookTrigger/refusalLog';
+import { scenario } from '../../support/scenarios';
 
-describe('refusal log', () => {
+describe(scenario('paymentWebhook.refusalLog'), () => {
 	it('logs the first refusal, holds the next ones for a minute, then counts them', () => {
 		const log = new RefusalLog();
 		expect(log.record('wf', 0)).toBe(1);

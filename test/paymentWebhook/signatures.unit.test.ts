@@ -14,8 +14,8 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 
 import {
-	credentialDataOf,
 	PLAIN_JSON_PROVIDERS,
+	credentialDataOf,
 	nodeParametersOf,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
@@ -35,8 +35,8 @@ import {
 	type RequestHeaders,
 	type Verification,
 } from '../../nodes/PaymentWebhookTrigger/signatures';
-// The HMAC providers the shared signer signs for; the others have their own signers and tests.
-import type { Provider } from '../../support/payment/paymentSignatures';
+import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { scenario } from '../../support/scenarios';
 
 const NOW = 1_764_000_000;
 const OTHER_SECRETS = OTHER_SIGNING_SECRETS;
@@ -83,7 +83,7 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 	expect(verify(provider, rawBody, headers, { secret: OTHER_SECRETS[provider] }).valid).toBe(true);
 }
 
-describe('payment webhook signatures', () => {
+describe(scenario('paymentWebhook.signatures'), () => {
 	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
@@ -385,7 +385,7 @@ describe('payment webhook signatures', () => {
 		});
 	});
 
-	describe('signing secrets the node cannot use (a setup error, not a bad delivery)', () => {
+	describe(scenario('paymentWebhook.unusableSecrets'), () => {
 		it.each([
 			['stripe', '', 'The Signing Secret is empty'],
 			['paddle', ' pdl_ntfset_x', 'The Signing Secret starts or ends with white space'],

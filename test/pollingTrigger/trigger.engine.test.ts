@@ -9,6 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { pollTrigger, type PollResult } from '../../support/n8n/core/pollTrigger';
 import { allCredentials, useSandbox } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const PRODUCT = 'prd_videomax';
 const RESULTS: INodeParameters = {
@@ -24,7 +25,7 @@ const json = (result: PollResult) => (result.items ?? []).map((item) => item.jso
 const CHANGE_ID = expect.stringMatching(/^[0-9a-f]{16}$/);
 const changeIds = (result: PollResult) => json(result).map((item) => item.change_id);
 
-describe('Affiliate Tracking Trigger', () => {
+describe(scenario('pollingTrigger.polls'), () => {
 	const sandbox = useSandbox();
 	const poll = async (
 		parameters: INodeParameters,

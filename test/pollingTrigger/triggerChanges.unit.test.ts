@@ -15,6 +15,7 @@ import {
 	type BalanceAmounts,
 	type ResultFigures,
 } from '../../nodes/AffiliateTrackingTrigger/changes';
+import { scenario } from '../../support/scenarios';
 
 const statistics = {
 	object: 'promoter_statistics',
@@ -29,7 +30,7 @@ const statistics = {
 };
 const before = resultFiguresOf(statistics);
 
-describe('Promoter Results Changed', () => {
+describe(scenario('pollingTrigger.results'), () => {
 	it('keeps only the figures', () => {
 		expect(before).toEqual({
 			clicks: 10,
@@ -74,7 +75,7 @@ describe('Promoter Results Changed', () => {
 	});
 });
 
-describe('Promoter Balance Changed', () => {
+describe(scenario('pollingTrigger.balance'), () => {
 	const balances = [
 		{ object: 'balance', currency: 'EUR', available: '5.00', pending: '0.00', withdrawing: '0.00' },
 		{
@@ -128,7 +129,7 @@ describe('Promoter Balance Changed', () => {
 	});
 });
 
-describe('change_id: the same for a repeat of a change, different for any other change', () => {
+describe(scenario('pollingTrigger.changeId'), () => {
 	const AT = 1_700_000_000_000;
 	const after = { ...statistics, clicks: 11 };
 	const amounts = { available: '125.50', pending: '3.00', withdrawing: '20.00' };

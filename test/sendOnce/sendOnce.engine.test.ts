@@ -1,9 +1,10 @@
 /**
- * Track Purchase's Skip Transactions Already Tracked through n8n-core's engine, against the
- * sandbox: repeated executions of a workflow track each transaction once, a purchase the service
- * refused is sent by the next run, one whose outcome is unknown is not. n8n-core reaches the
- * deduplication store through `DataDeduplicationService`; here that is THE HARNESS'S in-memory
- * store (support/n8n/core/deduplicationStore.js, n8n's read-modify-write semantics); n8n's own, in
+ * What n8n-core adds to Skip Transactions Already Tracked, against the sandbox: the store reached
+ * through n8n-core's helpers under the node's context name, kept per workflow ID, and its race
+ * under Concurrency. When the option sends, skips, forgets or keeps a transaction is decided in
+ * sendOnce.unit.test.ts. n8n-core reaches the deduplication store through
+ * `DataDeduplicationService`; here that is THE HARNESS'S in-memory store
+ * (support/n8n/core/deduplicationStore.js, n8n's read-modify-write semantics); n8n's own, in
  * PostgreSQL, is exercised by the queue-mode test.
  */
 import type { INodeParameters, IWorkflowBase } from 'n8n-workflow';
@@ -11,25 +12,19 @@ import type { INodeParameters, IWorkflowBase } from 'n8n-workflow';
 import { deduplicationStore } from '../../support/n8n/core/deduplicationStore';
 import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { singleNodeWorkflow } from '../../support/n8n/core/workflows';
-import {
-	allCredentials,
-	answerLostOnce,
-	fastRetries,
-	TIMED_OUT,
-	useSandbox,
-	waitUntil,
-} from '../../support/services/sandbox';
+import { allCredentials, fastRetries, useSandbox } from '../../support/services/sandbox';
+import { scenario } from '../../support/scenarios';
 
 const TEST_OPTIONS = fastRetries(5);
 
-function purchaseWorkflow(skip: boolean, id?: string): IWorkflowBase {
+function purchaseWorkflow(id?: string): IWorkflowBase {
 	const parameters: INodeParameters = {
 		resource: 'conversion',
 		operation: 'trackPurchase',
 		invitedUserId: 'buyer_1',
 		transactionId: '={{ $json.orderId }}',
 		conversionValue: '={{ $json.amount }}',
-		additionalFields: skip ? { skipTrackedTransactions: true } : {},
+		additionalFields: { skipTrackedTransactions: true },
 		options: TEST_OPTIONS,
 	};
 	const workflow = singleNodeWorkflow(parameters, { onError: 'continueRegularOutput' });
@@ -38,7 +33,7 @@ function purchaseWorkflow(skip: boolean, id?: string): IWorkflowBase {
 
 const orders = (...ids: string[]) => ids.map((orderId) => ({ json: { orderId, amount: 10 } }));
 
-describe('Skip Transactions Already Tracked', () => {
+describe(scenario('sendOnce.throughN8nCore'), () => {
 	const sandbox = useSandbox();
 	const credentials = () => allCredentials(sandbox);
 	const recorded = (transactionId: string) =>
@@ -53,31 +48,14 @@ describe('Skip Transactions Already Tracked', () => {
 		return result.output('Affiliate Tracking').map((item) => item.json);
 	}
 
-	it('without it, a repeated webhook records a second purchase (and Refund cannot pick one)', async () => {
-		await track(purchaseWorkflow(false), orders('dup_order'));
-		await track(purchaseWorkflow(false), orders('dup_order'));
-		expect(recorded('dup_order')).toBe(2);
-		const refund = await runWorkflow(
-			singleNodeWorkflow(
-				{ resource: 'conversion', operation: 'refund', transactionId: 'dup_order' },
-				{ onError: 'continueRegularOutput' },
-			),
-			{ credentials: credentials() },
-		);
-		expect(refund.output('Affiliate Tracking')[0].json).toMatchObject({
-			code: 1000005,
-			error: expect.stringMatching(/^Multiple conversion records match/),
-		});
-	});
-
 	it('a workflow run twice with the same transactions tracks each once', async () => {
-		const first = await track(purchaseWorkflow(true), orders('o_1', 'o_2', 'o_3'));
+		const first = await track(purchaseWorkflow(), orders('o_1', 'o_2', 'o_3'));
 		expect(first.map((json) => json.event_name)).toEqual(['purchase', 'purchase', 'purchase']);
 		expect(first.every((json) => json.status === 1)).toBe(true);
 		const requestsAfterFirst = sandbox.requestCount;
 		expect(requestsAfterFirst).toBe(3);
 
-		const second = await track(purchaseWorkflow(true), orders('o_1', 'o_4', 'o_2', 'o_3'));
+		const second = await track(purchaseWorkflow(), orders('o_1', 'o_4', 'o_2', 'o_3'));
 		expect(second).toEqual([
 			expect.objectContaining({ transaction_id: 'o_1', status: 'ALREADY_TRACKED' }),
 			expect.objectContaining({ event_name: 'purchase', status: 1 }),
@@ -100,84 +78,15 @@ describe('Skip Transactions Already Tracked', () => {
 	});
 
 	it('the store is per workflow: another workflow sends the same transaction', async () => {
-		await track(purchaseWorkflow(true), orders('shared_1'));
-		const other = await track(purchaseWorkflow(true, 'another-workflow'), orders('shared_1'));
+		await track(purchaseWorkflow(), orders('shared_1'));
+		const other = await track(purchaseWorkflow('another-workflow'), orders('shared_1'));
 		expect(other[0]).toMatchObject({ event_name: 'purchase', status: 1 });
 		expect(recorded('shared_1')).toBe(2);
 	});
 
-	it('a purchase the service refused is sent again by the next run', async () => {
-		sandbox.addFault({ kind: 'appError', match: 'conversion', times: 1 });
-		const first = await track(purchaseWorkflow(true), orders('retry_me'));
-		expect(first[0]).toMatchObject({ error: 'Failed to record the conversion', code: 6000000 });
-		expect(recorded('retry_me')).toBe(0);
-		expect(
-			deduplicationStore.has('affiliate-tracking-node', 'affiliate-tracking:purchase:retry_me'),
-		).toBe(false);
-
-		const second = await track(purchaseWorkflow(true), orders('retry_me'));
-		expect(second[0]).toMatchObject({ event_name: 'purchase', status: 1 });
-		expect(recorded('retry_me')).toBe(1);
-	});
-
-	it('a purchase whose answer was lost is kept as sent: the next run does not record it twice', async () => {
-		sandbox.addFault(answerLostOnce('conversion'));
-		const first = await track(purchaseWorkflow(true), orders('lost_answer'));
-		expect(first[0]).toMatchObject({
-			error: TIMED_OUT,
-			description: expect.stringContaining(
-				'Skip Transactions Already Tracked keeps transaction "lost_answer" as sent',
-			),
-		});
-		// The sandbox records it once its latency is over.
-		await waitUntil(
-			() => recorded('lost_answer') > 0,
-			'the sandbox to record the delayed purchase',
-		);
-		expect(recorded('lost_answer')).toBe(1);
-
-		const second = await track(purchaseWorkflow(true), orders('lost_answer'));
-		expect(second[0]).toMatchObject({ status: 'ALREADY_TRACKED' });
-		expect(recorded('lost_answer')).toBe(1);
-	});
-
-	it('an entry another process overwrote is written again after the send', async () => {
-		deduplicationStore.loseNextWrites(1);
-		const first = await track(purchaseWorkflow(true), orders('lost_entry'));
-		expect(first[0]).toMatchObject({ event_name: 'purchase', status: 1 });
-		// The check (its write lost), a confirmation that found it missing and wrote it, one that found it.
-		expect(deduplicationStore.calls.map(({ call }) => call)).toEqual([
-			'checkProcessedAndRecord',
-			'checkProcessedAndRecord',
-			'checkProcessedAndRecord',
-		]);
-		const second = await track(purchaseWorkflow(true), orders('lost_entry'));
-		expect(second[0]).toMatchObject({ status: 'ALREADY_TRACKED' });
-		expect(recorded('lost_entry')).toBe(1);
-	});
-
-	it('a check that fails once (two first inserts at once) is tried again', async () => {
-		deduplicationStore.failNextCalls(1);
-		const [json] = await track(purchaseWorkflow(true), orders('race_1'));
-		expect(json).toMatchObject({ event_name: 'purchase', status: 1 });
-		expect(recorded('race_1')).toBe(1);
-	});
-
-	it('a check that keeps failing fails the item and sends nothing', async () => {
-		deduplicationStore.failNextCalls(2);
-		const [json] = await track(purchaseWorkflow(true), orders('race_2'));
-		expect(json).toEqual({
-			error: expect.stringMatching(
-				/^Skip Transactions Already Tracked could not check n8n's deduplication store: duplicate key/,
-			),
-			description: expect.stringMatching(/^Nothing was sent/),
-		});
-		expect(sandbox.requestCount).toBe(0);
-	});
-
 	it('100 purchases at Concurrency 20, then the same 100 again: 100 recorded, 100 skipped', async () => {
 		const ids = Array.from({ length: 100 }, (_, i) => `bulk_order_${i}`);
-		const workflow = purchaseWorkflow(true);
+		const workflow = purchaseWorkflow();
 		workflow.nodes[0].parameters.options = { ...TEST_OPTIONS, concurrency: 20 };
 		const first = await track(workflow, orders(...ids));
 		expect(first.filter((json) => json.status === 1)).toHaveLength(100);
@@ -189,7 +98,7 @@ describe('Skip Transactions Already Tracked', () => {
 		expect(deduplicationStore.calls).toHaveLength(200);
 	});
 
-	describe("the harness's store keeps n8n's hazards (why the node serializes and confirms)", () => {
+	describe(scenario('sendOnce.storeHazards'), () => {
 		const workflow = { workflow: { id: 'hazards', active: true } };
 		const options = { mode: 'entries', maxEntries: 10 } as const;
 

@@ -28,6 +28,7 @@ import {
 	networkError,
 	type Responder,
 } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 const PURCHASE_DATA = { event_name: 'purchase', event_type: 2, status: 1, conversion_id: 7 };
 
@@ -162,7 +163,7 @@ beforeEach(() => {
 	workflowOfTest = `wf_${++tests}`;
 });
 
-describe('Skip Transactions Already Tracked', () => {
+describe(scenario('sendOnce.decisions'), () => {
 	it('is off by default: no store call', async () => {
 		const store = new FakeStore();
 		const result = await run(store, {

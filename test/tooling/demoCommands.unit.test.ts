@@ -4,12 +4,13 @@
  */
 import { demoCommands, demoCommandsText } from '../../support/n8n/n8nDemoData';
 import { readRepoFile } from '../../support/testing/repoFile';
+import { scenario } from '../../support/scenarios';
 
 const README = readRepoFile('README.md');
 // npm start's defaults: N8N_PORT 5678, SANDBOX_PORT 8787, the first start of its user folder.
 const DEFAULTS = { n8nUrl: 'http://127.0.0.1:5678', sandboxUrl: 'http://127.0.0.1:8787' };
 
-describe('the demo commands', () => {
+describe(scenario('tooling.demoCommands'), () => {
 	it("the README's block is demoCommands for npm start's default ports", () => {
 		expect(README).toContain(`\`\`\`bash\n${demoCommandsText(demoCommands(DEFAULTS))}\n\`\`\``);
 	});

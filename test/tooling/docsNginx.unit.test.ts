@@ -4,11 +4,12 @@
  */
 import { DEFAULT_RATE_LIMIT, webhookProxyLines } from '../../support/services/nginx';
 import { readRepoFile } from '../../support/testing/repoFile';
+import { scenario } from '../../support/scenarios';
 
 /** The ports docs/queue-mode.md names: two processors after n8n's default port, nginx on 80. */
 const USER_PORTS = { processors: [5679, 5680], listen: '80' };
 
-describe("docs/queue-mode.md's nginx configuration", () => {
+describe(scenario('tooling.docsNginx'), () => {
 	it('is the harness configuration, with the tested rate limit', () => {
 		const lines = webhookProxyLines({ ...USER_PORTS, rateLimit: DEFAULT_RATE_LIMIT });
 		expect(readRepoFile('docs/queue-mode.md')).toContain(

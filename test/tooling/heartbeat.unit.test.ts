@@ -1,7 +1,8 @@
 /** The install heartbeat's line (support/services/processes.js): time that moves and bytes that move. */
 import { bytesProgress, formatBytes, heartbeatLine } from '../../support/services/processes';
+import { scenario } from '../../support/scenarios';
 
-describe('the install heartbeat', () => {
+describe(scenario('tooling.heartbeat'), () => {
 	it.each([
 		[4_400, '  … 4 s, x'],
 		[59_600, '  … 1 min 0 s, x'],

@@ -4,10 +4,11 @@
  * port names the refused address.
  */
 import { answeringServer, runScript } from '../../support/testing/runScript';
+import { scenario } from '../../support/scenarios';
 
 const SCRIPT = 'scripts/send-signed-webhook.js';
 
-describe('npm run send:webhook', () => {
+describe(scenario('tooling.sendWebhook'), () => {
 	it.each([
 		[200, 0],
 		[401, 1],

@@ -5,8 +5,9 @@
  */
 import { waitUntil } from '../../support/services/processes';
 import { nodeChild } from '../../support/testing/nodeChild';
+import { scenario } from '../../support/scenarios';
 
-describe('waitUntil', () => {
+describe(scenario('tooling.waitUntil'), () => {
 	it('returns the first value that is not undefined, false or null, sync or async', async () => {
 		const answers = [undefined, false, null, 0];
 		let calls = 0;

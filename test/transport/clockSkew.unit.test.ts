@@ -3,6 +3,7 @@
  * per service, and that a skew is forgotten once it has aged.
  */
 import { CLOCK_SKEW_MAX_AGE_MS, ClockSkew } from '../../nodes/shared/transport/clockSkew';
+import { scenario } from '../../support/scenarios';
 
 const SERVICE = 'https://api.example.com';
 const START_MS = 1_767_225_600_000;
@@ -15,7 +16,7 @@ function clockAt(startMs: number) {
 /** The Date header of a service whose clock is `aheadS` seconds ahead of `nowMs`. */
 const dateHeader = (nowMs: number, aheadS: number) => new Date(nowMs + aheadS * 1000).toUTCString();
 
-describe('ClockSkew', () => {
+describe(scenario('transport.clockSkewMemory'), () => {
 	it('signs with the local time until a skew is learned, then with the service time', () => {
 		const { skew } = clockAt(START_MS);
 		expect(skew.signingTime(SERVICE)).toEqual({ timestamp: String(START_MS / 1000), skew: 0 });

@@ -21,13 +21,14 @@ import {
 	WRONG_SECRET,
 } from '../../support/services/sandbox';
 import { SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
+import { scenario } from '../../support/scenarios';
 
 const getPromoter = { resource: 'promoter', operation: 'get', userId: '={{ $json.userId }}' };
 
-describe('errors and items', () => {
+describe(scenario('itemLoop.workflowExecute'), () => {
 	const sandbox = useSandbox();
 
-	describe('every authentication failure surfaces with its message, code and remedy', () => {
+	describe(scenario('transport.authErrors'), () => {
 		const cases: Array<[string, string, ICredentialDataDecryptedObject, string, string]> = [
 			[
 				'unknown key',
@@ -79,72 +80,6 @@ describe('errors and items', () => {
 			expect(result.error?.message).toBe(message);
 			expect(result.error?.description).toMatch(/^Code (1000004|6000000)\. /);
 			expect(result.error?.description).toContain(hint);
-		});
-
-		it('a clock more than 300 s off is corrected from the service Date header, with a hint', async () => {
-			sandbox.clockOffsetSeconds = -400;
-			try {
-				const result = await runWorkflow(
-					singleNodeWorkflow({ ...getPromoter, options: { concurrency: 1 } }),
-					{
-						credentials: allCredentials(sandbox),
-						input: [{ json: { userId: 'user_1001' } }, { json: { userId: 'user_1002' } }],
-					},
-				);
-				expect(result.error).toBeUndefined();
-				expect(result.output('Affiliate Tracking').map((item) => item.json.object)).toEqual([
-					'promoter',
-					'promoter',
-				]);
-				const hints = result.run.data.resultData.runData['Affiliate Tracking'][0].hints ?? [];
-				expect(hints).toHaveLength(1);
-				expect(hints[0].message).toMatch(/clock of this n8n host is 40[01] s ahead of the service/);
-				// One refused request, then every request signed with the service's time.
-				expect(sandbox.log.map((entry) => entry.code)).toEqual([1000004, 0, 0]);
-			} finally {
-				sandbox.clockOffsetSeconds = 0;
-			}
-		});
-
-		it('a signature failure shows the version and the string to sign, never the secret', async () => {
-			const secret = WRONG_SECRET;
-			const result = await runWorkflow(
-				singleNodeWorkflow(
-					{ resource: 'conversion', operation: 'refund', transactionId: 'txn_1002' },
-					{ credentialId: 'wrong' },
-				),
-				{
-					credentials: {
-						wrong: credentialFor(sandbox, 'pk_test_videomax_v2', { apiSecret: secret }),
-					},
-				},
-			);
-			const description = String(result.error?.description);
-			expect(description).toContain('Signed with signature version v2');
-			expect(description).toMatch(
-				/PS-HMAC-SHA256\nPOST\n\/api\/open\/v1\/track\/refund\n\n\d{10}\n[0-9a-f]{64}/,
-			);
-			expect(description).not.toContain(secret);
-		});
-
-		it('a v1 signature failure shows the names and timestamp, with the secret replaced', async () => {
-			const result = await runWorkflow(
-				singleNodeWorkflow(
-					{
-						resource: 'promoter',
-						operation: 'login',
-						userId: 'u1',
-						additionalFields: { email: 'a@b.co' },
-					},
-					{ credentialId: 'wrong' },
-				),
-				{
-					credentials: {
-						wrong: credentialFor(sandbox, 'pk_test_videomax_v1', { apiSecret: WRONG_SECRET }),
-					},
-				},
-			);
-			expect(result.error?.description).toMatch(/email&user_id\d{10}<API secret>/);
 		});
 	});
 

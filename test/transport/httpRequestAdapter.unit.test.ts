@@ -7,6 +7,7 @@ import {
 	readWireRequest,
 	type SignableRequestOptions,
 } from '../../nodes/shared/transport/httpRequestAdapter';
+import { scenario } from '../../support/scenarios';
 
 const BASE = 'https://api.example.com';
 const API = `${BASE}/api/open/v1`;
@@ -99,7 +100,7 @@ const cases: Array<{
 	},
 ];
 
-describe('readWireRequest', () => {
+describe(scenario('transport.httpRequestAdapter'), () => {
 	it.each(cases)('$name', ({ options, url, body = '', contentType }) => {
 		const wire = readWireRequest(options, BASE);
 		const parsed = new URL(url);

@@ -3,8 +3,6 @@
  * code under test: the string to sign is written out literally and hashed with node:crypto, or
  * the signature is fixed hex computed with Python's hashlib/hmac.
  */
-import { createHash, createHmac } from 'node:crypto';
-
 import {
 	buildQueryString,
 	encodeRfc3986,
@@ -14,20 +12,12 @@ import {
 	v1StringToSign,
 	v2StringToSign,
 } from '../../nodes/shared/transport/signing';
-import {
-	readWireRequest,
-	type SignableRequestOptions,
-} from '../../nodes/shared/transport/httpRequestAdapter';
 import { signRequestOptions } from '../../nodes/shared/transport/requestSigner';
 import { strnatcmp } from '../../sandbox/verify';
+import { scenario } from '../../support/scenarios';
+import { EMPTY_SHA256, hmac, SECRET, sha256, TS } from './knownAnswers';
 
-const SECRET = 'sk_test_vector_secret';
-const TS = '1767225600';
-const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
-const hmac = (text: string) => createHmac('sha256', SECRET).update(text).digest('hex');
-const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-
-describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)', () => {
+describe(scenario('transport.signatureV1'), () => {
 	const v1Vectors: Array<[string, string[], string]> = [
 		[
 			'spec example',
@@ -95,7 +85,7 @@ describe('signature v1 (sorted lower-cased top-level names + timestamp + secret)
 	});
 });
 
-describe('signature v2 (HMAC-SHA256 over six lines)', () => {
+describe(scenario('transport.signatureV2'), () => {
 	it('POST with a JSON body', () => {
 		const body = '{"event_name":"signup","invited_user_id":"u1","invite_code":"ADA2026"}';
 		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/track/conversion\n\n${TS}\n${sha256(body)}`;
@@ -194,92 +184,7 @@ describe('signature v2 (HMAC-SHA256 over six lines)', () => {
 	});
 });
 
-describe('credential authenticate(): the signed request is the request sent', () => {
-	const credentials = {
-		baseUrl: 'https://api.example.com/',
-		apiKey: 'pk_x',
-		apiSecret: SECRET,
-		signatureVersion: 'v2',
-	};
-
-	it('serializes an object body once and signs those exact bytes', () => {
-		const signed = signRequestOptions(
-			credentials,
-			{ method: 'POST', url: '/promoter/login', body: { user_id: '李雷', n: 1 } },
-			Number(TS),
-		);
-		expect(signed.body).toBe('{"user_id":"李雷","n":1}');
-		expect(signed.url).toBe('https://api.example.com/api/open/v1/promoter/login');
-		const headers = signed.headers as Record<string, string>;
-		expect(headers['X-Api-Timestamp']).toBe(TS);
-		expect(headers['Content-Type']).toBe('application/json');
-		expect(headers['X-Api-Sign']).toBe(
-			hmac(
-				`PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${sha256('{"user_id":"李雷","n":1}')}`,
-			),
-		);
-		expect(JSON.stringify(signed)).not.toContain(SECRET);
-	});
-
-	it('writes qs into the URL itself and signs it byte for byte', () => {
-		const signed = signRequestOptions(
-			credentials,
-			{ method: 'GET', url: '/promoters/u%201', qs: { expand: 'links,statistics' } },
-			Number(TS),
-		);
-		expect(signed.url).toBe(
-			'https://api.example.com/api/open/v1/promoters/u%201?expand=links%2Cstatistics',
-		);
-		expect(signed.qs).toBeUndefined();
-		expect(signed.body).toBeUndefined();
-		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
-			hmac(
-				`PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/u%201\nexpand=links%2Cstatistics\n${TS}\n${EMPTY_SHA256}`,
-			),
-		);
-	});
-
-	it('signs the path in the form the URL parser sends it', () => {
-		const wire = readWireRequest(
-			{ method: 'GET', url: 'https://api.example.com/api/open/v1/promoters/a b' },
-			'https://api.example.com',
-		);
-		expect(wire.path).toBe('/api/open/v1/promoters/a%20b');
-	});
-
-	it('keeps a timestamp given by the caller (clock-skew correction)', () => {
-		const signed = signRequestOptions(
-			credentials,
-			{ method: 'GET', url: '/promoters/x', headers: { 'x-api-timestamp': '42' } },
-			Number(TS),
-		);
-		expect((signed.headers as Record<string, string>)['X-Api-Timestamp']).toBe('42');
-		expect(Object.keys(signed.headers ?? {}).filter((key) => /timestamp/i.test(key))).toHaveLength(
-			1,
-		);
-	});
-
-	it.each([
-		['http://api.example.com', /https/],
-		['ftp://api.example.com', /https/],
-		['not a url', /not a valid address/],
-	])('refuses the base URL %s', (baseUrl, message) => {
-		expect(() =>
-			signRequestOptions({ ...credentials, baseUrl }, { method: 'GET', url: '/x' }, 0),
-		).toThrow(message);
-	});
-
-	it.each(['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787'])(
-		'accepts plain http on loopback: %s',
-		(baseUrl) => {
-			expect(() =>
-				signRequestOptions({ ...credentials, baseUrl }, { method: 'GET', url: '/x' }, 0),
-			).not.toThrow();
-		},
-	);
-});
-
-describe("naturalCompare agrees with the sandbox's separate SORT_NATURAL implementation", () => {
+describe(scenario('transport.naturalCompare'), () => {
 	it('on 5,000 random name pairs', () => {
 		let seed = 7;
 		const random = () => {
@@ -297,206 +202,4 @@ describe("naturalCompare agrees with the sandbox's separate SORT_NATURAL impleme
 			expect([x, y, Math.sign(naturalCompare(x, y))]).toEqual([x, y, Math.sign(strnatcmp(x, y))]);
 		}
 	});
-});
-
-describe("credential authenticate(): the HTTP Request node's request-library options", () => {
-	// n8n's requestWithAuthentication (the HTTP Request node v3 and v4.x, its pagination) hands
-	// the credential { uri, qs, body, form, formData, json } instead of { url, baseURL, qs, body }.
-	const SERVICE = 'https://api.example.com';
-	const PREFIX = `${SERVICE}/api/open/v1`;
-	const v2 = { baseUrl: SERVICE, apiKey: 'pk_x', apiSecret: SECRET, signatureVersion: 'v2' };
-	const v1 = { ...v2, signatureVersion: 'v1' };
-	const headersOf = (signed: { headers?: unknown }) => signed.headers as Record<string, string>;
-	const v2Sign = (method: string, path: string, query: string, body: string) =>
-		hmac(`PS-HMAC-SHA256\n${method}\n${path}\n${query}\n${TS}\n${sha256(body)}`);
-
-	const cases: Array<{
-		name: string;
-		options: SignableRequestOptions;
-		url: string;
-		body: string | undefined;
-		contentType?: string;
-	}> = [
-		{
-			name: 'absolute uri, JSON body object, json: true',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: { transaction_id: 't-1', reason: 'x' },
-				json: true,
-			},
-			url: `${PREFIX}/track/refund`,
-			body: '{"transaction_id":"t-1","reason":"x"}',
-			contentType: 'application/json',
-		},
-		{
-			name: 'query in the URL and in qs at once: the URL first, then qs in order',
-			options: {
-				method: 'GET',
-				uri: `${PREFIX}/promoters/u1/statistics?start_date=2026-01-01`,
-				qs: { end_date: '2026-01-31', note: 'a b' },
-				json: true,
-			},
-			url: `${PREFIX}/promoters/u1/statistics?start_date=2026-01-01&end_date=2026-01-31&note=a%20b`,
-			body: undefined,
-		},
-		{
-			name: 'a JSON body given as a string is sent and signed as written',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: '{ "transaction_id" : "t-2" }',
-			},
-			url: `${PREFIX}/track/refund`,
-			body: '{ "transaction_id" : "t-2" }',
-			contentType: 'application/json',
-		},
-		{
-			name: 'a relative uri resolves below the API prefix',
-			options: { method: 'POST', uri: '/track/refund', body: { transaction_id: 't-3' } },
-			url: `${PREFIX}/track/refund`,
-			body: '{"transaction_id":"t-3"}',
-			contentType: 'application/json',
-		},
-		{
-			name: 'form fields, arrays repeated (useQuerystring), in form-urlencoded normal form',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				form: { transaction_id: 't 4', tags: ['a', 'b'] },
-				useQuerystring: true,
-			},
-			url: `${PREFIX}/track/refund`,
-			body: 'transaction_id=t+4&tags=a&tags=b',
-			contentType: 'application/x-www-form-urlencoded',
-		},
-		{
-			name: 'qs arrays default to brackets, as axios sends them',
-			options: { method: 'GET', uri: `${PREFIX}/promoters/u1`, qs: { ids: ['1', '2'] } },
-			url: `${PREFIX}/promoters/u1?ids%5B%5D=1&ids%5B%5D=2`,
-			body: undefined,
-		},
-		{
-			name: 'qs arrays with indices and nested objects (qsStringifyOptions)',
-			options: {
-				method: 'GET',
-				uri: `${PREFIX}/promoters/u1`,
-				qs: { ids: ['1'], filter: { from: 'x' } },
-				qsStringifyOptions: { arrayFormat: 'indices' },
-			},
-			url: `${PREFIX}/promoters/u1?ids%5B0%5D=1&filter%5Bfrom%5D=x`,
-			body: undefined,
-		},
-		{
-			name: 'the current shape with arrayFormat repeat',
-			options: {
-				method: 'GET',
-				url: '/promoters/u1',
-				qs: { ids: ['1', '2'] },
-				arrayFormat: 'repeat',
-			},
-			url: `${PREFIX}/promoters/u1?ids=1&ids=2`,
-			body: undefined,
-		},
-	];
-
-	it.each(cases)('$name', ({ options, url, body, contentType }) => {
-		const signed = signRequestOptions(v2, options, Number(TS));
-		expect(signed.url).toBe(url);
-		if (options.uri !== undefined) expect(signed.uri).toBe(url);
-		expect(signed.body).toBe(body);
-		expect(signed.qs).toBeUndefined();
-		expect(signed.form).toBeUndefined();
-		const headers = headersOf(signed);
-		expect(headers['Content-Type']).toBe(contentType);
-		const parsed = new URL(url);
-		expect(headers['X-Api-Sign']).toBe(
-			v2Sign(String(options.method), parsed.pathname, parsed.search.replace(/^\?/, ''), body ?? ''),
-		);
-		expect(JSON.stringify(signed)).not.toContain(SECRET);
-	});
-
-	it('signs v1 over the top-level names of the query and the form body', () => {
-		const signed = signRequestOptions(
-			v1,
-			{
-				method: 'POST',
-				uri: `${PREFIX}/track/conversion?event_name=purchase`,
-				form: { invited_user_id: 'u', Amount: '1.00' },
-			},
-			Number(TS),
-		);
-		expect(headersOf(signed)['X-Api-Sign']).toBe(
-			sha256(`amount&event_name&invited_user_id${TS}${SECRET}`),
-		);
-	});
-
-	it('replaces a declared form content type only with its own, and keeps a JSON charset', () => {
-		const refund = (transactionId: string, headers: Record<string, string>) =>
-			signRequestOptions(
-				v2,
-				{
-					method: 'POST',
-					uri: `${PREFIX}/track/refund`,
-					body: { transaction_id: transactionId },
-					headers,
-				},
-				Number(TS),
-			);
-		const json = refund('t', { 'content-type': 'application/json; charset=utf-8' });
-		expect(headersOf(json)['content-type']).toBe('application/json; charset=utf-8');
-		const form = refund('t 5', { 'Content-Type': 'application/x-www-form-urlencoded' });
-		expect(form.body).toBe('transaction_id=t+5');
-		expect(headersOf(form)['Content-Type']).toBe('application/x-www-form-urlencoded');
-	});
-
-	const refused: Array<[string, SignableRequestOptions, RegExp]> = [
-		[
-			'multipart formData',
-			{ method: 'POST', uri: `${PREFIX}/x`, formData: { f: 'v' } },
-			/Multipart/,
-		],
-		[
-			'a multipart content type',
-			{
-				method: 'POST',
-				uri: `${PREFIX}/x`,
-				body: { f: 'v' },
-				headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-			},
-			/Multipart/,
-		],
-		['a Buffer body', { method: 'POST', uri: `${PREFIX}/x`, body: Buffer.from('{}') }, /Binary/],
-		[
-			'a stream body',
-			{ method: 'POST', uri: `${PREFIX}/x`, body: { pipe: () => undefined } as unknown as string },
-			/Binary/,
-		],
-		[
-			'a body and form fields',
-			{ method: 'POST', uri: `${PREFIX}/x`, body: { a: 1 }, form: { b: 2 } },
-			/both/,
-		],
-		[
-			'another host',
-			{ method: 'GET', uri: 'https://elsewhere.example.com/api/open/v1/x' },
-			/not the credential's Base URL/,
-		],
-		['no URL at all', { method: 'GET' }, /no URL/],
-	];
-	it.each(refused)(
-		'refuses %s before anything is sent, naming what is supported',
-		(_name, options, message) => {
-			let thrown: unknown;
-			try {
-				signRequestOptions(v2, options, Number(TS));
-			} catch (error) {
-				thrown = error;
-			}
-			expect(thrown).toBeInstanceOf(Error);
-			expect((thrown as Error).message).toMatch(message);
-			if (/Multipart|Binary|both/.test(message.source))
-				expect((thrown as Error).message).toContain('Supported: a JSON body');
-		},
-	);
 });

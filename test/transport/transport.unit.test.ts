@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { NodeApiError, NodeOperationError, sleep, type IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type {
 	OperationKind,
@@ -12,6 +12,10 @@ import type {
 } from '../../nodes/shared/transport/operationProfile';
 import { apiRequest, redirectRequest, type ApiCall } from '../../nodes/shared/transport';
 import { ERROR_CONTEXT, SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
+import {
+	DEFAULT_REQUEST_SETTINGS,
+	type RequestSettings,
+} from '../../nodes/shared/transport/requestSettings';
 import { TIMESTAMP_HEADER } from '../../nodes/shared/transport/requestSigner';
 import {
 	envelope,
@@ -21,6 +25,7 @@ import {
 	TEST_CREDENTIALS,
 	type Responder,
 } from '../../support/fakes/fakeContext';
+import { scenario } from '../../support/scenarios';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -31,7 +36,7 @@ const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 const profileOf = (kind: OperationKind): OperationProfile => ({
 	action: `A ${kind} operation`,
 	kind,
-	key: { label: 'User ID', parameter: 'userId' },
+	key: { displayName: 'User ID', name: 'userId' },
 });
 
 const call = (kind: OperationKind, extra: Partial<ApiCall> = {}): ApiCall => ({
@@ -44,18 +49,18 @@ const call = (kind: OperationKind, extra: Partial<ApiCall> = {}): ApiCall => ({
 
 const OK = envelope(0, 'success', { status: 'APPLIED' });
 
-/** Sends one call with `options` as the node's Options; returns the outcome and the requests. */
+/** Sends one call under `settings` (over the defaults); returns the outcome and the requests. */
 async function send(
 	apiCall: ApiCall,
 	respond: Responder,
-	options: IDataObject = { maxRetries: 2, retryDelay: 100 },
+	settings: Partial<RequestSettings> = { maxRetries: 2, retryDelayMs: 100 },
 	credentials = TEST_CREDENTIALS,
 ) {
-	const fake = fakeContext({ parameters: { options }, respond, credentials });
+	const fake = fakeContext({ parameters: {}, respond, credentials });
 	let error: (NodeApiError | NodeOperationError) | undefined;
 	let data: unknown;
 	try {
-		data = await apiRequest(fake.context, apiCall, 0);
+		data = await apiRequest(fake.context, apiCall, 0, { ...DEFAULT_REQUEST_SETTINGS, ...settings });
 	} catch (caught) {
 		error = caught as NodeApiError | NodeOperationError;
 	}
@@ -64,9 +69,9 @@ async function send(
 
 beforeEach(() => sleepMock.mockClear());
 
-describe('a request as sent', () => {
+describe(scenario('transport.requestAsSent'), () => {
 	it('POSTs the body serialized once, with the timestamp header and no redirects followed', async () => {
-		const { data, requests } = await send(call('write'), () => OK, { timeout: 1234 });
+		const { data, requests } = await send(call('write'), () => OK, { timeoutMs: 1234 });
 		expect(data).toEqual({ status: 'APPLIED' });
 		expect(requests).toHaveLength(1);
 		const [request] = requests;
@@ -100,7 +105,7 @@ describe('a request as sent', () => {
 	});
 });
 
-describe('retries by operation safety (Max Retries 2)', () => {
+describe(scenario('transport.retries'), () => {
 	const failures: Array<
 		[string, Responder, string, 'notProcessed' | 'maybeProcessed' | 'retryAllowed']
 	> = [
@@ -195,9 +200,9 @@ describe('retries by operation safety (Max Retries 2)', () => {
 	});
 });
 
-describe('waits between attempts', () => {
+describe(scenario('transport.waits'), () => {
 	it('backs off exponentially with jitter from Retry Delay', async () => {
-		await send(call('read'), () => httpAnswer(503), { maxRetries: 3, retryDelay: 100 });
+		await send(call('read'), () => httpAnswer(503), { maxRetries: 3, retryDelayMs: 100 });
 		const waits = sleepMock.mock.calls.map(([ms]) => ms);
 		expect(waits).toHaveLength(3);
 		[100, 200, 400].forEach((ceiling, retry) => {
@@ -213,7 +218,7 @@ describe('waits between attempts', () => {
 		const { data } = await send(
 			call('write'),
 			(_options, n) => (n === 1 ? httpAnswer(429, '', { 'retry-after': retryAfter }) : OK),
-			{ retryDelay: 1 },
+			{ retryDelayMs: 1 },
 		);
 		expect(data).toEqual({ status: 'APPLIED' });
 		expect(sleepMock.mock.calls).toEqual([[expectedMs]]);
@@ -230,7 +235,7 @@ describe('waits between attempts', () => {
 	});
 });
 
-describe('clock-skew correction', () => {
+describe(scenario('transport.clockSkew'), () => {
 	const expired = (serverAheadS: number) =>
 		envelope(1000004, SERVER_MESSAGES.timestampExpired, null, {
 			date: new Date(Date.now() + serverAheadS * 1000).toUTCString(),
@@ -280,7 +285,7 @@ describe('clock-skew correction', () => {
 	});
 });
 
-describe('envelope errors', () => {
+describe(scenario('transport.envelopeErrors'), () => {
 	it("keep the server's message and code, and add the remedy", async () => {
 		const { error, requests } = await send(call('idempotentWrite'), () =>
 			envelope(1000001, 'The conversion for the specified transaction was not found'),
@@ -317,6 +322,21 @@ describe('envelope errors', () => {
 		expect(error?.description).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 	});
 
+	it('a failed v1 signature shows the names and timestamp, with the secret replaced', async () => {
+		const v1 = { ...TEST_CREDENTIALS, signatureVersion: 'v1' };
+		const { error, requests } = await send(
+			call('write', { body: { user_id: 'u1', email: 'a@b.co' } }),
+			() => envelope(1000004, SERVER_MESSAGES.signatureFailed),
+			undefined,
+			v1,
+		);
+		expect(error?.description).toContain('Signed with signature version v1');
+		expect(error?.description).toContain(
+			`email&user_id${requests[0].headers?.[TIMESTAMP_HEADER]}<API secret>`,
+		);
+		expect(JSON.stringify(error)).not.toContain(String(TEST_CREDENTIALS.apiSecret));
+	});
+
 	it('an expected one becomes the result the operation gives for it', async () => {
 		const recover = (answer: { message: string }) =>
 			SERVER_MESSAGES.alreadyExists.test(answer.message) ? { status: 'ALREADY_EXISTS' } : undefined;
@@ -331,7 +351,7 @@ describe('envelope errors', () => {
 	});
 });
 
-describe('answers that are not an API response', () => {
+describe(scenario('transport.notAnApiAnswer'), () => {
 	it('a redirect where an envelope was expected names the Base URL', async () => {
 		const { error } = await send(call('read'), () =>
 			httpAnswer(302, '', { location: 'https://login.example.com' }),
@@ -346,20 +366,20 @@ describe('answers that are not an API response', () => {
 			parameters: {},
 			respond: () => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' }),
 		});
-		await expect(redirectRequest(found.context, redirectCall, 0)).resolves.toBe(
-			'https://app.example.com/?ps_ref=A',
-		);
+		await expect(
+			redirectRequest(found.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+		).resolves.toBe('https://app.example.com/?ps_ref=A');
 		const failed = fakeContext({
 			parameters: {},
 			respond: () => envelope(1000001, 'The authorization target product does not exist'),
 		});
-		await expect(redirectRequest(failed.context, redirectCall, 0)).rejects.toThrow(
-			'The authorization target product does not exist',
-		);
+		await expect(
+			redirectRequest(failed.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+		).rejects.toThrow('The authorization target product does not exist');
 	});
 });
 
-describe('credentials', () => {
+describe(scenario('transport.credentials'), () => {
 	it('a plain http:// Base URL off loopback is refused before sending', async () => {
 		const { error, requests } = await send(call('read'), () => OK, undefined, {
 			...TEST_CREDENTIALS,
@@ -374,7 +394,11 @@ describe('credentials', () => {
 	it('are read once per execution, however many requests', async () => {
 		const fake = fakeContext({ parameters: {}, respond: () => OK });
 		const getCredentials = jest.spyOn(fake.context, 'getCredentials');
-		await Promise.all([0, 1, 2].map((item) => apiRequest(fake.context, call('read'), item)));
+		await Promise.all(
+			[0, 1, 2].map((item) =>
+				apiRequest(fake.context, call('read'), item, DEFAULT_REQUEST_SETTINGS),
+			),
+		);
 		expect(fake.requests).toHaveLength(3);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 	});

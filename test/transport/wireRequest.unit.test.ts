@@ -12,12 +12,13 @@ import {
 	toWireRequest,
 	type OperationRequest,
 } from '../../nodes/shared/transport/wireRequest';
+import { scenario } from '../../support/scenarios';
 
 const BASE = 'https://api.example.com';
 const ROOT = `${BASE}/api/open/v1`;
 const FORM = 'application/x-www-form-urlencoded';
 
-describe('toWireRequest', () => {
+describe(scenario('transport.wireRequest'), () => {
 	it('a POST: the URL below the API prefix, the body serialized once as JSON', () => {
 		expect(
 			toWireRequest(
@@ -92,7 +93,7 @@ describe('toWireRequest', () => {
 	});
 });
 
-describe('every way in comes to the same bytes', () => {
+describe(scenario('transport.sameBytes'), () => {
 	const requests: OperationRequest[] = [
 		{ method: 'POST', path: '/track/refund', body: { transaction_id: 't 1', reason: '退款' } },
 		{ method: 'POST', path: '/promoter/login' },

@@ -23,5 +23,5 @@ export async function router(context: IExecuteFunctions): Promise<INodeExecution
 			`The operation "${operation}" of resource "${resource}" is not supported`,
 		);
 	}
-	return await runForEachItem(context, selected, readRunOptions(context).pacing);
+	return await runForEachItem(context, selected, readRunOptions(context));
 }

@@ -10,7 +10,8 @@ import {
 import { apiRequest, redirectRequest, type ApiRequest } from '../transport';
 import { ERROR_CONTEXT, mayHaveBeenRecorded } from '../transport/errors';
 import type { OperationProfile } from '../transport/operationProfile';
-import type { Pacing } from './runOptions';
+import type { RequestSettings } from '../transport/requestSettings';
+import type { RunOptions } from './runOptions';
 import { describeStoppedRun, groupByState, formatRanges, type ItemState } from './stopReport';
 import { ParameterReader } from './validation';
 
@@ -39,15 +40,19 @@ export interface Operation {
 	execute(item: ItemRun): Promise<OperationResult>;
 }
 
-function itemRun(context: IExecuteFunctions, operation: Operation, itemIndex: number): ItemRun {
-	const { profile } = operation;
+function itemRun(
+	context: IExecuteFunctions,
+	operation: Operation,
+	itemIndex: number,
+	settings: RequestSettings,
+): ItemRun {
+	const call = (request: ApiRequest) => ({ ...request, operation: operation.profile });
 	return {
 		context,
 		itemIndex,
 		params: new ParameterReader(context, itemIndex),
-		request: async (call) => await apiRequest(context, { ...call, operation: profile }, itemIndex),
-		redirect: async (call) =>
-			await redirectRequest(context, { ...call, operation: profile }, itemIndex),
+		request: async (request) => await apiRequest(context, call(request), itemIndex, settings),
+		redirect: async (request) => await redirectRequest(context, call(request), itemIndex, settings),
 	};
 }
 
@@ -97,7 +102,7 @@ function readKey(
 	itemIndex: number,
 ): string | undefined {
 	try {
-		const value = context.getNodeParameter(profile.key.parameter, itemIndex, '');
+		const value = context.getNodeParameter(profile.key.name, itemIndex, '');
 		return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 	} catch {
 		return undefined;
@@ -134,15 +139,16 @@ function stoppedRunError(
 }
 
 /**
- * Runs `operation` once per input item under `pacing` and returns every item's outcome in input
- * order: its results, or (under Continue On Fail) its error item. Without Continue On Fail the
- * first failure stops the run: no further item starts, those under way are awaited, and the
- * first failure is thrown with an account of every item.
+ * Runs `operation` once per input item, paced and sent as the node's Options say (read once, by
+ * the caller), and returns every item's outcome in input order: its results, or (under Continue
+ * On Fail) its error item. Without Continue On Fail the first failure stops the run: no further
+ * item starts, those under way are awaited, and the first failure is thrown with an account of
+ * every item.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
 	operation: Operation,
-	pacing: Pacing = { concurrency: 1, batchIntervalMs: 0 },
+	{ pacing, request }: RunOptions,
 ): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const outcomes: INodeExecutionData[][] = new Array(itemCount);
@@ -155,7 +161,7 @@ export async function runForEachItem(
 
 	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
-			const result = await operation.execute(itemRun(context, operation, itemIndex));
+			const result = await operation.execute(itemRun(context, operation, itemIndex, request));
 			outcomes[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
 				json,
 				pairedItem: { item: itemIndex },

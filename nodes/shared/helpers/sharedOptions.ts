@@ -4,10 +4,10 @@ import { MAX_CONCURRENCY } from './runOptions';
 
 /*
  * How requests are sent and retried: options of the node's Options and of the trigger's (parsed
- * by runOptions.ts and transport/requestSettings.ts). The defaults are DEFAULT_CONCURRENCY and
- * DEFAULT_REQUEST_SETTINGS written out as literals, because n8n's lint requires literal defaults
- * (a test keeps them equal). Each collection lists them by name, which n8n's lint does not follow
- * into, so a test checks that its options stay alphabetised.
+ * by runOptions.ts into the pacing and the transport's settings). The defaults are
+ * DEFAULT_CONCURRENCY and DEFAULT_REQUEST_SETTINGS written out as literals, because n8n's lint
+ * requires literal defaults (a test keeps them equal). Each collection lists them by name, which
+ * n8n's lint does not follow into, so a test checks that its options stay alphabetised.
  */
 
 export const concurrencyOption: INodeProperties = {
@@ -82,12 +82,23 @@ const batchingOption: INodeProperties = {
 	],
 };
 
+/** A node's Options: the collection of its `options`, read once per run (runOptions.ts). */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}
+
 /** The Options collection shared by every operation of the node. */
-export const sharedOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [batchingOption, concurrencyOption, maxRetriesOption, retryDelayOption, timeoutOption],
-};
+export const sharedOptions = optionsCollection([
+	batchingOption,
+	concurrencyOption,
+	maxRetriesOption,
+	retryDelayOption,
+	timeoutOption,
+]);

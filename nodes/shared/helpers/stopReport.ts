@@ -64,7 +64,7 @@ export function groupByState(states: readonly ItemState[]): Record<ItemState, nu
 export function describeStoppedRun(input: StopReportInput): string {
 	const { states, profile, stoppedAt } = input;
 	const groups = groupByState(states);
-	const keyLabel = profile.key.label;
+	const keyLabel = profile.key.displayName;
 	const records = profile.kind !== 'read';
 	const lines = [
 		`The node stopped at item ${stoppedAt}: it started no further item and waited for those under way. All ${states.length} input items, by index:`,

@@ -22,7 +22,7 @@ import { ClockSkew } from './clockSkew';
 import { CREDENTIAL_NAME, credentialsOf, type TransportContext } from './credentials';
 import { SERVER_MESSAGES } from './errors';
 import type { OperationProfile } from './operationProfile';
-import { readOptionsCollection, parseRequestSettings } from './requestSettings';
+import type { RequestSettings } from './requestSettings';
 import { describeStringToSign, helperOptionsOf } from './requestSigner';
 import { apiRoot, toWireRequest, type OperationRequest, type WireRequest } from './wireRequest';
 
@@ -119,17 +119,17 @@ async function attemptWithClockCorrection(
 }
 
 /**
- * Sends a call with the retry policy of its operation: failures where nothing was processed
- * are retried for every call, the others only for calls that are safe to repeat.
+ * Sends a call under `settings` with the retry policy of its operation: failures where nothing
+ * was processed are retried for every call, the others only for calls that are safe to repeat.
  */
 async function send(
 	context: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
+	settings: RequestSettings,
 	clockSkew: ClockSkew,
 ): Promise<Extract<Attempt, { outcome: 'success' }>> {
 	const credentials = await credentialsOf(context);
-	const settings = parseRequestSettings(readOptionsCollection(context));
 	const { baseUrl, signatureVersion } = credentials.parsed;
 	const wire = toWireRequest(call, apiRoot(baseUrl));
 	for (let retry = 0; ; retry++) {
@@ -168,8 +168,9 @@ export async function apiRequest(
 	context: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
+	settings: RequestSettings,
 ): Promise<unknown> {
-	const result = await send(context, call, itemIndex, processClockSkew);
+	const result = await send(context, call, itemIndex, settings, processClockSkew);
 	if (result.envelope === undefined) {
 		throw new NodeApiError(context.getNode(), {} as JsonObject, {
 			message: `The service answered HTTP ${result.response.statusCode} without an API response`,
@@ -186,8 +187,9 @@ export async function redirectRequest(
 	context: TransportContext,
 	call: ApiCall,
 	itemIndex: number,
+	settings: RequestSettings,
 ): Promise<string> {
-	const result = await send(context, call, itemIndex, processClockSkew);
+	const result = await send(context, call, itemIndex, settings, processClockSkew);
 	const location = result.response.headers.location;
 	if (
 		result.response.statusCode >= 300 &&

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 /**
  * What the transport and the item loop need to know of an operation: its name for messages,
  * whether repeating it records something twice, and what identifies an item's record.
@@ -14,8 +16,8 @@ export interface OperationProfile {
 	/** The action's label, for messages. */
 	action: string;
 	kind: OperationKind;
-	/** The parameter that identifies an item's record at the service, and its label. */
-	key: { label: string; parameter: string };
+	/** The field that identifies an item's record at the service: its name and its label. */
+	key: Pick<INodeProperties, 'displayName' | 'name'>;
 }
 
 /** Whether a request may be sent again after it may have reached the service. */

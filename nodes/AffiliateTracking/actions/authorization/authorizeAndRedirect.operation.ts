@@ -1,11 +1,11 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import { productKeyProperty, readRelayBody, relayProfile, relayProperties } from './relayFields';
+import { productKey, readRelayBody, relayProfile, relayProperties } from './relayFields';
 
 export const profile = relayProfile('Authorize and Get Redirect');
 
-const properties: INodeProperties[] = [productKeyProperty, ...relayProperties];
+const properties: INodeProperties[] = [productKey.field, ...relayProperties];
 
 const displayOptions = {
 	show: { resource: ['authorization'], operation: ['authorizeAndRedirect'] },
@@ -15,7 +15,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 /** The 302 is not followed: its Location, and the two parameters it carries, are the output. */
 export async function execute({ params, redirect }: ItemRun): Promise<OperationResult> {
-	const { extra, ...fields } = readRelayBody(params, 'productKey');
+	const { extra, ...fields } = readRelayBody(params, productKey);
 	const query: Record<string, string> = {};
 	for (const [name, value] of Object.entries(fields)) query[name] = String(value);
 	if (extra !== undefined) query.extra = JSON.stringify(extra);

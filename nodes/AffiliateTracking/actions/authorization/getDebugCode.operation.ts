@@ -1,12 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import {
-	readRelayBody,
-	relayProfile,
-	relayProperties,
-	sourceProductKeyProperty,
-} from './relayFields';
+import { readRelayBody, relayProfile, relayProperties, sourceProductKey } from './relayFields';
 
 export const profile = relayProfile('Get Debug Code');
 
@@ -18,7 +13,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	sourceProductKeyProperty,
+	sourceProductKey.field,
 	...relayProperties,
 ];
 
@@ -27,7 +22,7 @@ const displayOptions = { show: { resource: ['authorization'], operation: ['getDe
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
-	const body = readRelayBody(params, 'sourceProductKey') as IDataObject;
+	const body = readRelayBody(params, sourceProductKey) as IDataObject;
 	return (await request({
 		method: 'POST',
 		path: '/oauth/getDebugAuthCode',

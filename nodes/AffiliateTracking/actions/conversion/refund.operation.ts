@@ -2,11 +2,21 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
 import type { OperationProfile } from '../../../shared/transport/operationProfile';
+import { transactionIdField } from './conversionFields';
 
 export const profile: OperationProfile = {
 	action: 'Refund',
 	kind: 'idempotentWrite',
-	key: { label: 'Transaction ID', parameter: 'transactionId' },
+	key: transactionIdField,
+};
+
+const reasonField: INodeProperties = {
+	displayName: 'Reason',
+	name: 'reason',
+	type: 'string',
+	default: '',
+	description:
+		'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
 };
 
 const properties: INodeProperties[] = [
@@ -18,21 +28,11 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
-		displayName: 'Transaction ID',
-		name: 'transactionId',
-		type: 'string',
+		...transactionIdField,
 		required: true,
-		default: '',
 		description: 'The transaction ID sent when the purchase was tracked (at most 255 characters)',
 	},
-	{
-		displayName: 'Reason',
-		name: 'reason',
-		type: 'string',
-		default: '',
-		description:
-			'Optional, at most 255 characters; stored on the conversion and on the cancelled rewards',
-	},
+	reasonField,
 ];
 
 const displayOptions = { show: { resource: ['conversion'], operation: ['refund'] } };
@@ -40,10 +40,8 @@ const displayOptions = { show: { resource: ['conversion'], operation: ['refund']
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute({ params, request }: ItemRun): Promise<OperationResult> {
-	const body: IDataObject = {
-		transaction_id: params.requiredString('transactionId', 'Transaction ID'),
-	};
-	const reason = params.optionalString('reason', 'Reason');
+	const body: IDataObject = { transaction_id: params.requiredString(transactionIdField) };
+	const reason = params.optionalString(reasonField);
 	if (reason !== undefined) body.reason = reason;
 	return (await request({ method: 'POST', path: '/track/refund', body })) as IDataObject;
 }

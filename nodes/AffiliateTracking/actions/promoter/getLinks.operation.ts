@@ -1,26 +1,20 @@
-import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import { promoterReadProfile } from '../../../shared/helpers/promoterReads';
-import { readPromoterList, userIdProperty } from './promoterFields';
+import { promoterReadProfile, userIdField } from '../../../shared/helpers/promoterReads';
+import { readPromoterList, splitIntoItemsField } from './promoterFields';
 
 export const profile = promoterReadProfile('Get Promoter Links');
 
-const properties: INodeProperties[] = [
-	userIdProperty,
-	{
-		displayName: 'Split Into Items',
-		name: 'splitIntoItems',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to output one item per entry. When off, one item holds the whole list, so every input item gives exactly one output item even when the list is empty. A promoter without enabled links gives no item when on.',
-	},
-];
-
 const displayOptions = { show: { resource: ['promoter'], operation: ['getLinks'] } };
 
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = updateDisplayOptions(displayOptions, [
+	userIdField,
+	{
+		...splitIntoItemsField,
+		description: `${splitIntoItemsField.description} A promoter without enabled links gives no item when on.`,
+	},
+]);
 
 export async function execute(run: ItemRun): Promise<OperationResult> {
 	return await readPromoterList(run, 'links');

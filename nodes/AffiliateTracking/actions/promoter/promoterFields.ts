@@ -1,25 +1,25 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemRun, OperationResult } from '../../../shared/helpers/itemLoop';
-import { encodeRfc3986 } from '../../../shared/transport/signing';
+import { fitsPromoterPath, promoterPath, userIdField } from '../../../shared/helpers/promoterReads';
 import type { ParameterReader } from '../../../shared/helpers/validation';
 
-export const userIdProperty: INodeProperties = {
-	displayName: 'User ID',
-	name: 'userId',
-	type: 'string',
-	required: true,
-	default: '',
-	description: "Your user's ID (the User ID given to Promoter Login), at most 255 characters",
+export const splitIntoItemsField: INodeProperties = {
+	displayName: 'Split Into Items',
+	name: 'splitIntoItems',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to output one item per entry. When off, one item holds the whole list, so every input item gives exactly one output item even when the list is empty.',
 };
 
-/** The promoter's path below /promoters, its user ID percent-encoded as one segment. */
-export function promoterPath(params: ParameterReader, suffix = ''): string {
-	const userId = params.requiredString('userId', 'User ID');
-	if (userId === '.' || userId === '..') {
-		throw params.fail('User ID', 'cannot be "." or ".." in an address path');
+/** The path of the promoter named by the item's User ID, with `suffix` below it. */
+export function readPromoterPath(params: ParameterReader, suffix = ''): string {
+	const userId = params.requiredString(userIdField);
+	if (!fitsPromoterPath(userId)) {
+		throw params.fail(userIdField, 'cannot be "." or ".." in an address path');
 	}
-	return `/promoters/${encodeRfc3986(userId)}${suffix}`;
+	return promoterPath(userId, suffix);
 }
 
 /**
@@ -32,7 +32,7 @@ export async function readPromoterList(
 ): Promise<OperationResult> {
 	const entries = (await request({
 		method: 'GET',
-		path: promoterPath(params, `/${list}`),
+		path: readPromoterPath(params, `/${list}`),
 	})) as IDataObject[];
-	return params.raw('splitIntoItems', true) === false ? { [list]: entries } : entries;
+	return params.raw(splitIntoItemsField) === false ? { [list]: entries } : entries;
 }

@@ -1,0 +1,34 @@
+/** What the sandbox's contract tests share: the keys, a header change after signing, a relay code. */
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox/server';
+import { signedCall } from '../../support/services/client';
+
+export const V2 = 'pk_test_videomax_v2';
+export const V1 = 'pk_test_videomax_v1';
+
+export function withHeaders(change: (headers: Record<string, string>) => void) {
+	return (signed: IHttpRequestOptions): IHttpRequestOptions => {
+		const headers = { ...(signed.headers as Record<string, string>) };
+		change(headers);
+		return { ...signed, headers };
+	};
+}
+
+export const relayBody = {
+	product_key: 'prd_photopal',
+	target_product_key: 'prd_videomax',
+	user_id: 'pp_42',
+	extra: { name: 'Ada' },
+};
+
+/** A one-time code PhotoPal issues for VideoMax (POST /oauth/authorize). */
+export async function issueCode(sandbox: Sandbox, apiKey = 'pk_test_photopal_v2') {
+	const answer = await signedCall(sandbox, apiKey, {
+		method: 'POST',
+		path: '/oauth/authorize',
+		body: relayBody,
+	});
+	expect(answer.json?.code).toBe(0);
+	return answer.json?.data as { code: string; redirect_url: string };
+}
