@@ -39,15 +39,12 @@ const { verifyDelivery } = require(
 function delivery(provider, padTo) {
 	const event = sampleEvent(provider, 'purchase', { transactionId: 'pi_bench_1' });
 	const size = JSON.stringify(event).length;
-	const { body } = encodeEvent(
-		provider,
-		padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event,
-	);
-	const headers = signWithTestSecret(provider, body);
+	const padded = padTo && padTo > size ? { ...event, padding: 'x'.repeat(padTo - size) } : event;
+	const { body } = encodeEvent(provider, padded);
 	return {
 		provider,
 		rawBody: Buffer.from(body),
-		headers,
+		headers: signWithTestSecret(provider, body),
 		secrets: testSecretsOf(provider),
 		settings: nodeParametersOf(provider),
 		toleranceSeconds: 300,

@@ -37,14 +37,15 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 			typeOptions: { rows: 4 },
 			default: '',
 			description:
-				'The PEM public key the provider signs deliveries with, for providers that sign with a key pair instead of a shared secret',
+				"The public key the provider signs deliveries with, for providers that sign with a key pair instead of a shared secret. WeChat Pay: the WeChat Pay public key (PEM), its ID PUB_KEY_ID_… and the APIv3 key. Alipay: the app's Alipay public key (支付宝公钥), base64 as Alipay shows it or PEM.",
 		},
 		{
 			displayName: 'Public Key ID',
 			name: 'publicKeyId',
 			type: 'string',
 			default: '',
-			description: 'The ID of that public key, for providers that name the key in each delivery',
+			description:
+				"The ID of that public key, for providers that name the key in each delivery (WeChat Pay's PUB_KEY_ID_…)",
 		},
 		{
 			displayName: 'Decryption Secret',
@@ -52,7 +53,8 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: "The key that decrypts the delivery's content, for providers that encrypt it",
+			description:
+				"The key that decrypts the delivery's content, for providers that encrypt it (WeChat Pay's APIv3 key, 32 characters)",
 		},
 		{
 			displayName: 'Root Certificate',

@@ -75,7 +75,10 @@ const resolversKey = webhookResolversKey();
 
 /** The part of Express's response this node uses. */
 interface Responder {
-	status(code: number): { json(body: IDataObject): unknown; send(body: string): unknown };
+	status(code: number): {
+		json(body: IDataObject): unknown;
+		type(contentType: string): { send(body: string): unknown };
+	};
 }
 
 /** The part of n8n's request this node uses: the body bytes as received. */
@@ -194,7 +197,8 @@ const REFUSAL_BODIES: Record<RefusalStatus, IDataObject> = {
 function send(context: IWebhookFunctions, answer: ProviderAnswer): void {
 	const response: Responder = context.getResponseObject();
 	const { status, body } = answer;
-	if (typeof body === 'string') response.status(status).send(body);
+	// A text answer is read as it is (Alipay's `success`): plain text, not Express's HTML default.
+	if (typeof body === 'string') response.status(status).type('text/plain').send(body);
 	else response.status(status).json({ ...body });
 }
 

@@ -30,7 +30,7 @@ export interface LoggedLine {
 export interface FakeWebhook {
 	context: IWebhookFunctions;
 	/** What the node sent through the response object itself, JSON or text (n8n sends nothing more then). */
-	sent: Array<{ status: number; body: unknown }>;
+	sent: Array<{ status: number; body: unknown; contentType?: string }>;
 	logged: LoggedLine[];
 	readRawBodyCalls: () => number;
 }
@@ -86,6 +86,11 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 				send: (body: string) => {
 					sent.push({ status, body });
 				},
+				type: (contentType: string) => ({
+					send: (body: string) => {
+						sent.push({ status, body, contentType });
+					},
+				}),
 			}),
 		}),
 		getHeaderData: () => options.headers,

@@ -25,9 +25,10 @@ const TRIGGER_NODE = 'Promoter results changed';
  * /webhook/<webhookId>/webhook`, answering when the last node has run) → Track Purchase → the
  * answer. A failed Track Purchase fails the execution, so n8n answers 500 and the provider
  * delivers again.
- * @param {{ guarded: boolean, webhookId: string, provider?: import('../payment/paymentSignatures').Provider, events?: string[], signingCredential?: { id: string, name: string } }} options
+ * @param {{ guarded: boolean, webhookId: string, provider?: import('../payment/paymentSignatures').Provider, events?: string[], signingCredential?: { id: string, name: string }, responseMode?: 'lastNode' | 'onReceived' }} options
  *   `guarded`: with Skip Transactions Already Tracked; `signingCredential`: instead of the
- *   provider's demo signing credential
+ *   provider's demo signing credential; `responseMode`: `onReceived` for a provider that reads
+ *   its own answer (Alipay's `success`), which the last node's JSON is not
  */
 function purchaseWorkflow({
 	guarded,
@@ -35,6 +36,7 @@ function purchaseWorkflow({
 	provider = 'stripe',
 	events = ['checkout.session.completed'],
 	signingCredential = SIGNING_CREDENTIALS[provider],
+	responseMode = 'lastNode',
 }) {
 	return {
 		name: `Purchase webhook, ${provider} (${guarded ? 'Skip Transactions Already Tracked' : 'no guard'})`,
@@ -50,7 +52,7 @@ function purchaseWorkflow({
 					...nodeParametersOf(provider),
 					provider,
 					events,
-					responseMode: 'lastNode',
+					responseMode,
 					options: {},
 				},
 				credentials: { [SIGNING_CREDENTIAL_TYPE]: signingCredential },

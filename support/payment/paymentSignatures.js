@@ -58,12 +58,15 @@ const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);
 /** Another endpoint's secret per provider (a secret roll, a wrong key). */
 const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 
-/** The providers that sign in a header, whose scheme the header tests exercise. */
-const HEADER_SIGNED = PROVIDERS.filter((id) => SIGNERS[id].signatureHeader !== undefined);
+/** The header that carries each provider's signature (lower case); empty when it signs in the body. */
+const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader ?? '');
 
-/** The header that carries the signature of each of those (lower case, as Node hands them over). */
-const SIGNATURE_HEADERS = /** @type {Record<Provider, string>} */ (
-	Object.fromEntries(HEADER_SIGNED.map((id) => [id, SIGNERS[id].signatureHeader]))
+/**
+ * The providers whose body is the event as JSON, signed in a header: the shared signature suites
+ * cover them. The others (a sealed resource, a signed form) have suites of their own.
+ */
+const PLAIN_JSON_PROVIDERS = PROVIDERS.filter(
+	(id) => SIGNERS[id].encode === undefined && SIGNERS[id].signatureHeader !== undefined,
 );
 
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
@@ -78,6 +81,9 @@ function credentialDataOf(provider) {
 	return signer.credentialData ?? { signingSecret: signer.secret };
 }
 
+/** Each provider's body content type (read without encoding an event: a sealed one needs one). */
+const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application/json');
+
 /**
  * The test endpoint's values of the provider's own node parameters.
  * @param {Provider} provider @returns {Record<string, string>}
@@ -91,8 +97,11 @@ function nodeParametersOf(provider) {
  * @param {Provider} provider @param {Record<string, unknown>} event
  */
 function encodeEvent(provider, event) {
-	const { encode, contentType = 'application/json' } = SIGNERS[provider];
-	return { body: encode ? encode(event) : JSON.stringify(event), contentType };
+	const { encode } = SIGNERS[provider];
+	return {
+		body: encode ? encode(event) : JSON.stringify(event),
+		contentType: CONTENT_TYPES[provider],
+	};
 }
 
 /**
@@ -189,9 +198,10 @@ function disputeEvent(provider, outcome, fields) {
 }
 
 module.exports = {
+	CONTENT_TYPES,
+	PLAIN_JSON_PROVIDERS,
 	DEMO_SIGNING_CREDENTIALS,
 	DISPUTING_PROVIDERS,
-	HEADER_SIGNED,
 	SIGNERS,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,

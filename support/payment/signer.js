@@ -13,7 +13,8 @@ const { createHmac } = require('node:crypto');
  * @property {string} secret the test endpoint's secret, in the provider's own format
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
- *   when the signature is in the body (the body `encode` makes)
+ *   when the signature is in the body (`encode` signs with `secret`, `sign` gives no header, and
+ *   the shared header cases give way to the signer's own)
  * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values

@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	HEADER_SIGNED,
+	PLAIN_JSON_PROVIDERS,
 	SAMPLES,
 	sampleEvent,
 	SIGNS_NO_TIMESTAMP,
@@ -64,8 +64,8 @@ function expectedOf(provider: Provider) {
 }
 
 describe(scenario('paymentWebhook.items'), () => {
-	// Providers that sign inside the body (App Store) carry no metadata: appStore.unit.test.ts.
-	describe.each(HEADER_SIGNED)('%s', (provider) => {
+	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
+	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const expected = expectedOf(provider);
 		const unsigned = [
 			...(expected.eventId('purchase') === null ? ['eventId'] : []),

@@ -119,7 +119,7 @@ async function deliver(
 describe(scenario('paymentWebhook.interface'), () => {
 	it("starts the workflow on the verified fields and answers the provider's success at once", async () => {
 		const { result, fake } = await deliver(form({}));
-		expect(fake.sent).toEqual([{ status: 200, body: 'success' }]);
+		expect(fake.sent).toEqual([{ status: 200, body: 'success', contentType: 'text/plain' }]);
 		expect(result.noWebhookResponse).toBe(true);
 		expect(result.workflowData?.[0]).toHaveLength(1);
 		expect(result.workflowData?.[0][0].json).toMatchObject({
@@ -143,7 +143,7 @@ describe(scenario('paymentWebhook.interface'), () => {
 
 	it('answers success to a verified event not selected, and starts nothing', async () => {
 		const { result, fake } = await deliver(form({ trade_status: 'TRADE_CLOSED' }));
-		expect(fake.sent).toEqual([{ status: 200, body: 'success' }]);
+		expect(fake.sent).toEqual([{ status: 200, body: 'success', contentType: 'text/plain' }]);
 		expect(result).toEqual({ noWebhookResponse: true });
 	});
 

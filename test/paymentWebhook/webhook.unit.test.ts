@@ -15,7 +15,7 @@ import {
 } from 'n8n-workflow';
 
 import {
-	HEADER_SIGNED,
+	PLAIN_JSON_PROVIDERS,
 	credentialDataOf,
 	nodeParametersOf,
 	SAMPLES,
@@ -88,8 +88,8 @@ async function run(fake: ReturnType<typeof fakeWebhookContext>) {
 }
 
 describe(scenario('paymentWebhook.webhook'), () => {
-	// Deliveries signed in a header; the App Store signs in the body: appStore.unit.test.ts.
-	describe.each(HEADER_SIGNED)('%s', (provider) => {
+	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
+	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const secret = TEST_SIGNING_SECRETS[provider];
 
 		it('an accepted delivery starts the workflow with exactly one item', async () => {

@@ -14,6 +14,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { PaymentProvider } from '../provider';
 import { airwallex } from './airwallex/airwallex';
+import { alipay } from './alipay/alipay';
 import { appStore } from './appStore/appStore';
 import { creem } from './creem/creem';
 import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
@@ -21,6 +22,7 @@ import { paddle } from './paddle/paddle';
 import { polar } from './polar/polar';
 import { standardWebhooks } from './standardWebhooks/standardWebhooks';
 import { stripe } from './stripe/stripe';
+import { wechatPay } from './wechatPay/wechatPay';
 
 /** The modules, in the order the credential's text and the messages list them. */
 export const PROVIDERS = [
@@ -32,6 +34,8 @@ export const PROVIDERS = [
 	creem,
 	airwallex,
 	appStore,
+	wechatPay,
+	alipay,
 ] as const;
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
@@ -58,6 +62,11 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				name: 'Airwallex',
 				value: 'airwallex',
 				description: "X-Signature and x-timestamp headers; the webhook's secret",
+			},
+			{
+				name: 'Alipay',
+				value: 'alipay',
+				description: "Form field sign (RSA2); the app's Alipay public key",
 			},
 			{
 				name: 'Apple App Store',
@@ -97,13 +106,19 @@ export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: P
 				value: 'stripe',
 				description: 'Stripe-Signature header; the secret starts with whsec_',
 			},
+			{
+				name: 'WeChat Pay',
+				value: 'wechatPay',
+				description:
+					'Wechatpay-Signature header (API v3); the WeChat Pay public key, its ID and the APIv3 key',
+			},
 		],
 		default: DEFAULT_PROVIDER,
 		description: 'Who signs the deliveries, and how',
 	};
 
 /** The providers that sign no timestamp: nothing is stale, the tolerance option is hidden. */
-export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem', 'appStore'];
+export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem', 'appStore', 'alipay'];
 
 export function isProvider(id: string): id is Provider {
 	return PROVIDERS.some((provider) => provider.id === id);
