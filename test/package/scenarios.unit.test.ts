@@ -3,7 +3,8 @@
  * one describe, it or end-to-end check, in a test file of the scenario's layer (the file's suffix
  * under test/, e2e/ for e2e), and CONTRIBUTING.md's table lists the same rows.
  */
-import { layerOfFile, scenario, scenarioNamings, SCENARIOS } from '../../support/scenarios';
+import { scenario, SCENARIOS } from '../../support/scenarios';
+import { layerOfFile, scenarioNamings } from '../../support/testing/scenarioNamings';
 import { readRepoFile } from '../../support/testing/repoFile';
 
 const NAMINGS = scenarioNamings();
