@@ -57,6 +57,19 @@ async function sdkAccepts(rawBody: string, headers: Record<string, string>, secr
 	}
 }
 
+/** Standard Webhooks' headers for `body`, the HMAC keyed with the secret's own UTF-8 bytes. */
+function signedWithUtf8Key(id: string, secret: string): Record<string, string> {
+	const timestamp = String(nowSeconds());
+	const signature = createHmac('sha256', Buffer.from(secret, 'utf8'))
+		.update(`${id}.${timestamp}.${body}`)
+		.digest('base64');
+	return {
+		'webhook-id': id,
+		'webhook-timestamp': timestamp,
+		'webhook-signature': `v1,${signature}`,
+	};
+}
+
 describe(scenario('paymentWebhook.polar'), () => {
 	it.each([
 		['polar_whs_… (before 2026-09-08)', LEGACY_SECRET],
@@ -72,16 +85,7 @@ describe(scenario('paymentWebhook.polar'), () => {
 	});
 
 	it('the older secret keys with its own UTF-8 bytes, not as Standard Webhooks decodes it', async () => {
-		const id = 'msg_polar_utf8';
-		const timestamp = String(nowSeconds());
-		const signature = createHmac('sha256', Buffer.from(LEGACY_SECRET, 'utf8'))
-			.update(`${id}.${timestamp}.${body}`)
-			.digest('base64');
-		const headers = {
-			'webhook-id': id,
-			'webhook-timestamp': timestamp,
-			'webhook-signature': `v1,${signature}`,
-		};
+		const headers = signedWithUtf8Key('msg_polar_utf8', LEGACY_SECRET);
 		await expect(sdkAccepts(body, headers, LEGACY_SECRET)).resolves.toBe(true);
 		expect(ours(body, headers, LEGACY_SECRET).valid).toBe(true);
 		// The Standard Webhooks provider cannot use such a secret: a setup error, as before.
@@ -91,16 +95,7 @@ describe(scenario('paymentWebhook.polar'), () => {
 	});
 
 	it('a whsec_ secret also verifies under its UTF-8 bytes, as the SDK has it', async () => {
-		const id = 'msg_polar_whsec_utf8';
-		const timestamp = String(nowSeconds());
-		const signature = createHmac('sha256', Buffer.from(STANDARD_SECRET, 'utf8'))
-			.update(`${id}.${timestamp}.${body}`)
-			.digest('base64');
-		const headers = {
-			'webhook-id': id,
-			'webhook-timestamp': timestamp,
-			'webhook-signature': `v1,${signature}`,
-		};
+		const headers = signedWithUtf8Key('msg_polar_whsec_utf8', STANDARD_SECRET);
 		await expect(sdkAccepts(body, headers, STANDARD_SECRET)).resolves.toBe(true);
 		expect(ours(body, headers, STANDARD_SECRET).valid).toBe(true);
 	});
