@@ -33,10 +33,12 @@ import {
 	DEFAULT_PROVIDER,
 	isProvider,
 	nameOf,
+	PROVIDER_ALIASES,
 	providerOf,
 	PROVIDERS,
 	type Provider,
 } from './providers';
+import CODEX_FILE from './PaymentWebhookTrigger.node.json';
 import { RefusalLog } from './refusalLog';
 import { DEFAULT_TOLERANCE_SECONDS, secretFit, verifyDelivery } from './signatures';
 
@@ -282,6 +284,13 @@ export class PaymentWebhookTrigger implements INodeType {
 			},
 		],
 		properties,
+		// n8n reads a community node's codex from here before its .node.json, which holds what is
+		// not a provider's: each provider's search words come from its module.
+		codex: {
+			categories: CODEX_FILE.categories,
+			resources: CODEX_FILE.resources,
+			alias: [...PROVIDER_ALIASES, ...CODEX_FILE.alias],
+		},
 	};
 
 	methods = {

@@ -5,6 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_USER_ID_METADATA_KEY } from './events';
+import { eventsParameterOf } from './provider';
 import { PROVIDER_PARAMETER, PROVIDERS, SIGNS_NO_TIMESTAMP } from './providers';
 import { DEFAULT_TOLERANCE_SECONDS } from './signatures';
 
@@ -24,11 +25,8 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	PROVIDER_PARAMETER,
-	// Each provider's Events and own parameters, written out in its module, shown for it only.
-	...PROVIDERS.flatMap(({ eventsParameter, parameters }) => [
-		eventsParameter,
-		...(parameters ?? []),
-	]),
+	// Each provider's Events (an option per event it reads) and own parameters, shown for it only.
+	...PROVIDERS.flatMap((provider) => [eventsParameterOf(provider), ...(provider.parameters ?? [])]),
 	{
 		displayName: 'Respond',
 		name: 'responseMode',
@@ -85,7 +83,7 @@ export const properties: INodeProperties[] = [
 				type: 'string',
 				default: DEFAULT_USER_ID_METADATA_KEY,
 				description:
-					"The metadata key (Paddle and Lemon Squeezy: custom data) that holds your user ID; Stripe's client_reference_id comes first when present",
+					"The metadata key (Paddle and Lemon Squeezy: custom data) that holds your user ID; Stripe's client_reference_id, which a buyer can set, is read only when the metadata holds none",
 			},
 		],
 	},

@@ -96,6 +96,7 @@ export function paymentEventItem(
 		[metadata, ...(fields.moreMetadata ?? [])]
 			.map((source) => textAt(source?.[facts.userIdMetadataKey]))
 			.find((value) => value !== null) ??
+		fields.buyerSetUserId ??
 		null;
 	const amountMinor = fields.amountMinor ?? null;
 	const currency = fields.currency ?? null;

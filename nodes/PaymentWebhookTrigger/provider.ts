@@ -113,8 +113,13 @@ export interface EventFields {
 	transactionId?: string | null;
 	amountMinor?: number | null;
 	currency?: string | null;
-	/** A user ID the event carries apart from metadata (Stripe's client_reference_id). */
+	/** A user ID the event carries apart from metadata, that only the brand's server sets. */
 	userId?: string | null;
+	/**
+	 * A user ID a buyer may set (Stripe's client_reference_id, from a Payment Link's URL): read only
+	 * when neither `userId` nor the metadata holds one.
+	 */
+	buyerSetUserId?: string | null;
 	metadata?: JsonObject | null;
 	/** Further metadata to look the user ID up in when `metadata` lacks it. */
 	moreMetadata?: Array<JsonObject | null>;
@@ -123,6 +128,10 @@ export interface EventFields {
 export interface EventReader {
 	/** The item's kind, unless the event's fields say it does not count. */
 	kind: Exclude<PaymentKind, 'other'>;
+	/** Its option's description in the Events parameter. */
+	description: string;
+	/** Its option's name, when not the event type itself. */
+	name?: string;
 	/** The event's fields, or null when the body lacks the object the event is about. */
 	fields: (body: JsonObject) => EventFields | null;
 }
@@ -138,22 +147,21 @@ export interface EventOption<Event extends string> extends INodePropertyOptions 
 	value: Event | typeof ANY_EVENT;
 }
 
-/**
- * A provider's Events parameter, written out in its module so that n8n's lint reads it: shown for
- * that provider only, an option per event (and Any Event), the defaults among them. The compiler
- * keeps the option values and defaults within the event types its readers are keyed by
- * (test/paymentWebhook/events.unit.test.ts checks that every reader has its option).
- */
-export interface EventsParameter<Event extends string> extends INodeProperties {
-	name: 'events';
-	type: 'multiOptions';
-	options: Array<EventOption<Event>>;
-	default: Event[];
+/** What the credential's help text says of a provider: in which field, in its own words. */
+export interface CredentialHelp {
+	field: 'signingSecret' | 'publicKey' | 'rootCertificate';
+	/** Names the provider and what to paste for it. */
+	text: string;
 }
 
-export interface PaymentProvider<Id extends string = string, Event extends string = string> {
-	/** The ID saved workflows hold in the `provider` parameter (its option is in the registry). */
+export interface PaymentProvider<Id extends string = string> {
+	/** The ID saved workflows hold in the `provider` parameter. */
 	id: Id;
+	/** Its option in the Provider selector: the name, and how it signs (the option's description). */
+	name: string;
+	signing: string;
+	/** False when it signs no timestamp: nothing is stale, the tolerance option is hidden. */
+	signsTimestamp: boolean;
 	/** Why the credential cannot be used by this provider (credential test, setup error), or null. */
 	secretProblem: (secrets: ProviderSecrets) => string | null;
 	/** The check of one delivery (the secrets are those `secretProblem` accepted); never throws. */
@@ -165,17 +173,18 @@ export interface PaymentProvider<Id extends string = string, Event extends strin
 	parameters?: INodeProperties[];
 	/** The answers the provider reads, when n8n's are not what it expects. */
 	answers?: ProviderAnswers;
-	/** One line of the credential's help text: what to paste for this provider, naming it. */
-	credentialText: string;
-	/** The words the node's codex (PaymentWebhookTrigger.node.json) holds for this provider. */
+	credentialHelp: CredentialHelp;
+	/** The words the node's codex holds for this provider (searched in the nodes panel). */
 	codexAliases: readonly string[];
 	/** The event type the verified body names (never an unsigned header). */
 	eventType: (body: JsonObject) => string | null;
 	/** The event's ID, from the body or the signed message ID. */
 	eventId: (body: JsonObject, messageId: string | null) => string | null;
-	eventsParameter: EventsParameter<Event>;
-	/** Its purchase and refund events, by type, each with its kind and its reading of the body. */
-	events: EventReaders<Event>;
+	/**
+	 * Its purchase and refund events, by type, each with its kind, its Events option and its
+	 * reading of the body; all are selected by default, in this order.
+	 */
+	events: EventReaders<string>;
 }
 
 export const ANY_EVENT_OPTION: EventOption<never> = {
@@ -186,6 +195,32 @@ export const ANY_EVENT_OPTION: EventOption<never> = {
 
 export const EVENTS_PARAMETER_DESCRIPTION =
 	'The event types that start the workflow; others are answered 200 and start nothing. The provider sends only the events its endpoint subscribes to: subscribe to one purchase and one refund event, or drop repeats by transactionId.';
+
+/**
+ * A provider's Events parameter, shown for it only: Any Event and an option per event it reads
+ * (sorted by name, as n8n's lint asks), all of them selected by default.
+ */
+export function eventsParameterOf({ id, events }: PaymentProvider): INodeProperties {
+	const types = Object.keys(events);
+	const options: Array<EventOption<string>> = [
+		ANY_EVENT_OPTION,
+		...types.map((type) => ({
+			name: events[type].name ?? type,
+			value: type,
+			description: events[type].description,
+		})),
+	].sort((a, b) => a.name.localeCompare(b.name));
+	return {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		displayOptions: { show: { provider: [id] } },
+		options,
+		default: [...types],
+		description: EVENTS_PARAMETER_DESCRIPTION,
+	};
+}
 
 /** The reader of `eventType`, if the provider knows it (own keys only: no `constructor`). */
 export function readerOf(

@@ -138,7 +138,7 @@ function planStorm(
 
 /**
  * A Stripe `checkout.session.completed` event of 49.90 for a user signed up in the sandbox (its
- * ID in the session's `client_reference_id`), the PaymentIntent ID its transaction ID.
+ * ID in the session's `metadata`), the PaymentIntent ID its transaction ID.
  * @param {string} transactionId @param {string} customerId
  */
 function purchaseEvent(transactionId, customerId) {

@@ -47,8 +47,8 @@ const { createHmac } = require('node:crypto');
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
- * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in
- * `client_reference_id`) instead of `payment_intent.succeeded`
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its
+ * `metadata`) instead of `payment_intent.succeeded`
  */
 
 /**

@@ -1,14 +1,21 @@
 /**
  * The direction of imports in the sources: the node folders (the node's actions, the trigger)
- * use the shared helpers, which use the shared transport, which uses nothing of ours; the
- * credential uses only the transport; no node folder uses another; the Payment Webhook Trigger
- * uses only its own folder and the helpers. The transport reads no node parameter: it is given
- * its settings.
+ * use the shared helpers, which use the shared transport, which uses nothing of ours; the API
+ * credential uses only the transport, the payment credential only the providers' registry; no
+ * node folder uses another; the Payment Webhook Trigger uses only its own folder and the helpers.
+ * The transport reads no node parameter: it is given its settings.
  */
 import { scenario } from '../../support/scenarios';
 import { readSources } from '../../support/testing/sourceFiles';
 
-type LayerName = 'transport' | 'helpers' | 'node' | 'trigger' | 'paymentTrigger' | 'credential';
+type LayerName =
+	| 'transport'
+	| 'helpers'
+	| 'node'
+	| 'trigger'
+	| 'paymentTrigger'
+	| 'paymentCredential'
+	| 'credential';
 
 /** Every layer, its folder, and the layers its files may import (their own included). */
 const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerName[] }> = [
@@ -29,6 +36,12 @@ const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerN
 		name: 'paymentTrigger',
 		folder: 'nodes/PaymentWebhookTrigger',
 		mayImport: ['paymentTrigger', 'helpers'],
+	},
+	{
+		// Its help text is what the providers' modules say of their fields.
+		name: 'paymentCredential',
+		folder: 'credentials/PaymentWebhookSigningApi.credentials.ts',
+		mayImport: ['paymentTrigger'],
 	},
 	{ name: 'credential', folder: 'credentials', mayImport: ['credential', 'transport'] },
 ];

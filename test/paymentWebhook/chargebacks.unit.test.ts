@@ -16,6 +16,7 @@ import {
 	eventTypeOf,
 	paymentEventItem,
 } from '../../nodes/PaymentWebhookTrigger/events';
+import { eventsParameterOf } from '../../nodes/PaymentWebhookTrigger/provider';
 import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 
 const TRANSACTION_ID = 'txn_disputed_1';
@@ -77,9 +78,8 @@ describe(scenario('paymentWebhook.chargebacks'), () => {
 		});
 
 		it('the lost dispute’s event is among the Events selected by default', () => {
-			const { eventsParameter } = providerOf(provider);
 			const lost = eventTypeOf(provider, dispute(provider, 'lost'));
-			expect(eventsParameter.default).toContain(lost);
+			expect(eventsParameterOf(providerOf(provider)).default).toContain(lost);
 		});
 	});
 

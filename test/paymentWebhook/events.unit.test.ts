@@ -180,7 +180,7 @@ describe(scenario('paymentWebhook.items'), () => {
 		// Each case: the event's type and object, and what the item must hold.
 		it.each<[string, string, IDataObject, IDataObject]>([
 			[
-				'checkout.session.completed: the PaymentIntent, client_reference_id before metadata',
+				'checkout.session.completed: the PaymentIntent, metadata before client_reference_id',
 				'checkout.session.completed',
 				{
 					id: 'cs_1',
@@ -197,10 +197,25 @@ describe(scenario('paymentWebhook.items'), () => {
 					transactionId: 'pi_checkout',
 					amount: '25.99',
 					currency: 'EUR',
-					userId: 'user_ref_7',
+					userId: 'user_meta_8',
 					metadata: { user_id: 'user_meta_8', plan: 'pro' },
 					missing: [],
 				},
+			],
+			[
+				'checkout.session.completed: client_reference_id when the metadata holds no user ID',
+				'checkout.session.completed',
+				{
+					id: 'cs_2',
+					object: 'checkout.session',
+					payment_intent: 'pi_link',
+					payment_status: 'paid',
+					amount_total: 900,
+					currency: 'usd',
+					client_reference_id: 'user_ref_7',
+					metadata: { plan: 'pro' },
+				},
+				{ kind: 'purchase', transactionId: 'pi_link', userId: 'user_ref_7', missing: [] },
 			],
 			[
 				'checkout.session.completed not yet paid (a delayed payment method) is no purchase',

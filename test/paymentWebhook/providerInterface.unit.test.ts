@@ -9,8 +9,6 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import {
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 	textAt,
 	type EventReaders,
 	type PaymentProvider,
@@ -24,6 +22,7 @@ const APP_ID = 'app_1';
 const EVENTS = {
 	TRADE_SUCCESS: {
 		kind: 'purchase',
+		description: 'A trade succeeded',
 		fields: (body) => ({
 			transactionId: textAt(body.out_trade_no),
 			amountMinor: Number(body.total_cents),
@@ -34,8 +33,11 @@ const EVENTS = {
 } satisfies EventReaders<string>;
 
 /** Signs by naming the public key in a form field: enough to tell a good delivery from a bad one. */
-const formProvider: PaymentProvider<'formTest', keyof typeof EVENTS> = {
+const formProvider: PaymentProvider<'formTest'> = {
 	id: 'formTest',
+	name: 'Form Test',
+	signing: 'Form field sign',
+	signsTimestamp: false,
 	secretProblem: ({ publicKey }) => (publicKey === '' ? 'The Public Key is empty' : null),
 	verify: ({ rawBody, headers, secrets, settings }) => {
 		if (headers['x-test'] === 'throw') throw new Error('a fault the module did not foresee');
@@ -61,18 +63,10 @@ const formProvider: PaymentProvider<'formTest', keyof typeof EVENTS> = {
 		accepted: { status: 200, body: 'success' },
 		refused: (status) => ({ status, body: { code: 'FAIL', message: `refused ${status}` } }),
 	},
-	credentialText: 'a test public key',
+	credentialHelp: { field: 'publicKey', text: 'a test public key' },
 	codexAliases: ['form test'],
 	eventType: (body) => textAt(body.trade_status),
 	eventId: (body) => textAt(body.notify_id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		options: [ANY_EVENT_OPTION, { name: 'TRADE_SUCCESS', value: 'TRADE_SUCCESS' }],
-		default: ['TRADE_SUCCESS'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
 	events: EVENTS,
 };
 

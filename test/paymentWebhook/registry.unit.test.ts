@@ -1,10 +1,12 @@
 /**
- * The provider registry (nodes/PaymentWebhookTrigger/providers/index.ts) against everything that
+ * The provider registry (nodes/PaymentWebhookTrigger/providers/modules.ts) against everything that
  * must name each provider: its option in the Provider selector, its independent test signer
- * (support/payment/signers/<id>.js, discovered) and sample events, the node's codex aliases and
- * the credential's help text. A provider left out of any of them fails here.
+ * (support/payment/signers/<id>.js, discovered) and sample events, the codex aliases n8n reads
+ * from the node's description and the credential's help text. All but the signer and samples
+ * derive from the modules; a provider missing from any of them fails here.
  */
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
+import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import {
 	PROVIDER_PARAMETER,
 	PROVIDERS,
@@ -12,19 +14,16 @@ import {
 } from '../../nodes/PaymentWebhookTrigger/providers';
 import { readerOf } from '../../nodes/PaymentWebhookTrigger/provider';
 import { scenario } from '../../support/scenarios';
-import { readRepoFile } from '../../support/testing/repoFile';
 import {
 	PROVIDERS as SIGNED,
 	SAMPLES,
 	SIGNS_NO_TIMESTAMP as SIGNED_UNTIMED,
 } from '../../support/payment/paymentSignatures';
 
-const CODEX = JSON.parse(
-	readRepoFile('nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.json'),
-) as { alias: string[] };
-const CREDENTIAL_TEXT = new PaymentWebhookSigningApi().properties
-	.map(({ description }) => description ?? '')
-	.join('\n');
+const { codex } = new PaymentWebhookTrigger().description;
+const CREDENTIAL = new PaymentWebhookSigningApi().properties;
+/** A credential field's help text. @param field its name */
+const helpOf = (field: string) => CREDENTIAL.find(({ name }) => name === field)?.description ?? '';
 const IDS = PROVIDERS.map(({ id }) => id);
 
 describe(scenario('paymentWebhook.registry'), () => {
@@ -47,11 +46,20 @@ describe(scenario('paymentWebhook.registry'), () => {
 	});
 
 	it.each(PROVIDERS.map((provider) => [provider.id, provider] as const))(
-		'%s: the codex holds its aliases and the credential its text',
-		(_id, { codexAliases, credentialText }) => {
+		'%s: the codex holds its aliases and its credential field its text',
+		(_id, { codexAliases, credentialHelp, name }) => {
 			expect(codexAliases.length).toBeGreaterThan(0);
-			expect(CODEX.alias).toEqual(expect.arrayContaining([...codexAliases]));
-			expect(CREDENTIAL_TEXT).toContain(credentialText);
+			expect(codex?.alias).toEqual(expect.arrayContaining([...codexAliases]));
+			expect(helpOf(credentialHelp.field)).toContain(credentialHelp.text);
+			expect(credentialHelp.text).toMatch(new RegExp(name.split(' ')[0], 'i'));
 		},
 	);
+
+	it("the codex keeps its .node.json's categories, documentation and generic words", () => {
+		const file = jest.requireActual<Record<string, unknown>>(
+			'../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.json',
+		);
+		expect(codex).toMatchObject({ categories: file.categories, resources: file.resources });
+		expect(codex?.alias).toEqual(expect.arrayContaining(file.alias as string[]));
+	});
 });

@@ -25,7 +25,7 @@ describe(scenario('tooling.sendWebhook'), () => {
 			expect(event.type).toBe('checkout.session.completed');
 			expect(event.data.object).toMatchObject({
 				payment_intent: 'pi_script_1',
-				client_reference_id: 'buyer_1',
+				metadata: { user_id: 'buyer_1' },
 			});
 			expect(received[0].headers['stripe-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}/);
 		} finally {

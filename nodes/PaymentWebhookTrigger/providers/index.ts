@@ -1,124 +1,61 @@
 /**
- * The registry: every payment provider the trigger offers, its option in the Provider selector
- * (written out, so that n8n's lint reads it), and which sign no timestamp. The node, its
- * description, the credential test, the item builder and the tests know the providers only from
- * here.
+ * The payment providers the trigger offers, read from the registry (modules.ts), and what derives
+ * from them: the Provider selector, which sign no timestamp, the credential's help text and the
+ * codex aliases. The node, its description, the credential, the item builder and the tests know
+ * the providers only from here.
  *
  * A new provider: its folder `<id>/` (`<id>.ts`, the module; `samples.js`, its sample events for
- * the tests), its test signer `support/payment/signers/<id>.js`, and here its import, its entry in
- * PROVIDERS and its option (and its ID in SIGNS_NO_TIMESTAMP if it signs none). Its
- * `codexAliases` go into PaymentWebhookTrigger.node.json and its `credentialText` into the
- * credential's help text: test/paymentWebhook/registry.unit.test.ts fails until they are there.
+ * the tests), its test signer `support/payment/signers/<id>.js`, and its line in modules.ts.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { PaymentProvider } from '../provider';
-import { airwallex } from './airwallex/airwallex';
-import { alipay } from './alipay/alipay';
-import { appStore } from './appStore/appStore';
-import { creem } from './creem/creem';
-import { lemonSqueezy } from './lemonSqueezy/lemonSqueezy';
-import { paddle } from './paddle/paddle';
-import { polar } from './polar/polar';
-import { standardWebhooks } from './standardWebhooks/standardWebhooks';
-import { stripe } from './stripe/stripe';
-import { wechatPay } from './wechatPay/wechatPay';
+import type { CredentialHelp, PaymentProvider } from '../provider';
+import * as MODULES from './modules';
 
-/** The modules, in the order the credential's text and the messages list them. */
-export const PROVIDERS = [
-	stripe,
-	paddle,
-	lemonSqueezy,
-	polar,
-	standardWebhooks,
-	creem,
-	airwallex,
-	appStore,
-	wechatPay,
-	alipay,
-] as const;
+type Module = (typeof MODULES)[keyof typeof MODULES];
+
+/** The modules, in the registry's order. */
+export const PROVIDERS: readonly Module[] = Object.values(MODULES);
 
 /** A provider's ID, as saved workflows hold it in the `provider` parameter. */
-export type Provider = (typeof PROVIDERS)[number]['id'];
-
-interface ProviderOption {
-	name: string;
-	value: Provider;
-	/** How it signs and what its secret looks like. */
-	description: string;
-}
+export type Provider = Module['id'];
 
 export const DEFAULT_PROVIDER: Provider = 'stripe';
 
-/** The Provider selector: one option per module (a unit test checks it), sorted by name. */
-export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & { options: ProviderOption[] } =
-	{
-		displayName: 'Provider',
-		name: 'provider',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Airwallex',
-				value: 'airwallex',
-				description: "X-Signature and x-timestamp headers; the webhook's secret",
-			},
-			{
-				name: 'Alipay',
-				value: 'alipay',
-				description: "Form field sign (RSA2); the app's Alipay public key",
-			},
-			{
-				name: 'Apple App Store',
-				value: 'appStore',
-				description:
-					"App Store Server Notifications V2: Apple's signed payload, checked offline; no secret",
-			},
-			{
-				name: 'Creem',
-				value: 'creem',
-				description: 'Creem-Signature header; the secret starts with whsec_',
-			},
-			{
-				name: 'Lemon Squeezy',
-				value: 'lemonSqueezy',
-				description: "X-Signature header; the webhook's signing secret",
-			},
-			{
-				name: 'Paddle Billing',
-				value: 'paddle',
-				description: 'Paddle-Signature header; the secret key of the notification destination',
-			},
-			{
-				name: 'Polar',
-				value: 'polar',
-				description:
-					'Webhook-ID, webhook-timestamp and webhook-signature headers; the secret starts with polar_whs_ or whsec_',
-			},
-			{
-				name: 'Standard Webhooks',
-				value: 'standardWebhooks',
-				description:
-					'Webhook-ID, webhook-timestamp and webhook-signature headers (Svix, Dodo Payments and others); the secret starts with whsec_',
-			},
-			{
-				name: 'Stripe',
-				value: 'stripe',
-				description: 'Stripe-Signature header; the secret starts with whsec_',
-			},
-			{
-				name: 'WeChat Pay',
-				value: 'wechatPay',
-				description:
-					'Wechatpay-Signature header (API v3); the WeChat Pay public key, its ID and the APIv3 key',
-			},
-		],
-		default: DEFAULT_PROVIDER,
-		description: 'Who signs the deliveries, and how',
-	};
+/** The Provider selector: one option per module, sorted by name. */
+export const PROVIDER_PARAMETER: Omit<INodeProperties, 'options'> & {
+	options: INodePropertyOptions[];
+} = {
+	displayName: 'Provider',
+	name: 'provider',
+	type: 'options',
+	noDataExpression: true,
+	options: PROVIDERS.map(({ id, name, signing }) => ({
+		name,
+		value: id,
+		description: signing,
+	})).sort((a, b) => a.name.localeCompare(b.name)),
+	default: DEFAULT_PROVIDER,
+	description: 'Who signs the deliveries, and how',
+};
 
 /** The providers that sign no timestamp: nothing is stale, the tolerance option is hidden. */
-export const SIGNS_NO_TIMESTAMP: Provider[] = ['lemonSqueezy', 'creem', 'appStore', 'alipay'];
+export const SIGNS_NO_TIMESTAMP: Provider[] = PROVIDERS.filter(
+	({ signsTimestamp }) => !signsTimestamp,
+).map(({ id }) => id);
+
+/** What a credential field's help text says of the providers that use it, in the registry's order. */
+export function credentialHelpOf(field: CredentialHelp['field']): string {
+	const texts = PROVIDERS.filter(({ credentialHelp }) => credentialHelp.field === field).map(
+		({ credentialHelp }) => credentialHelp.text,
+	);
+	return texts.join('; ');
+}
+
+/** Every provider's codex aliases, in the registry's order. */
+export const PROVIDER_ALIASES: string[] = PROVIDERS.flatMap(({ codexAliases }) => [
+	...codexAliases,
+]);
 
 export function isProvider(id: string): id is Provider {
 	return PROVIDERS.some((provider) => provider.id === id);
@@ -138,5 +75,5 @@ export function providerOf(id: Provider): PaymentProvider<Provider> {
 
 /** A provider's name, as its option shows it (its ID for a module not registered). */
 export function nameOf(id: string): string {
-	return PROVIDER_PARAMETER.options.find(({ value }) => value === id)?.name ?? id;
+	return PROVIDERS.find((provider) => provider.id === id)?.name ?? id;
 }

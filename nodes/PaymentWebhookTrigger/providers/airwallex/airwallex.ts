@@ -28,8 +28,6 @@ import {
 	type JsonObject,
 	type PaymentProvider,
 	type Verification,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
 const AIRWALLEX_SIGNATURE_HEADER = 'x-signature';
@@ -70,56 +68,34 @@ function read(body: JsonObject, fields: (object: JsonObject) => EventFields): Ev
 	};
 }
 
-type AirwallexEvent = 'payment_intent.succeeded' | 'refund.settled' | 'payment_dispute.lost';
-
-export const airwallex: PaymentProvider<'airwallex', AirwallexEvent> = {
+export const airwallex: PaymentProvider<'airwallex'> = {
 	id: 'airwallex',
+	name: 'Airwallex',
+	signing: "X-Signature and x-timestamp headers; the webhook's secret",
+	signsTimestamp: true,
 	secretProblem: anySecret,
 	verify: verifyAirwallex,
-	credentialText: "Airwallex's webhook secret",
+	credentialHelp: { field: 'signingSecret', text: "Airwallex's webhook secret" },
 	codexAliases: ['airwallex'],
 	eventType: (body) => textAt(body.name),
 	eventId: (body) => textAt(body.id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['airwallex'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'payment_dispute.lost',
-				value: 'payment_dispute.lost',
-				description: 'A dispute was lost: a chargeback, a full refund',
-			},
-			{
-				name: 'payment_intent.succeeded',
-				value: 'payment_intent.succeeded',
-				description: 'A PaymentIntent succeeded',
-			},
-			{
-				name: 'refund.settled',
-				value: 'refund.settled',
-				description:
-					'A refund was settled to the shopper (refundType null: full or partial is not sent)',
-			},
-		],
-		default: ['payment_intent.succeeded', 'refund.settled', 'payment_dispute.lost'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: {
 		'payment_intent.succeeded': {
 			kind: 'purchase',
+			description: 'A PaymentIntent succeeded',
 			fields: (body) => read(body, (intent) => ({ transactionId: textAt(intent.id) })),
 		},
 		'refund.settled': {
 			kind: 'refund',
+			description:
+				'A refund was settled to the shopper (refundType null: full or partial is not sent)',
 			fields: (body) =>
 				read(body, (refund) => ({ transactionId: textAt(refund.payment_intent_id) })),
 		},
 		'payment_dispute.lost': {
 			kind: 'refund',
+			description: 'A dispute was lost: a chargeback, a full refund',
 			fields: (body) =>
 				read(body, (dispute) => ({
 					chargeback: true,

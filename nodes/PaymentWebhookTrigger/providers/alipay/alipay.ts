@@ -11,8 +11,6 @@
  */
 import { refundTypeOf } from '../../money';
 import {
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 	textAt,
 	type DeliveryRequest,
 	type EventFields,
@@ -177,10 +175,11 @@ export function refundFields(body: JsonObject): EventFields {
 /** Alipay stops resending once it reads exactly this body. */
 const RECEIVED = 'success';
 
-type AlipayEvent = 'TRADE_SUCCESS' | 'TRADE_FINISHED' | typeof REFUND_EVENT;
-
-export const alipay: PaymentProvider<'alipay', AlipayEvent> = {
+export const alipay: PaymentProvider<'alipay'> = {
 	id: 'alipay',
+	name: 'Alipay',
+	signing: "Form field sign (RSA2); the app's Alipay public key",
+	signsTimestamp: false,
 	secretProblem: alipaySecretProblem,
 	verify: verifyAlipay,
 	parameters: [
@@ -208,43 +207,28 @@ export const alipay: PaymentProvider<'alipay', AlipayEvent> = {
 		accepted: { status: 200, body: RECEIVED },
 		refused: (status) => ({ status, body: 'fail' }),
 	},
-	credentialText:
-		"Alipay: the app's Alipay public key (支付宝公钥), base64 as Alipay shows it or PEM",
+	credentialHelp: {
+		field: 'publicKey',
+		text: "Alipay: the app's Alipay public key (支付宝公钥), base64 as Alipay shows it or PEM",
+	},
 	codexAliases: ['alipay', '支付宝'],
 	eventType: alipayEventType,
 	eventId: (body) => textAt(body.notify_id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['alipay'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'REFUND',
-				value: REFUND_EVENT,
-				description:
-					'A refund: the notification carries refund_fee and gmt_refund (trade_status TRADE_SUCCESS after a partial refund, TRADE_CLOSED after a full one)',
-			},
-			{
-				name: 'TRADE_FINISHED',
-				value: 'TRADE_FINISHED',
-				description:
-					'The trade is paid and can no longer be refunded (after TRADE_SUCCESS for the same order, where refunds are allowed)',
-			},
-			{
-				name: 'TRADE_SUCCESS',
-				value: 'TRADE_SUCCESS',
-				description: 'The trade is paid',
-			},
-		],
-		default: ['TRADE_SUCCESS', 'TRADE_FINISHED', REFUND_EVENT],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: {
-		TRADE_SUCCESS: { kind: 'purchase', fields: purchaseFields },
-		TRADE_FINISHED: { kind: 'purchase', fields: purchaseFields },
-		[REFUND_EVENT]: { kind: 'refund', fields: refundFields },
+		TRADE_SUCCESS: { kind: 'purchase', description: 'The trade is paid', fields: purchaseFields },
+		TRADE_FINISHED: {
+			kind: 'purchase',
+			description:
+				'The trade is paid and can no longer be refunded (after TRADE_SUCCESS for the same order, where refunds are allowed)',
+			fields: purchaseFields,
+		},
+		[REFUND_EVENT]: {
+			kind: 'refund',
+			name: 'REFUND',
+			description:
+				'A refund: the notification carries refund_fee and gmt_refund (trade_status TRADE_SUCCESS after a partial refund, TRADE_CLOSED after a full one)',
+			fields: refundFields,
+		},
 	},
 };

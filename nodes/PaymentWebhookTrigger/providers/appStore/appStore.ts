@@ -8,25 +8,33 @@
  * The transaction ID a purchase and its refund share is the transaction's `transactionId`
  * (readers.ts); the user ID is `appAccountToken`; the event ID is `notificationUUID`.
  */
-import {
-	textAt,
-	type EventReaders,
-	type PaymentProvider,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
-} from '../../provider';
+import { textAt, type EventReaders, type PaymentProvider } from '../../provider';
 import { APP_STORE_ENVIRONMENTS, checkNotification, trustedRoot } from './notification';
 import { purchaseFields, refundFields } from './readers';
 
 /** The notification types it reads, as `notificationType` names them, with their readers. */
 const EVENTS = {
-	ONE_TIME_CHARGE: { kind: 'purchase', fields: purchaseFields },
-	SUBSCRIBED: { kind: 'purchase', fields: purchaseFields },
-	DID_RENEW: { kind: 'purchase', fields: purchaseFields },
-	REFUND: { kind: 'refund', fields: refundFields },
+	ONE_TIME_CHARGE: {
+		kind: 'purchase',
+		description: 'A consumable, non-consumable or non-renewing subscription was bought',
+		fields: purchaseFields,
+	},
+	SUBSCRIBED: {
+		kind: 'purchase',
+		description: 'A subscription started or restarted (a free trial is no purchase)',
+		fields: purchaseFields,
+	},
+	DID_RENEW: {
+		kind: 'purchase',
+		description: 'A subscription renewed (each renewal is a transaction of its own)',
+		fields: purchaseFields,
+	},
+	REFUND: {
+		kind: 'refund',
+		description: 'Apple refunded a transaction, fully or prorated (partial)',
+		fields: refundFields,
+	},
 } satisfies EventReaders<string>;
-
-type AppStoreEvent = keyof typeof EVENTS;
 
 /** The node parameters of this provider, by name. */
 const BUNDLE_ID = 'bundleId';
@@ -43,8 +51,11 @@ function settingsProblem(bundleId: string, environment: string): string | null {
 	return null;
 }
 
-export const appStore: PaymentProvider<'appStore', AppStoreEvent> = {
+export const appStore: PaymentProvider<'appStore'> = {
 	id: 'appStore',
+	name: 'Apple App Store',
+	signing: "App Store Server Notifications V2: Apple's signed payload, checked offline; no secret",
+	signsTimestamp: false,
 	secretProblem: ({ signingSecret, rootCertificate }) => {
 		// A Signing Secret says the credential is another provider's endpoint's.
 		if (signingSecret !== '') return 'The Signing Secret is set: Apple App Store uses none';
@@ -91,41 +102,13 @@ export const appStore: PaymentProvider<'appStore', AppStoreEvent> = {
 				'The App Store environment whose notifications this endpoint takes; the other is refused. Use a second trigger for the sandbox.',
 		},
 	],
-	credentialText: 'Apple App Store: leave empty to trust Apple Root CA - G3 (pinned)',
+	credentialHelp: {
+		field: 'rootCertificate',
+		text: 'Apple App Store: leave empty to trust Apple Root CA - G3 (pinned)',
+	},
 	codexAliases: ['app store', 'apple'],
 	eventType: (body) => textAt(body.notificationType),
 	eventId: (body) => textAt(body.notificationUUID),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: SHOWN,
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'DID_RENEW',
-				value: 'DID_RENEW',
-				description: 'A subscription renewed (each renewal is a transaction of its own)',
-			},
-			{
-				name: 'ONE_TIME_CHARGE',
-				value: 'ONE_TIME_CHARGE',
-				description: 'A consumable, non-consumable or non-renewing subscription was bought',
-			},
-			{
-				name: 'REFUND',
-				value: 'REFUND',
-				description: 'Apple refunded a transaction, fully or prorated (partial)',
-			},
-			{
-				name: 'SUBSCRIBED',
-				value: 'SUBSCRIBED',
-				description: 'A subscription started or restarted (a free trial is no purchase)',
-			},
-		],
-		default: ['ONE_TIME_CHARGE', 'SUBSCRIBED', 'DID_RENEW', 'REFUND'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: EVENTS,
 };

@@ -17,14 +17,13 @@ import {
 	whsecSecret,
 	type EventReaders,
 	type PaymentProvider,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
 /** Its purchase and refund events, by type: the Events option values are these keys. */
 const EVENTS = {
 	'checkout.completed': {
 		kind: 'purchase',
+		description: 'A checkout was completed and its order paid',
 		fields: (body) => {
 			const checkout = objectAt(body.object);
 			const order = objectAt(checkout?.order);
@@ -41,6 +40,7 @@ const EVENTS = {
 	},
 	'refund.created': {
 		kind: 'refund',
+		description: 'A refund was created, fully or partly',
 		fields: (body) => {
 			const refund = objectAt(body.object);
 			if (refund === null) return null;
@@ -63,37 +63,17 @@ const EVENTS = {
 	},
 } satisfies EventReaders<string>;
 
-type CreemEvent = keyof typeof EVENTS;
-
-export const creem: PaymentProvider<'creem', CreemEvent> = {
+export const creem: PaymentProvider<'creem'> = {
 	id: 'creem',
+	name: 'Creem',
+	signing: 'Creem-Signature header; the secret starts with whsec_',
+	signsTimestamp: false,
 	secretProblem: whsecSecret('Creem'),
 	verify: (request) => verifyBodyHex(request, 'creem-signature'),
-	credentialText: "Creem's whsec_…",
+	credentialHelp: { field: 'signingSecret', text: "Creem's whsec_…" },
 	codexAliases: ['creem'],
 	eventType: (body) => textAt(body.eventType),
 	eventId: (body) => textAt(body.id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['creem'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'checkout.completed',
-				value: 'checkout.completed',
-				description: 'A checkout was completed and its order paid',
-			},
-			{
-				name: 'refund.created',
-				value: 'refund.created',
-				description: 'A refund was created, fully or partly',
-			},
-		],
-		default: ['checkout.completed', 'refund.created'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: EVENTS,
 };

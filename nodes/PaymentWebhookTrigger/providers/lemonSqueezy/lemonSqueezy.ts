@@ -15,8 +15,6 @@ import {
 	type JsonObject,
 	type EventReaders,
 	type PaymentProvider,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
 /** The order's attributes, and what both order events read alike. */
@@ -39,6 +37,8 @@ function read(
 const EVENTS = {
 	order_created: {
 		kind: 'purchase',
+		name: 'Order Created',
+		description: 'An order was placed and paid (order_created)',
 		fields: (body) =>
 			read(body, (order) => ({
 				counts: order.status === undefined || order.status === 'paid',
@@ -47,6 +47,8 @@ const EVENTS = {
 	},
 	order_refunded: {
 		kind: 'refund',
+		name: 'Order Refunded',
+		description: 'An order was refunded, fully or partly (order_refunded)',
 		fields: (body) =>
 			read(body, (order) => ({
 				refundType:
@@ -58,38 +60,18 @@ const EVENTS = {
 	},
 } satisfies EventReaders<string>;
 
-type LemonSqueezyEvent = keyof typeof EVENTS;
-
-export const lemonSqueezy: PaymentProvider<'lemonSqueezy', LemonSqueezyEvent> = {
+export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 	id: 'lemonSqueezy',
+	name: 'Lemon Squeezy',
+	signing: "X-Signature header; the webhook's signing secret",
+	signsTimestamp: false,
 	secretProblem: anySecret,
 	verify: (request) => verifyBodyHex(request, 'X-Signature'),
-	credentialText: "Lemon Squeezy's signing secret",
+	credentialHelp: { field: 'signingSecret', text: "Lemon Squeezy's signing secret" },
 	codexAliases: ['lemon squeezy'],
 	// Only the signed body: the X-Event-Name header is not signed.
 	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
 	eventId: () => null,
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['lemonSqueezy'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'Order Created',
-				value: 'order_created',
-				description: 'An order was placed and paid (order_created)',
-			},
-			{
-				name: 'Order Refunded',
-				value: 'order_refunded',
-				description: 'An order was refunded, fully or partly (order_refunded)',
-			},
-		],
-		default: ['order_created', 'order_refunded'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: EVENTS,
 };

@@ -19,8 +19,6 @@ import {
 	type EventReaders,
 	type PaymentProvider,
 	type EventReader,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
 const SCHEME: TimestampedHexScheme = {
@@ -48,13 +46,18 @@ function adjustmentFields(body: JsonObject): EventFields | null {
 	};
 }
 
-/** Both adjustment events: a refund once approved. */
-const ADJUSTMENT: EventReader = { kind: 'refund', fields: adjustmentFields };
+/** Both adjustment events: a refund (or a chargeback) once approved. */
+const adjustment = (change: string): EventReader => ({
+	kind: 'refund',
+	description: `An adjustment ${change}: a refund or a chargeback (a full refund) once its status is approved`,
+	fields: adjustmentFields,
+});
 
 /** Its purchase and refund events, by type: the Events option values are these keys. */
 const EVENTS = {
 	'transaction.completed': {
 		kind: 'purchase',
+		description: 'A transaction was paid and completed',
 		fields: (body) => {
 			const data = objectAt(body.data);
 			if (data === null) return null;
@@ -67,48 +70,24 @@ const EVENTS = {
 			};
 		},
 	},
-	'adjustment.created': ADJUSTMENT,
-	'adjustment.updated': ADJUSTMENT,
+	'adjustment.created': adjustment('was created'),
+	'adjustment.updated': adjustment('changed'),
 } satisfies EventReaders<string>;
 
-type PaddleEvent = keyof typeof EVENTS;
-
-export const paddle: PaymentProvider<'paddle', PaddleEvent> = {
+export const paddle: PaymentProvider<'paddle'> = {
 	id: 'paddle',
+	name: 'Paddle Billing',
+	signing: 'Paddle-Signature header; the secret key of the notification destination',
+	signsTimestamp: true,
 	secretProblem: anySecret,
 	verify: (request) => verifyTimestampedHex(request, SCHEME),
-	credentialText: "the secret key of Paddle's notification destination",
+	credentialHelp: {
+		field: 'signingSecret',
+		text: "the secret key of Paddle's notification destination",
+	},
 	codexAliases: ['paddle'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.event_id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['paddle'] } },
-		options: [
-			{
-				name: 'adjustment.created',
-				value: 'adjustment.created',
-				description:
-					'An adjustment was created: a refund or a chargeback (a full refund) once its status is approved',
-			},
-			{
-				name: 'adjustment.updated',
-				value: 'adjustment.updated',
-				description:
-					'An adjustment changed: a refund or a chargeback (a full refund) once its status is approved',
-			},
-			ANY_EVENT_OPTION,
-			{
-				name: 'transaction.completed',
-				value: 'transaction.completed',
-				description: 'A transaction was paid and completed',
-			},
-		],
-		default: ['transaction.completed', 'adjustment.created', 'adjustment.updated'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: EVENTS,
 };

@@ -21,8 +21,6 @@ import {
 	type EventReaders,
 	type JsonObject,
 	type PaymentProvider,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
 const LEGACY_PREFIX = 'polar_whs_';
@@ -53,6 +51,7 @@ function readOrder(
 export const ORDER_EVENTS = {
 	'order.paid': {
 		kind: 'purchase',
+		description: 'An order was paid: a one-time purchase or a subscription payment',
 		fields: (body) =>
 			readOrder(body, (order) => ({
 				amountMinor: minorAt(order.total_amount) ?? minorAt(order.amount),
@@ -60,6 +59,7 @@ export const ORDER_EVENTS = {
 	},
 	'order.refunded': {
 		kind: 'refund',
+		description: 'An order was refunded, fully or partly',
 		fields: (body) =>
 			readOrder(body, (order) => ({
 				refundType: refundTypeByStatus(order.status, 'refunded', 'partially_refunded'),
@@ -68,11 +68,9 @@ export const ORDER_EVENTS = {
 	},
 } satisfies EventReaders<string>;
 
-export type PolarEvent = keyof typeof ORDER_EVENTS;
-
 /** The same event, its user ID the customer's `external_id` where the order names one. */
-const byExternalId = ({ kind, fields }: EventReader): EventReader => ({
-	kind,
+const byExternalId = ({ fields, ...option }: EventReader): EventReader => ({
+	...option,
 	fields: (body) => {
 		const read = fields(body);
 		if (read === null) return null;
@@ -81,8 +79,12 @@ const byExternalId = ({ kind, fields }: EventReader): EventReader => ({
 	},
 });
 
-export const polar: PaymentProvider<'polar', PolarEvent> = {
+export const polar: PaymentProvider<'polar'> = {
 	id: 'polar',
+	name: 'Polar',
+	signing:
+		'Webhook-ID, webhook-timestamp and webhook-signature headers; the secret starts with polar_whs_ or whsec_',
+	signsTimestamp: true,
 	secretProblem: signingSecretRule((secret) =>
 		(secret.startsWith(LEGACY_PREFIX) && secret.length > LEGACY_PREFIX.length) ||
 		(secret.startsWith(STANDARD_PREFIX) && standardWebhooksKey(secret) !== null)
@@ -90,32 +92,11 @@ export const polar: PaymentProvider<'polar', PolarEvent> = {
 			: 'The Signing Secret is not a Polar secret: it starts with "polar_whs_", or is "whsec_" followed by base64',
 	),
 	verify: (request) => verifyStandardWebhooks(request, keysOf(request.secrets.signingSecret)),
-	credentialText: "Polar's polar_whs_… or whsec_…",
+	credentialHelp: { field: 'signingSecret', text: "Polar's polar_whs_… or whsec_…" },
 	codexAliases: ['polar'],
 	eventType: (body) => textAt(body.type),
 	eventId: (_body, messageId) => messageId,
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['polar'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'order.paid',
-				value: 'order.paid',
-				description: 'An order was paid: a one-time purchase or a subscription payment',
-			},
-			{
-				name: 'order.refunded',
-				value: 'order.refunded',
-				description: 'An order was refunded, fully or partly',
-			},
-		],
-		default: ['order.paid', 'order.refunded'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: {
 		'order.paid': byExternalId(ORDER_EVENTS['order.paid']),
 		'order.refunded': byExternalId(ORDER_EVENTS['order.refunded']),

@@ -9,17 +9,15 @@
  * `order.refunded`, `data.id`).
  */
 import { standardWebhooksKey, verifyStandardWebhooks } from '../../hmac';
-import {
-	signingSecretRule,
-	textAt,
-	type PaymentProvider,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
-} from '../../provider';
-import { ORDER_EVENTS, type PolarEvent } from '../polar/polar';
+import { signingSecretRule, textAt, type PaymentProvider } from '../../provider';
+import { ORDER_EVENTS } from '../polar/polar';
 
-export const standardWebhooks: PaymentProvider<'standardWebhooks', PolarEvent> = {
+export const standardWebhooks: PaymentProvider<'standardWebhooks'> = {
 	id: 'standardWebhooks',
+	name: 'Standard Webhooks',
+	signing:
+		'Webhook-ID, webhook-timestamp and webhook-signature headers (Svix, Dodo Payments and others); the secret starts with whsec_',
+	signsTimestamp: true,
 	secretProblem: signingSecretRule((secret) =>
 		standardWebhooksKey(secret) === null
 			? 'The Signing Secret is not a Standard Webhooks secret: it must be "whsec_" followed by base64'
@@ -29,32 +27,19 @@ export const standardWebhooks: PaymentProvider<'standardWebhooks', PolarEvent> =
 		const key = standardWebhooksKey(request.secrets.signingSecret);
 		return verifyStandardWebhooks(request, key === null ? [] : [key]);
 	},
-	credentialText: 'a Standard Webhooks whsec_… secret',
+	credentialHelp: { field: 'signingSecret', text: 'a Standard Webhooks whsec_… secret' },
 	codexAliases: ['standard webhooks'],
 	eventType: (body) => textAt(body.type),
 	eventId: (_body, messageId) => messageId,
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['standardWebhooks'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'order.paid',
-				value: 'order.paid',
-				description: "An order was paid (Polar's event)",
-			},
-			{
-				name: 'order.refunded',
-				value: 'order.refunded',
-				description: "An order was refunded, fully or partly (Polar's event)",
-			},
-		],
-		default: ['order.paid', 'order.refunded'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
 	// Polar's order events, read as before Polar had its own provider: the user ID from metadata.
-	events: ORDER_EVENTS,
+	events: {
+		'order.paid': {
+			...ORDER_EVENTS['order.paid'],
+			description: "An order was paid (Polar's event)",
+		},
+		'order.refunded': {
+			...ORDER_EVENTS['order.refunded'],
+			description: "An order was refunded, fully or partly (Polar's event)",
+		},
+	},
 };

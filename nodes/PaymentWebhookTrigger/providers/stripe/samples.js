@@ -35,10 +35,9 @@ module.exports = {
 						mode: 'payment',
 						payment_intent: transactionId,
 						payment_status: 'paid',
-						client_reference_id: userId,
 						amount_total: amountMinor,
 						currency: currency.toLowerCase(),
-						metadata: {},
+						metadata: { user_id: userId },
 					},
 				},
 			};

@@ -7,6 +7,9 @@
  * through `invoice.payments` since API version basil or `invoice.payment_intent` before,
  * `charge.refunded.payment_intent`, `refund.created.payment_intent`, and a dispute's
  * `payment_intent`: `charge.dispute.closed` with status `lost` is a chargeback the brand lost).
+ * The user ID is in the metadata, which only the brand sets; a Checkout Session's
+ * `client_reference_id`, which a Payment Link's URL lets a buyer set, only when the metadata has
+ * none.
  */
 import { verifyTimestampedHex, type TimestampedHexScheme } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf, type RefundType } from '../../money';
@@ -19,8 +22,6 @@ import {
 	type JsonObject,
 	type EventReaders,
 	type PaymentProvider,
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 } from '../../provider';
 
 const SCHEME: TimestampedHexScheme = {
@@ -75,16 +76,18 @@ function chargeRefundType(charge: JsonObject, refunded: number | null): RefundTy
 const EVENTS = {
 	'checkout.session.completed': {
 		kind: 'purchase',
+		description: 'A Checkout Session was paid (payment_status paid or no_payment_required)',
 		fields: (body) =>
 			read(body, (session) => ({
 				counts: session.payment_status !== 'unpaid',
 				transactionId: idAt(session.payment_intent),
 				amountMinor: minorAt(session.amount_total),
-				userId: textAt(session.client_reference_id),
+				buyerSetUserId: textAt(session.client_reference_id),
 			})),
 	},
 	'payment_intent.succeeded': {
 		kind: 'purchase',
+		description: 'A PaymentIntent succeeded (one-time payments and subscription invoices alike)',
 		fields: (body) =>
 			read(body, (intent) => ({
 				transactionId: idAt(intent.id),
@@ -93,6 +96,7 @@ const EVENTS = {
 	},
 	'invoice.paid': {
 		kind: 'purchase',
+		description: 'An invoice was paid (subscriptions)',
 		fields: (body) =>
 			read(body, (invoice) => ({
 				transactionId: invoicePaymentIntent(invoice),
@@ -105,6 +109,7 @@ const EVENTS = {
 	},
 	'charge.refunded': {
 		kind: 'refund',
+		description: 'A charge was refunded, fully or partly (amount: the total refunded so far)',
 		fields: (body) =>
 			read(body, (charge) => {
 				const refunded = minorAt(charge.amount_refunded);
@@ -117,6 +122,7 @@ const EVENTS = {
 	},
 	'refund.created': {
 		kind: 'refund',
+		description: 'A refund was created',
 		fields: (body) =>
 			read(body, (refund) => {
 				// The charge tells full from partial only when it arrives expanded.
@@ -136,6 +142,8 @@ const EVENTS = {
 		// Closed in the cardholder's favour (lost) the money is gone for good; won or
 		// warning_closed leaves the payment standing. An open dispute can still be won.
 		kind: 'refund',
+		description:
+			'A dispute was closed: lost, it is a chargeback and a full refund; won, it is kind other',
 		fields: (body) =>
 			read(body, (dispute) => ({
 				counts: dispute.status === 'lost',
@@ -146,66 +154,17 @@ const EVENTS = {
 	},
 } satisfies EventReaders<string>;
 
-type StripeEvent = keyof typeof EVENTS;
-
-export const stripe: PaymentProvider<'stripe', StripeEvent> = {
+export const stripe: PaymentProvider<'stripe'> = {
 	id: 'stripe',
+	name: 'Stripe',
+	signing: 'Stripe-Signature header; the secret starts with whsec_',
+	signsTimestamp: true,
 	secretProblem: whsecSecret('Stripe'),
 	verify: (request) => verifyTimestampedHex(request, SCHEME),
-	credentialText: "Stripe's whsec_…",
+	credentialHelp: { field: 'signingSecret', text: "Stripe's whsec_…" },
 	codexAliases: ['stripe'],
 	eventType: (body) => textAt(body.type),
 	eventId: (body) => textAt(body.id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['stripe'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'charge.dispute.closed',
-				value: 'charge.dispute.closed',
-				description:
-					'A dispute was closed: lost, it is a chargeback and a full refund; won, it is kind other',
-			},
-			{
-				name: 'charge.refunded',
-				value: 'charge.refunded',
-				description: 'A charge was refunded, fully or partly (amount: the total refunded so far)',
-			},
-			{
-				name: 'checkout.session.completed',
-				value: 'checkout.session.completed',
-				description: 'A Checkout Session was paid (payment_status paid or no_payment_required)',
-			},
-			{
-				name: 'invoice.paid',
-				value: 'invoice.paid',
-				description: 'An invoice was paid (subscriptions)',
-			},
-			{
-				name: 'payment_intent.succeeded',
-				value: 'payment_intent.succeeded',
-				description:
-					'A PaymentIntent succeeded (one-time payments and subscription invoices alike)',
-			},
-			{
-				name: 'refund.created',
-				value: 'refund.created',
-				description: 'A refund was created',
-			},
-		],
-		default: [
-			'checkout.session.completed',
-			'payment_intent.succeeded',
-			'invoice.paid',
-			'charge.refunded',
-			'refund.created',
-			'charge.dispute.closed',
-		],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: EVENTS,
 };

@@ -13,8 +13,6 @@ import { createDecipheriv } from 'node:crypto';
 import { checkAge, headerValue, UNIX_SECONDS } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf } from '../../money';
 import {
-	ANY_EVENT_OPTION,
-	EVENTS_PARAMETER_DESCRIPTION,
 	objectAt,
 	textAt,
 	type DeliveryRequest,
@@ -210,10 +208,12 @@ const FAIL_MESSAGES: Record<RefusalStatus, string> = {
 	400: 'Invalid notification body',
 };
 
-type WechatPayEvent = 'TRANSACTION.SUCCESS' | 'REFUND.SUCCESS';
-
-export const wechatPay: PaymentProvider<'wechatPay', WechatPayEvent> = {
+export const wechatPay: PaymentProvider<'wechatPay'> = {
 	id: 'wechatPay',
+	name: 'WeChat Pay',
+	signing:
+		'Wechatpay-Signature header (API v3); the WeChat Pay public key, its ID and the APIv3 key',
+	signsTimestamp: true,
 	secretProblem: wechatPaySecretProblem,
 	verify: verifyWechatPay,
 	parameters: [
@@ -232,35 +232,24 @@ export const wechatPay: PaymentProvider<'wechatPay', WechatPayEvent> = {
 	answers: {
 		refused: (status) => ({ status, body: { code: 'FAIL', message: FAIL_MESSAGES[status] } }),
 	},
-	credentialText:
-		'WeChat Pay: the WeChat Pay public key (PEM), its ID PUB_KEY_ID_… and the APIv3 key',
+	credentialHelp: {
+		field: 'publicKey',
+		text: 'WeChat Pay: the WeChat Pay public key (PEM), its ID PUB_KEY_ID_… and the APIv3 key',
+	},
 	codexAliases: ['wechat pay', 'weixin pay', '微信支付'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.id),
-	eventsParameter: {
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		displayOptions: { show: { provider: ['wechatPay'] } },
-		options: [
-			ANY_EVENT_OPTION,
-			{
-				name: 'REFUND.SUCCESS',
-				value: 'REFUND.SUCCESS',
-				description: 'A refund reached the buyer',
-			},
-			{
-				name: 'TRANSACTION.SUCCESS',
-				value: 'TRANSACTION.SUCCESS',
-				description: 'An order was paid',
-			},
-		],
-		default: ['TRANSACTION.SUCCESS', 'REFUND.SUCCESS'],
-		description: EVENTS_PARAMETER_DESCRIPTION,
-	},
+
 	events: {
-		'TRANSACTION.SUCCESS': { kind: 'purchase', fields: transactionFields },
-		'REFUND.SUCCESS': { kind: 'refund', fields: refundFields },
+		'TRANSACTION.SUCCESS': {
+			kind: 'purchase',
+			description: 'An order was paid',
+			fields: transactionFields,
+		},
+		'REFUND.SUCCESS': {
+			kind: 'refund',
+			description: 'A refund reached the buyer',
+			fields: refundFields,
+		},
 	},
 };
