@@ -199,7 +199,7 @@ const REFUSAL_BODIES: Record<RefusalStatus, IDataObject> = {
 function send(context: IWebhookFunctions, answer: ProviderAnswer): void {
 	const response: Responder = context.getResponseObject();
 	const { status, body } = answer;
-	// A text answer is read as it is (Alipay's `success`): plain text, not Express's HTML default.
+	// A text answer is read as it is (a literal `success`): plain text, not Express's HTML default.
 	if (typeof body === 'string') response.status(status).type('text/plain').send(body);
 	else response.status(status).json({ ...body });
 }

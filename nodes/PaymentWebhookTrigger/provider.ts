@@ -22,11 +22,11 @@ export type RequestHeaders = Readonly<Record<string, string | string[] | undefin
 export interface ProviderSecrets {
 	/** The shared secret of HMAC schemes, as the provider shows it. */
 	signingSecret: string;
-	/** A PEM public key of the provider (WeChat Pay's platform key, Alipay's key for the app). */
+	/** A public key of the provider (PEM or base64 DER), for providers that sign with a key pair. */
 	publicKey: string;
-	/** The ID of `publicKey` where the provider names the key it signed with (WeChat Pay). */
+	/** The ID of `publicKey`, where the provider names in each delivery the key it signed with. */
 	publicKeyId: string;
-	/** A symmetric key that decrypts the delivery's content (WeChat Pay's APIv3 key). */
+	/** A symmetric key that decrypts the delivery's content, for providers that encrypt it. */
 	decryptionSecret: string;
 	/** A PEM root certificate to trust instead of the one the provider's module pins. */
 	rootCertificate: string;

@@ -1,6 +1,6 @@
 /**
- * RSA public keys as the providers show them, and SHA256withRSA (PKCS #1 v1.5) checks: WeChat
- * Pay's public key and Alipay's public key sign their notifications this way.
+ * RSA public keys as the providers show them, and SHA256withRSA (PKCS #1 v1.5) checks, for the
+ * providers that sign their notifications with a key pair.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 
@@ -17,7 +17,7 @@ const MAX_PARSED_KEYS = 64;
 
 /**
  * The RSA public key in `text`: a PEM (public key or certificate), its line breaks lost or not
- * (a pasted PEM may arrive on one line), or bare base64 DER as Alipay's console shows it.
+ * (a pasted PEM may arrive on one line), or bare base64 DER as some providers' consoles show it.
  * Null when it holds no RSA public key.
  */
 export function rsaPublicKey(text: string): KeyObject | null {

@@ -14,6 +14,7 @@ import {
 } from '../../nodes/PaymentWebhookTrigger/providers';
 import { readerOf } from '../../nodes/PaymentWebhookTrigger/provider';
 import { scenario } from '../../support/scenarios';
+import { readSources } from '../../support/testing/sourceFiles';
 import {
 	PROVIDERS as SIGNED,
 	SAMPLES,
@@ -25,6 +26,52 @@ const CREDENTIAL = new PaymentWebhookSigningApi().properties;
 /** A credential field's help text. @param field its name */
 const helpOf = (field: string) => CREDENTIAL.find(({ name }) => name === field)?.description ?? '';
 const IDS = PROVIDERS.map(({ id }) => id);
+
+const FOLDER = 'nodes/PaymentWebhookTrigger/providers';
+const SHIPPED = readSources(['nodes', 'credentials']);
+
+/**
+ * The shipped files outside its folder and the registry that name one of the providers the
+ * registry began with: the signature schemes and money formats they share (hmac.ts, money.ts),
+ * the default provider, Stripe's redelivery window, Polar signing with the Standard Webhooks scheme,
+ * and the Standard Webhooks provider that still reads Polar's order events for workflows saved
+ * before Polar had its own. A provider added since is named nowhere else.
+ */
+const NAMED_ELSEWHERE: Partial<Record<string, string[]>> = {
+	stripe: [
+		`${FOLDER}/index.ts`,
+		'nodes/PaymentWebhookTrigger/description.ts',
+		'nodes/PaymentWebhookTrigger/hmac.ts',
+		'nodes/PaymentWebhookTrigger/money.ts',
+		'nodes/PaymentWebhookTrigger/provider.ts',
+		'nodes/shared/helpers/sendOnce.ts',
+	],
+	paddle: [
+		'nodes/PaymentWebhookTrigger/description.ts',
+		'nodes/PaymentWebhookTrigger/hmac.ts',
+		'nodes/PaymentWebhookTrigger/money.ts',
+	],
+	lemonSqueezy: [
+		'nodes/PaymentWebhookTrigger/description.ts',
+		'nodes/PaymentWebhookTrigger/hmac.ts',
+	],
+	creem: ['nodes/PaymentWebhookTrigger/hmac.ts'],
+	standardWebhooks: [
+		'nodes/PaymentWebhookTrigger/events.ts',
+		'nodes/PaymentWebhookTrigger/hmac.ts',
+		'nodes/PaymentWebhookTrigger/provider.ts',
+		`${FOLDER}/polar/polar.ts`,
+	],
+	polar: [`${FOLDER}/standardWebhooks/standardWebhooks.ts`],
+};
+
+/** The words that name a provider: its ID, its name and its codex aliases, as whole words. */
+function namesOf({ id, name, codexAliases }: (typeof PROVIDERS)[number]): RegExp {
+	const words = [id, name, ...codexAliases].map((word) =>
+		word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s?'),
+	);
+	return new RegExp(`(?<![\\w/])(${words.join('|')})(?!\\w)`, 'i');
+}
 
 describe(scenario('paymentWebhook.registry'), () => {
 	it('the selector has one option per provider, sorted by name', () => {
@@ -52,6 +99,20 @@ describe(scenario('paymentWebhook.registry'), () => {
 			expect(codex?.alias).toEqual(expect.arrayContaining([...codexAliases]));
 			expect(helpOf(credentialHelp.field)).toContain(credentialHelp.text);
 			expect(credentialHelp.text).toMatch(new RegExp(name.split(' ')[0], 'i'));
+		},
+	);
+
+	it.each(PROVIDERS.map((provider) => [provider.id, provider] as const))(
+		'%s: no shipped file outside its folder and its registry line names it',
+		(id, provider) => {
+			const names = namesOf(provider);
+			const naming = SHIPPED.filter(
+				({ path, source }) =>
+					!path.startsWith(`${FOLDER}/${id}/`) &&
+					path !== `${FOLDER}/modules.ts` &&
+					names.test(source),
+			).map(({ path }) => path);
+			expect(naming.sort()).toEqual([...(NAMED_ELSEWHERE[id] ?? [])].sort());
 		},
 	);
 

@@ -79,7 +79,6 @@ export const airwallex: PaymentProvider<'airwallex'> = {
 	codexAliases: ['airwallex'],
 	eventType: (body) => textAt(body.name),
 	eventId: (body) => textAt(body.id),
-
 	events: {
 		'payment_intent.succeeded': {
 			kind: 'purchase',

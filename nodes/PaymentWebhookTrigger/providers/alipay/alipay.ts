@@ -214,7 +214,6 @@ export const alipay: PaymentProvider<'alipay'> = {
 	codexAliases: ['alipay', '支付宝'],
 	eventType: alipayEventType,
 	eventId: (body) => textAt(body.notify_id),
-
 	events: {
 		TRADE_SUCCESS: { kind: 'purchase', description: 'The trade is paid', fields: purchaseFields },
 		TRADE_FINISHED: {

@@ -109,6 +109,5 @@ export const appStore: PaymentProvider<'appStore'> = {
 	codexAliases: ['app store', 'apple'],
 	eventType: (body) => textAt(body.notificationType),
 	eventId: (body) => textAt(body.notificationUUID),
-
 	events: EVENTS,
 };

@@ -74,6 +74,5 @@ export const creem: PaymentProvider<'creem'> = {
 	codexAliases: ['creem'],
 	eventType: (body) => textAt(body.eventType),
 	eventId: (body) => textAt(body.id),
-
 	events: EVENTS,
 };

@@ -72,6 +72,5 @@ export const lemonSqueezy: PaymentProvider<'lemonSqueezy'> = {
 	// Only the signed body: the X-Event-Name header is not signed.
 	eventType: (body) => textAt(objectAt(body.meta)?.event_name),
 	eventId: () => null,
-
 	events: EVENTS,
 };

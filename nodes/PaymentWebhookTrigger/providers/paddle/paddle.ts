@@ -88,6 +88,5 @@ export const paddle: PaymentProvider<'paddle'> = {
 	codexAliases: ['paddle'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.event_id),
-
 	events: EVENTS,
 };

@@ -96,7 +96,6 @@ export const polar: PaymentProvider<'polar'> = {
 	codexAliases: ['polar'],
 	eventType: (body) => textAt(body.type),
 	eventId: (_body, messageId) => messageId,
-
 	events: {
 		'order.paid': byExternalId(ORDER_EVENTS['order.paid']),
 		'order.refunded': byExternalId(ORDER_EVENTS['order.refunded']),

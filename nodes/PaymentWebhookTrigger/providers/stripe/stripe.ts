@@ -165,6 +165,5 @@ export const stripe: PaymentProvider<'stripe'> = {
 	codexAliases: ['stripe'],
 	eventType: (body) => textAt(body.type),
 	eventId: (body) => textAt(body.id),
-
 	events: EVENTS,
 };

@@ -239,7 +239,6 @@ export const wechatPay: PaymentProvider<'wechatPay'> = {
 	codexAliases: ['wechat pay', 'weixin pay', '微信支付'],
 	eventType: (body) => textAt(body.event_type),
 	eventId: (body) => textAt(body.id),
-
 	events: {
 		'TRANSACTION.SUCCESS': {
 			kind: 'purchase',
