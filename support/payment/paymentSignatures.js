@@ -38,10 +38,16 @@ const SIGNERS = /** @type {never} */ (
 	Object.fromEntries(PROVIDERS.map((id) => [id, require(path.join(SIGNERS_DIR, `${id}.js`))]))
 );
 
-/** @type {Record<Provider, import('./signer').Samples>} */
+/**
+ * Each provider's samples; `eventIdFrom` is `body` where they do not say.
+ * @type {Record<Provider, import('./signer').Samples & { eventIdFrom: string }>}
+ */
 const SAMPLES = /** @type {never} */ (
 	Object.fromEntries(
-		PROVIDERS.map((id) => [id, require(path.join(PROVIDERS_DIR, id, 'samples.js'))]),
+		PROVIDERS.map((id) => [
+			id,
+			{ eventIdFrom: 'body', ...require(path.join(PROVIDERS_DIR, id, 'samples.js')) },
+		]),
 	)
 );
 

@@ -59,8 +59,8 @@ const { createHmac } = require('node:crypto');
 /**
  * @typedef {object} Samples
  * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
- * @property {'body' | 'message' | 'none'} eventIdFrom where the item's eventId comes from: the
- *   sample's own ID (`eventId`), the signed message ID, or nowhere
+ * @property {'body' | 'message' | 'none'} [eventIdFrom] where the item's eventId comes from: the
+ *   sample's own ID (`eventId`, the default), the signed message ID, or nowhere
  * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
  *   a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent

@@ -17,7 +17,6 @@ const majorUnits = (minor, currency) =>
 /** @type {import('../../../../support/payment/signer').Samples} */
 module.exports = {
 	eventTypes: { purchase: 'payment_intent.succeeded', refund: 'refund.settled' },
-	eventIdFrom: 'body',
 	refundSizeUnsaid: true,
 	otherEvent: {
 		id: 'evt_1',

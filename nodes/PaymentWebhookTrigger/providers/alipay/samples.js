@@ -16,7 +16,6 @@ const yuan = (fen) => (fen / 100).toFixed(2);
 module.exports = {
 	appId: APP_ID,
 	eventTypes: { purchase: 'TRADE_SUCCESS', refund: 'REFUND' },
-	eventIdFrom: 'body',
 	otherEvent: {
 		notify_id: '1',
 		app_id: APP_ID,

@@ -141,7 +141,6 @@ const milliUnits = (/** @type {number} */ amountMinor, /** @type {string} */ cur
  */
 module.exports = {
 	eventTypes: { purchase: 'ONE_TIME_CHARGE', refund: 'REFUND' },
-	eventIdFrom: 'body',
 	sampleEvent(
 		kind,
 		{ transactionId, userId, amountMinor, currency, partial, refundedMinor, eventId },

@@ -4,30 +4,19 @@
  * The sample events of Creem: `checkout.completed` / `refund.created`, in the shape the provider sends them: read by the unit, engine and
  * end-to-end tests (not by the node).
  */
+const EVENT_TYPES = { purchase: 'checkout.completed', refund: 'refund.created' };
+
 /** @type {import('../../../../support/payment/signer').Samples} */
 module.exports = {
-	eventTypes: { purchase: 'checkout.completed', refund: 'refund.created' },
-	eventIdFrom: 'body',
+	eventTypes: EVENT_TYPES,
 	otherEvent: { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } },
 	sampleEvent(kind, fields) {
-		const {
-			transactionId,
-			userId,
-			amountMinor,
-			currency,
-			partial,
-			refundedMinor,
-			eventId,
-			created,
-		} = fields;
-		return kind === 'purchase'
-			? {
-					id: eventId,
-					eventType: 'checkout.completed',
-					created_at: created * 1000,
-					object: {
-						id: `ch_${transactionId}`,
-						object: 'checkout',
+		const { transactionId, userId, amountMinor, currency, partial } = fields;
+		const checkout = { id: `ch_${transactionId}`, object: 'checkout' };
+		const object =
+			kind === 'purchase'
+				? {
+						...checkout,
 						order: {
 							id: transactionId,
 							customer: 'cust_sample_1',
@@ -40,18 +29,12 @@ module.exports = {
 						customer: { id: 'cust_sample_1', object: 'customer' },
 						status: 'completed',
 						metadata: { user_id: userId },
-						mode: 'test',
-					},
-				}
-			: {
-					id: eventId,
-					eventType: 'refund.created',
-					created_at: created * 1000,
-					object: {
+					}
+				: {
 						id: `ref_${transactionId}`,
 						object: 'refund',
 						status: 'succeeded',
-						refund_amount: refundedMinor,
+						refund_amount: fields.refundedMinor,
 						refund_currency: currency,
 						reason: 'requested_by_customer',
 						transaction: {
@@ -63,15 +46,15 @@ module.exports = {
 							status: partial ? 'partialRefund' : 'refunded',
 							order: transactionId,
 						},
-						checkout: {
-							id: `ch_${transactionId}`,
-							object: 'checkout',
-							metadata: { user_id: userId },
-						},
+						checkout: { ...checkout, metadata: { user_id: userId } },
 						order: transactionId,
 						customer: 'cust_sample_1',
-						mode: 'test',
-					},
-				};
+					};
+		return {
+			id: fields.eventId,
+			eventType: EVENT_TYPES[kind],
+			created_at: fields.created * 1000,
+			object: { ...object, mode: 'test' },
+		};
 	},
 };

@@ -7,7 +7,6 @@
 /** @type {import('../../../../support/payment/signer').Samples} */
 module.exports = {
 	eventTypes: { purchase: 'transaction.completed', refund: 'adjustment.updated' },
-	eventIdFrom: 'body',
 	otherEvent: { event_id: 'evt_1', event_type: 'customer.created', data: { id: 'ctm_1' } },
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, currency, partial, refundedMinor, eventId } =

@@ -12,7 +12,6 @@ const MERCHANT_ID = '1900000109';
 module.exports = {
 	merchantId: MERCHANT_ID,
 	eventTypes: { purchase: 'TRANSACTION.SUCCESS', refund: 'REFUND.SUCCESS' },
-	eventIdFrom: 'body',
 	otherEvent: {
 		id: 'EV-1',
 		event_type: 'REFUND.ABNORMAL',
