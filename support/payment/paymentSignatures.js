@@ -56,7 +56,7 @@ const byProvider = (pick) =>
 	/** @type {Record<Provider, T>} */ (Object.fromEntries(PROVIDERS.map((id) => [id, pick(id)])));
 
 /** The providers that sign no timestamp: none of their deliveries can be stale. */
-const SIGNS_NO_TIMESTAMP = PROVIDERS.filter((id) => !SIGNERS[id].signsTimestamp);
+const SIGNS_NO_TIMESTAMP = PROVIDERS.filter((id) => SIGNERS[id].signsTimestamp === false);
 
 /** Test-only endpoint secrets, one per provider, in each provider's own format. */
 const TEST_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].secret);

@@ -6,7 +6,7 @@
  * documented schemes share. A signer signs the way the provider does, with the provider's own
  * library where npm has one; it shares no code with the node's checks.
  */
-const { createHmac } = require('node:crypto');
+const { createHmac, generateKeyPairSync } = require('node:crypto');
 
 /**
  * @typedef {object} Signer
@@ -15,7 +15,8 @@ const { createHmac } = require('node:crypto');
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
  *   when the signature is in the body (`encode` signs with `secret`, `sign` gives no header, and
  *   the shared header cases give way to the signer's own)
- * @property {boolean} signsTimestamp false when no timestamp is signed (nothing can be stale)
+ * @property {false} [signsTimestamp] false when no timestamp is signed (nothing can be stale);
+ *   absent when one is
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
  *   joined into it (a header sent twice) are malformed
@@ -82,6 +83,32 @@ function hmacHex(key, data) {
 	return createHmac('sha256', key).update(data, 'utf8').digest('hex');
 }
 
+/** A new RSA 2048 key pair as the RSA-signing providers' are: PKCS #8 and SPKI, PEM. */
+function newRsaKeyPair() {
+	return generateKeyPairSync('rsa', {
+		modulusLength: 2048,
+		privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+		publicKeyEncoding: { type: 'spki', format: 'pem' },
+	});
+}
+
+/**
+ * The signer of a provider that sends the bare hex HMAC-SHA256 of the body, keyed with the secret
+ * as shown, in one header and signs no timestamp.
+ * @param {string} signatureHeader (lower case)
+ * @param {Pick<Signer, 'secret' | 'otherSecret' | 'demoCredential'>} fields
+ * @returns {Signer}
+ */
+function bodyHmacSigner(signatureHeader, fields) {
+	return {
+		...fields,
+		signatureHeader,
+		signsTimestamp: false,
+		oneBareSignature: true,
+		sign: (rawBody, secret) => ({ [signatureHeader]: hmacHex(secret, rawBody) }),
+	};
+}
+
 /**
  * The defaults of a sample's fields, shared by every provider's samples.
  * @param {'purchase' | 'refund'} kind @param {SampleFields} fields
@@ -102,4 +129,4 @@ function sampleDefaults(kind, fields) {
 	};
 }
 
-module.exports = { hmacHex, sampleDefaults };
+module.exports = { bodyHmacSigner, hmacHex, newRsaKeyPair, sampleDefaults };

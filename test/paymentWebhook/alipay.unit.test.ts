@@ -24,6 +24,7 @@ import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 import { sampleEvent } from '../../support/payment/paymentSignatures';
+import { newRsaKeyPair } from '../../support/payment/signer';
 import {
 	contentToSign,
 	formBody,
@@ -34,11 +35,7 @@ import {
 
 /** An app's Alipay key pair, made here (RSA 2048), and the samples' App ID. */
 function testApp() {
-	const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-		modulusLength: 2048,
-		privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-		publicKeyEncoding: { type: 'spki', format: 'pem' },
-	});
+	const { privateKey, publicKey } = newRsaKeyPair();
 	return {
 		privateKey,
 		publicKey,

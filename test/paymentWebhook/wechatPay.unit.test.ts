@@ -3,8 +3,6 @@
  * made by the test signer (support/payment/signers/wechatPay.js), which WeChat Pay's SDK on npm
  * (`wechatpay-node-v3`) verifies and decrypts; every bad kind refused with 401 or 400.
  */
-import { generateKeyPairSync } from 'node:crypto';
-
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import Pay from 'wechatpay-node-v3';
 
@@ -45,17 +43,34 @@ const samples = {
 const notificationBody = (eventType: WechatEvent, resource: object, apiV3Key: string) =>
 	sealedNotification({ ...SAMPLES[eventType], resource }, apiV3Key);
 
-const signNotification = (
-	body: string,
-	privateKey: string,
-	publicKeyId: string,
-	{ timestamp }: { timestamp: number },
-) => signedHeaders(body, privateKey, publicKeyId, timestamp);
-
 const NOW = 1_764_000_000;
 const TOLERANCE = 300;
 const merchant = testMerchant();
 const stranger = testMerchant();
+
+/** The headers WeChat Pay sends with `body`, signed by `merchant`'s key (or `privateKey`) at NOW. */
+const signed = (body: string, { privateKey = merchant.privateKey, timestamp = NOW } = {}) =>
+	signedHeaders(body, privateKey, merchant.publicKeyId, timestamp);
+
+/**
+ * A notification to `merchant`: the sample purchase's resource (or `resource`, as `eventType`),
+ * sealed with its APIv3 key and signed by its key at NOW, unless said.
+ */
+function notification({
+	eventType = 'TRANSACTION.SUCCESS',
+	resource = samples.purchase.resource,
+	apiV3Key = merchant.apiV3Key,
+	...signing
+}: {
+	eventType?: WechatEvent;
+	resource?: object;
+	apiV3Key?: string;
+	privateKey?: string;
+	timestamp?: number;
+} = {}) {
+	const body = notificationBody(eventType, resource, apiV3Key);
+	return { body, headers: signed(body, signing) };
+}
 
 const secretsOf = (m = merchant) => ({
 	signingSecret: '',
@@ -81,15 +96,6 @@ function request(
 	};
 }
 
-/** A purchase notification of `merchant`, sealed with its APIv3 key and signed now. */
-function purchase(resource: object = samples.purchase.resource, timestamp = NOW) {
-	const body = notificationBody('TRANSACTION.SUCCESS', resource, merchant.apiV3Key);
-	return {
-		body,
-		headers: signNotification(body, merchant.privateKey, merchant.publicKeyId, { timestamp }),
-	};
-}
-
 const refusal = (status: 400 | 401, reason: RegExp) => ({
 	valid: false,
 	status,
@@ -98,7 +104,7 @@ const refusal = (status: 400 | 401, reason: RegExp) => ({
 
 describe(scenario('paymentWebhook.wechatPay.sdkAccepts'), () => {
 	it('verifySign accepts the signature and decipher_gcm opens the resource', async () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		const pay = new Pay({
 			appid: 'wxd678efh567hg6787',
 			mchid: merchant.merchantId,
@@ -135,7 +141,7 @@ describe(scenario('paymentWebhook.wechatPay.sdkAccepts'), () => {
 
 describe(scenario('paymentWebhook.wechatPay.verify'), () => {
 	it('accepts the notification and hands on its resource decrypted', () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		const verification = verifyWechatPay(request(body, headers));
 		expect(verification).toEqual({
 			valid: true,
@@ -147,13 +153,13 @@ describe(scenario('paymentWebhook.wechatPay.verify'), () => {
 
 	it('accepts a timestamp just inside the tolerance, either way', () => {
 		for (const timestamp of [NOW - TOLERANCE, NOW + TOLERANCE]) {
-			const { body, headers } = purchase(samples.purchase.resource, timestamp);
+			const { body, headers } = notification({ timestamp });
 			expect(verifyWechatPay(request(body, headers)).valid).toBe(true);
 		}
 	});
 
 	it('takes the public key with its PEM lines joined into one, as a pasted field may hold it', () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		const oneLine = { ...secretsOf(), publicKey: merchant.publicKey.replace(/\n/g, ' ') };
 		expect(verifyWechatPay(request(body, headers, { secrets: oneLine })).valid).toBe(true);
 	});
@@ -161,19 +167,12 @@ describe(scenario('paymentWebhook.wechatPay.verify'), () => {
 
 describe(scenario('paymentWebhook.wechatPay.refusals'), () => {
 	it('refuses a notification signed by another key', () => {
-		const body = notificationBody(
-			'TRANSACTION.SUCCESS',
-			samples.purchase.resource,
-			merchant.apiV3Key,
-		);
-		const headers = signNotification(body, stranger.privateKey, merchant.publicKeyId, {
-			timestamp: NOW,
-		});
+		const { body, headers } = notification({ privateKey: stranger.privateKey });
 		expect(verifyWechatPay(request(body, headers))).toEqual(refusal(401, /does not match/));
 	});
 
 	it('refuses a body changed after signing, even one re-serialized with the same content', () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		const tampered = body.replace('"TRANSACTION.SUCCESS"', '"REFUND.SUCCESS"');
 		const reserialized = JSON.stringify(JSON.parse(body), null, 1);
 		for (const changed of [tampered, reserialized]) {
@@ -183,63 +182,55 @@ describe(scenario('paymentWebhook.wechatPay.refusals'), () => {
 
 	it('refuses a replay past the tolerance, and a timestamp as far in the future', () => {
 		for (const timestamp of [NOW - TOLERANCE - 1, NOW + TOLERANCE + 1]) {
-			const { body, headers } = purchase(samples.purchase.resource, timestamp);
+			const { body, headers } = notification({ timestamp });
 			expect(verifyWechatPay(request(body, headers))).toMatchObject({ valid: false });
 		}
 	});
 
 	it('refuses a Wechatpay-Serial other than the Public Key ID (a platform certificate serial)', () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		const serial = { ...headers, 'wechatpay-serial': '5157F09EFDC096DE15EBE81A47057A7232F1B8E1' };
 		expect(verifyWechatPay(request(body, serial))).toEqual(refusal(401, /Public Key ID/));
 	});
 
 	it('refuses a notification for another merchant', () => {
-		const { body, headers } = purchase({ ...samples.purchase.resource, mchid: '1900000999' });
+		const { body, headers } = notification({
+			resource: { ...samples.purchase.resource, mchid: '1900000999' },
+		});
 		expect(verifyWechatPay(request(body, headers))).toEqual(refusal(401, /another merchant/));
 	});
 
 	it('refuses a resource that does not decrypt with the APIv3 key', () => {
-		const body = notificationBody(
-			'TRANSACTION.SUCCESS',
-			samples.purchase.resource,
-			stranger.apiV3Key,
-		);
-		const headers = signNotification(body, merchant.privateKey, merchant.publicKeyId, {
-			timestamp: NOW,
-		});
+		const { body, headers } = notification({ apiV3Key: stranger.apiV3Key });
 		expect(verifyWechatPay(request(body, headers))).toEqual(refusal(401, /does not decrypt/));
 	});
 
 	it('refuses a resource whose associated data was changed before signing', () => {
-		const body = JSON.parse(purchase().body);
+		const body = JSON.parse(notification().body);
 		body.resource.associated_data = 'refund';
 		const raw = JSON.stringify(body);
-		const headers = signNotification(raw, merchant.privateKey, merchant.publicKeyId, {
-			timestamp: NOW,
-		});
-		expect(verifyWechatPay(request(raw, headers))).toEqual(refusal(401, /does not decrypt/));
+		expect(verifyWechatPay(request(raw, signed(raw)))).toEqual(refusal(401, /does not decrypt/));
 	});
 
 	it('refuses a signed body that is no notification with a sealed resource with 400', () => {
 		const bodies = [
 			'[]',
 			JSON.stringify({ id: 'EV-1', event_type: 'TRANSACTION.SUCCESS' }),
-			JSON.stringify({ resource: { ...JSON.parse(purchase().body).resource, algorithm: 'AES' } }),
+			JSON.stringify({
+				resource: { ...JSON.parse(notification().body).resource, algorithm: 'AES' },
+			}),
 			JSON.stringify({
 				resource: { algorithm: 'AEAD_AES_256_GCM', nonce: 'n', ciphertext: 'AA==' },
 			}),
 		];
 		for (const body of bodies) {
-			const headers = signNotification(body, merchant.privateKey, merchant.publicKeyId, {
-				timestamp: NOW,
-			});
+			const headers = signed(body);
 			expect(verifyWechatPay(request(body, headers))).toMatchObject({ valid: false, status: 400 });
 		}
 	});
 
 	it('refuses a notification that lacks any of the four headers', () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		for (const name of [
 			'wechatpay-timestamp',
 			'wechatpay-nonce',
@@ -252,7 +243,7 @@ describe(scenario('paymentWebhook.wechatPay.refusals'), () => {
 	});
 
 	it("refuses WeChat Pay's signature probe (WECHATPAY/SIGNTEST/…)", () => {
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		const probe = {
 			...headers,
 			'wechatpay-signature': `WECHATPAY/SIGNTEST/${headers['wechatpay-signature']}`,
@@ -261,7 +252,9 @@ describe(scenario('paymentWebhook.wechatPay.refusals'), () => {
 	});
 
 	it('never quotes the keys, the body or a header value in a reason', () => {
-		const { body, headers } = purchase({ ...samples.purchase.resource, mchid: '1900000999' });
+		const { body, headers } = notification({
+			resource: { ...samples.purchase.resource, mchid: '1900000999' },
+		});
 		const verification = verifyWechatPay(request(body, headers));
 		if (verification.valid) throw new Error('expected a refusal');
 		for (const secret of [
@@ -277,11 +270,7 @@ describe(scenario('paymentWebhook.wechatPay.refusals'), () => {
 
 describe(scenario('paymentWebhook.wechatPay.credential'), () => {
 	it('names what is wrong with the credential, and a setup error stops every delivery', () => {
-		const { privateKey } = generateKeyPairSync('rsa', {
-			modulusLength: 2048,
-			privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-			publicKeyEncoding: { type: 'spki', format: 'pem' },
-		});
+		const { privateKey } = stranger;
 		expect(wechatPaySecretProblem(secretsOf())).toBeNull();
 		expect(wechatPaySecretProblem({ ...secretsOf(), publicKey: '' })).toMatch(
 			/Public Key is empty/,
@@ -294,7 +283,7 @@ describe(scenario('paymentWebhook.wechatPay.credential'), () => {
 		);
 		expect(wechatPaySecretProblem({ ...secretsOf(), publicKeyId: ' ' })).toMatch(/Public Key ID/);
 		expect(wechatPaySecretProblem({ ...secretsOf(), decryptionSecret: 'short' })).toMatch(/APIv3/);
-		const { body, headers } = purchase();
+		const { body, headers } = notification();
 		expect(verifyWechatPay(request(body, headers, { settings: {} }))).toMatchObject({
 			valid: false,
 			unusableSecret: true,
@@ -305,10 +294,7 @@ describe(scenario('paymentWebhook.wechatPay.credential'), () => {
 
 /** The item of a verified notification of `resource`. */
 function itemOf(eventType: WechatEvent, resource: object) {
-	const body = notificationBody(eventType, resource, merchant.apiV3Key);
-	const headers = signNotification(body, merchant.privateKey, merchant.publicKeyId, {
-		timestamp: NOW,
-	});
+	const { body, headers } = notification({ eventType, resource });
 	const verification = verifyWechatPay(request(body, headers));
 	if (!verification.valid || verification.body === undefined) throw new Error('not verified');
 	return paymentEventItem('wechatPay', eventType, verification.body as IDataObject, {
@@ -375,20 +361,7 @@ describe(scenario('paymentWebhook.wechatPay.answers'), () => {
 				[MERCHANT_ID_PARAMETER]: merchantId,
 			},
 		});
-	const fresh = () => {
-		const body = notificationBody(
-			'TRANSACTION.SUCCESS',
-			samples.purchase.resource,
-			merchant.apiV3Key,
-		);
-		const now = Math.floor(Date.now() / 1000);
-		return {
-			body,
-			headers: signNotification(body, merchant.privateKey, merchant.publicKeyId, {
-				timestamp: now,
-			}),
-		};
-	};
+	const fresh = () => notification({ timestamp: Math.floor(Date.now() / 1000) });
 
 	it("accepts with n8n's own answer and starts one item", async () => {
 		const { body, headers } = fresh();

@@ -24,7 +24,6 @@ module.exports = {
 	secret: 'airwallex_test_affiliate_tracking_webhook_0001',
 	otherSecret: 'airwallex_test_affiliate_tracking_webhook_rolled_0002',
 	signatureHeader: 'x-signature',
-	signsTimestamp: true,
 	oneBareSignature: true,
 	demoCredential: { id: 'paySigningAirwlx1', name: 'Airwallex webhook signing secret (demo)' },
 	sign: (rawBody, secret, { timestamp }) => signAtMilliseconds(rawBody, secret, timestamp * 1000),

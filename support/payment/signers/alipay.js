@@ -10,20 +10,12 @@
  * the signer's `secret` is the private key, the credential holds the public half as Alipay's
  * console shows it (bare base64).
  */
-const { createPublicKey, createSign, generateKeyPairSync } = require('node:crypto');
+const { createPublicKey, createSign } = require('node:crypto');
 
+const { newRsaKeyPair } = require('../signer');
 const samples = require('../../../nodes/PaymentWebhookTrigger/providers/alipay/samples');
 
 const FORM = 'application/x-www-form-urlencoded; charset=utf-8';
-
-/** A private key Alipay signs with (PKCS #8 PEM). */
-function newPrivateKey() {
-	return generateKeyPairSync('rsa', {
-		modulusLength: 2048,
-		privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-		publicKeyEncoding: { type: 'spki', format: 'pem' },
-	}).privateKey;
-}
 
 /** @param {string} privateKey @returns {string} the public key as Alipay's console shows it */
 const publicKeyBase64 = (privateKey) =>
@@ -68,8 +60,9 @@ function formBody(fields) {
 /** A form's fields, decoded. @param {string} body @returns {Record<string, string>} */
 const fieldsOf = (body) => Object.fromEntries(new URLSearchParams(body));
 
-const secret = newPrivateKey();
-const otherSecret = newPrivateKey();
+// Private keys Alipay signs with.
+const secret = newRsaKeyPair().privateKey;
+const otherSecret = newRsaKeyPair().privateKey;
 
 /** @type {import('../signer').Signer} */
 const signer = {

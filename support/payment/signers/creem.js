@@ -4,15 +4,10 @@
  * Creem's deliveries: `creem-signature`, the hex HMAC-SHA256 of the body keyed with the secret as
  * shown, as documented (Creem's SDKs only verify).
  */
-const { hmacHex } = require('../signer');
+const { bodyHmacSigner } = require('../signer');
 
-/** @type {import('../signer').Signer} */
-module.exports = {
+module.exports = bodyHmacSigner('creem-signature', {
 	secret: 'whsec_test_affiliate_tracking_creem_0001',
 	otherSecret: 'whsec_test_affiliate_tracking_creem_rolled_0002',
-	signatureHeader: 'creem-signature',
-	signsTimestamp: false,
-	oneBareSignature: true,
 	demoCredential: { id: 'paySigningCreem01', name: 'Creem webhook signing secret (demo)' },
-	sign: (rawBody, secret) => ({ 'creem-signature': hmacHex(secret, rawBody) }),
-};
+});

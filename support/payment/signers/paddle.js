@@ -11,7 +11,6 @@ module.exports = {
 	secret: 'pdl_ntfset_test_affiliate_tracking_paddle_0001',
 	otherSecret: 'pdl_ntfset_test_affiliate_tracking_paddle_rolled_0002',
 	signatureHeader: 'paddle-signature',
-	signsTimestamp: true,
 	demoCredential: { id: 'paySigningPaddle1', name: 'Paddle webhook signing secret (demo)' },
 	sign: (rawBody, secret, { timestamp }) => ({
 		'paddle-signature': `ts=${timestamp};h1=${hmacHex(secret, `${timestamp}:${rawBody}`)}`,

@@ -6,12 +6,11 @@ const { hmacHex } = require('../signer');
 /** @param {string} keyText @returns {string} `whsec_` and the base64 of the key bytes */
 const whsec = (keyText) => `whsec_${Buffer.from(keyText).toString('base64')}`;
 
-/** @type {import('../signer').Signer} */
+/** @type {import('../signer').Signer & { whsec: typeof whsec }} */
 module.exports = {
 	secret: whsec('affiliate-tracking-standard-webhooks-test-key'),
 	otherSecret: whsec('affiliate-tracking-standard-webhooks-rolled-key'),
 	signatureHeader: 'webhook-signature',
-	signsTimestamp: true,
 	demoCredential: { id: 'paySigningStdHook', name: 'Standard Webhooks signing secret (demo)' },
 	sign(rawBody, secret, { timestamp, eventId }) {
 		const { Webhook } = require('standardwebhooks');
@@ -22,4 +21,5 @@ module.exports = {
 			'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), rawBody),
 		};
 	},
+	whsec,
 };

@@ -9,7 +9,6 @@ module.exports = {
 	secret: 'whsec_test_affiliate_tracking_stripe_0001',
 	otherSecret: 'whsec_test_affiliate_tracking_stripe_rolled_0002',
 	signatureHeader: 'stripe-signature',
-	signsTimestamp: true,
 	demoCredential: { id: 'paySigningStripe1', name: 'Stripe webhook signing secret (demo)' },
 	sign(rawBody, secret, { timestamp }) {
 		if (!webhooks) {

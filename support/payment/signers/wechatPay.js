@@ -9,15 +9,9 @@
  * checks these notifications with it. The keys are made here with node:crypto (RSA 2048), anew in
  * each process: the signer's `secret` is the private key, the credential holds its public half.
  */
-const {
-	createCipheriv,
-	createDecipheriv,
-	createPublicKey,
-	createSign,
-	generateKeyPairSync,
-	randomBytes,
-} = require('node:crypto');
+const { createCipheriv, createDecipheriv, createSign, randomBytes } = require('node:crypto');
 
+const { newRsaKeyPair } = require('../signer');
 const samples = require('../../../nodes/PaymentWebhookTrigger/providers/wechatPay/samples');
 
 const ALGORITHM = 'AEAD_AES_256_GCM';
@@ -26,28 +20,13 @@ const PUBLIC_KEY_ID = 'PUB_KEY_ID_0119000001092026112400000000000001';
 const APIV3_KEY = 'affiliateTrackingApiV3TestKey001';
 const OTHER_APIV3_KEY = 'affiliateTrackingApiV3TestKey002';
 
-/** A WeChat Pay private key (PKCS #8 PEM). */
-function newPrivateKey() {
-	return generateKeyPairSync('rsa', {
-		modulusLength: 2048,
-		privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-		publicKeyEncoding: { type: 'spki', format: 'pem' },
-	}).privateKey;
-}
-
-/** @param {string} privateKey @returns {string} its public key, PEM as WeChat Pay's pub_key.pem */
-const publicKeyOf = (privateKey) =>
-	String(createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }));
-
 /**
  * A test merchant of its own (for unit tests that need several): its WeChat Pay key pair, the
  * public key's ID, its APIv3 key and merchant ID.
  */
 function testMerchant() {
-	const privateKey = newPrivateKey();
 	return {
-		privateKey,
-		publicKey: publicKeyOf(privateKey),
+		...newRsaKeyPair(),
 		publicKeyId: `PUB_KEY_ID_0119000001${randomBytes(8).toString('hex').toUpperCase()}`,
 		apiV3Key: randomBytes(16).toString('hex'),
 		merchantId: samples.merchantId,
@@ -132,18 +111,18 @@ function openNotification(body) {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const secret = newPrivateKey();
+// WeChat Pay's key pair; its public key is PEM as WeChat Pay's pub_key.pem.
+const keys = newRsaKeyPair();
 
 /** @type {import('../signer').Signer} */
 const signer = {
-	secret,
-	otherSecret: newPrivateKey(),
+	secret: keys.privateKey,
+	otherSecret: newRsaKeyPair().privateKey,
 	signatureHeader: 'wechatpay-signature',
-	signsTimestamp: true,
 	demoCredential: { id: 'paySigningWechat1', name: 'WeChat Pay public key and APIv3 key (demo)' },
 	sign: (rawBody, key, { timestamp }) => signNotification(rawBody, key, PUBLIC_KEY_ID, timestamp),
 	credentialData: {
-		publicKey: publicKeyOf(secret),
+		publicKey: keys.publicKey,
 		publicKeyId: PUBLIC_KEY_ID,
 		decryptionSecret: APIV3_KEY,
 	},
