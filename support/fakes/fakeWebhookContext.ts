@@ -2,10 +2,17 @@
  * A stand-in for n8n's IWebhookFunctions for source-level tests of the Payment Webhook Trigger:
  * node parameters, the signing credential, a request with its raw body (kept on the request, or
  * read on demand as n8n's `readRawBody` does), an Express-like response that records what was
- * sent, and a logger that records every line. It implements only what the node calls.
+ * sent, and a logger that records every line. It implements only what the node calls. Also the
+ * trigger's credential test, called as n8n calls it.
  */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
+import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { fakeNode } from './fakeNode';
 
 export interface FakeWebhookOptions {
@@ -107,4 +114,17 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 		logged,
 		readRawBodyCalls: () => readCalls,
 	};
+}
+
+/** The trigger's credential test on a signing credential holding `signingSecret`, as n8n calls it. */
+export async function testSigningSecret(signingSecret: unknown) {
+	return await new PaymentWebhookTrigger().methods.credentialTest.signingSecretFormat.call(
+		{} as ICredentialTestFunctions,
+		{
+			id: 'c',
+			name: 'c',
+			type: 'paymentWebhookSigningApi',
+			data: { signingSecret },
+		} as ICredentialsDecrypted,
+	);
 }

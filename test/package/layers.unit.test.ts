@@ -46,6 +46,9 @@ const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerN
 	{ name: 'credential', folder: 'credentials', mayImport: ['credential', 'transport'] },
 ];
 
+/** Planted sources written `file: source`, as [file, source]. */
+const planted = (rows: string[]) => rows.map((row) => row.split(/: (.*)/s, 2) as [string, string]);
+
 function layerOf(path: string) {
 	return LAYERS.find(({ folder }) => path === folder || path.startsWith(`${folder}/`));
 }
@@ -133,57 +136,31 @@ describe(scenario('package.layers'), () => {
 		expect(READS_PARAMETERS.test(source)).toBe(false);
 	});
 
-	// Planted sources: the check must catch each of these.
-	it.each([
-		[
-			'nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts',
-			"import { profile } from '../AffiliateTracking/actions/promoter/getBalances.operation';",
-		],
-		[
-			'nodes/AffiliateTracking/actions/router.ts',
-			"import type { TriggerEvent } from '../../AffiliateTrackingTrigger/changes';",
-		],
-		[
-			'nodes/shared/helpers/itemLoop.ts',
-			"import { router } from '../../AffiliateTracking/actions/router';",
-		],
-		['nodes/shared/transport/index.ts', "import { readRunOptions } from '../helpers/runOptions';"],
-		[
-			'nodes/shared/transport/errors.ts',
-			"export { RESULT_FIGURES } from '../../AffiliateTrackingTrigger/changes';",
-		],
-		[
-			'credentials/AffiliateTrackingApi.credentials.ts',
-			"import { MAIN_CONNECTION } from '../nodes/shared/helpers/n8nCompatibility';",
-		],
-		[
-			'nodes/shared/helpers/validation.ts',
-			"const fake = require('../../../support/fakes/fakeContext');",
-		],
-		[
-			'nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts',
-			"import { apiRequest } from '../shared/transport';",
-		],
-		[
-			'nodes/AffiliateTrackingTrigger/changes.ts',
-			"import { PROVIDERS } from '../PaymentWebhookTrigger/signatures';",
-		],
-	])('catches a planted import in %s: %s', (file, source) => {
+	// Planted sources, `file: source`: the check must catch each of these.
+	it.each(
+		planted([
+			"nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts: import { profile } from '../AffiliateTracking/actions/promoter/getBalances.operation';",
+			"nodes/AffiliateTracking/actions/router.ts: import type { TriggerEvent } from '../../AffiliateTrackingTrigger/changes';",
+			"nodes/shared/helpers/itemLoop.ts: import { router } from '../../AffiliateTracking/actions/router';",
+			"nodes/shared/transport/index.ts: import { readRunOptions } from '../helpers/runOptions';",
+			"nodes/shared/transport/errors.ts: export { RESULT_FIGURES } from '../../AffiliateTrackingTrigger/changes';",
+			"credentials/AffiliateTrackingApi.credentials.ts: import { MAIN_CONNECTION } from '../nodes/shared/helpers/n8nCompatibility';",
+			"nodes/shared/helpers/validation.ts: const fake = require('../../../support/fakes/fakeContext');",
+			"nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts: import { apiRequest } from '../shared/transport';",
+			"nodes/AffiliateTrackingTrigger/changes.ts: import { PROVIDERS } from '../PaymentWebhookTrigger/signatures';",
+		]),
+	)('catches a planted import in %s: %s', (file, source) => {
 		expect(violations(file, source)).toHaveLength(1);
 	});
 
-	it.each([
-		['nodes/shared/helpers/itemLoop.ts', "import { apiRequest } from '../transport';"],
-		[
-			'nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts',
-			"import { promoterBalancesProfile } from '../shared/helpers/promoterReads';",
-		],
-		[
-			'credentials/AffiliateTrackingApi.credentials.ts',
-			"import { signRequestOptions } from '../nodes/shared/transport/requestSigner';",
-		],
-		['nodes/shared/transport/signing.ts', "import { createHash } from 'node:crypto';"],
-	])('lets %s import downwards: %s', (file, source) => {
+	it.each(
+		planted([
+			"nodes/shared/helpers/itemLoop.ts: import { apiRequest } from '../transport';",
+			"nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts: import { promoterBalancesProfile } from '../shared/helpers/promoterReads';",
+			"credentials/AffiliateTrackingApi.credentials.ts: import { signRequestOptions } from '../nodes/shared/transport/requestSigner';",
+			"nodes/shared/transport/signing.ts: import { createHash } from 'node:crypto';",
+		]),
+	)('lets %s import downwards: %s', (file, source) => {
 		expect(violations(file, source)).toEqual([]);
 	});
 });

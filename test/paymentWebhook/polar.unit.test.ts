@@ -6,9 +6,6 @@
  */
 import { createHmac } from 'node:crypto';
 
-import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
-
-import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { eventTypeOf, paymentEventItem } from '../../nodes/PaymentWebhookTrigger/events';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -23,6 +20,7 @@ import {
 	withSigningSecret,
 } from '../../support/payment/paymentSignatures';
 import { polarWebhooks } from '../../support/payment/polarSdk';
+import { testSigningSecret } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 
 const LEGACY_SECRET = TEST_SIGNING_SECRETS.polar;
@@ -125,16 +123,7 @@ describe(scenario('paymentWebhook.polar'), () => {
 	it.each([LEGACY_SECRET, STANDARD_SECRET])(
 		'the credential test accepts %s for Polar',
 		async (signingSecret) => {
-			const result =
-				await new PaymentWebhookTrigger().methods.credentialTest.signingSecretFormat.call(
-					{} as ICredentialTestFunctions,
-					{
-						id: 'c',
-						name: 'c',
-						type: 'paymentWebhookSigningApi',
-						data: { signingSecret },
-					} as ICredentialsDecrypted,
-				);
+			const result = await testSigningSecret(signingSecret);
 			expect(result.status).toBe('OK');
 			expect(result.message).toMatch(/well formed for .*\bPolar\b/);
 			expect(result.message).not.toContain(signingSecret);

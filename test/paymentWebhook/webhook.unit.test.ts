@@ -6,13 +6,7 @@
  * accepted delivery gives exactly one item. Also its webhook lifecycle and its credential test (the
  * description as n8n loads it: test/package/description.package.test.ts).
  */
-import {
-	NodeOperationError,
-	type ICredentialsDecrypted,
-	type ICredentialTestFunctions,
-	type IDataObject,
-	type IHookFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import {
 	PLAIN_JSON_PROVIDERS,
@@ -34,6 +28,7 @@ import {
 } from '../../nodes/PaymentWebhookTrigger/providers';
 import {
 	fakeWebhookContext,
+	testSigningSecret,
 	type FakeWebhookOptions,
 } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
@@ -350,27 +345,18 @@ describe(scenario('paymentWebhook.credential'), () => {
 			['decryptionSecret', true],
 			['rootCertificate', true],
 		]);
-		const test = trigger.methods.credentialTest.signingSecretFormat;
-		const check = async (signingSecret: unknown) =>
-			await test.call(
-				{} as ICredentialTestFunctions,
-				{
-					id: 'c',
-					name: 'c',
-					type: 'paymentWebhookSigningApi',
-					data: { signingSecret },
-				} as ICredentialsDecrypted,
-			);
-		await expect(check(TEST_SIGNING_SECRETS.stripe)).resolves.toMatchObject({ status: 'OK' });
+		await expect(testSigningSecret(TEST_SIGNING_SECRETS.stripe)).resolves.toMatchObject({
+			status: 'OK',
+		});
 		// An empty credential is the App Store's (no secret: Apple's root is pinned), no other's.
 		for (const empty of ['', undefined]) {
-			await expect(check(empty)).resolves.toEqual({
+			await expect(testSigningSecret(empty)).resolves.toEqual({
 				status: 'OK',
 				message:
 					"The credential is well formed for Apple App Store. It is checked against each delivery's signature; no provider is contacted.",
 			});
 		}
-		const spaced = await check(' whsec_secret_with_space ');
+		const spaced = await testSigningSecret(' whsec_secret_with_space ');
 		expect(spaced.status).toBe('Error');
 		expect(spaced.message).not.toContain('whsec_secret_with_space');
 	});
@@ -396,15 +382,7 @@ describe(scenario('paymentWebhook.credential'), () => {
 	] as const)(
 		'the credential test names the providers whose form a %s secret fits',
 		async (provider, fits, misfits) => {
-			const result = await trigger.methods.credentialTest.signingSecretFormat.call(
-				{} as ICredentialTestFunctions,
-				{
-					id: 'c',
-					name: 'c',
-					type: 'paymentWebhookSigningApi',
-					data: { signingSecret: TEST_SIGNING_SECRETS[provider] },
-				} as ICredentialsDecrypted,
-			);
+			const result = await testSigningSecret(TEST_SIGNING_SECRETS[provider]);
 			expect(result.status).toBe('OK');
 			const named =
 				/^The credential is well formed for (.*)\. It is checked against each delivery's signature; no provider is contacted\.$/
@@ -416,15 +394,7 @@ describe(scenario('paymentWebhook.credential'), () => {
 	);
 
 	it('the credential test no longer calls a malformed Standard Webhooks secret fit for it', async () => {
-		const result = await trigger.methods.credentialTest.signingSecretFormat.call(
-			{} as ICredentialTestFunctions,
-			{
-				id: 'c',
-				name: 'c',
-				type: 'paymentWebhookSigningApi',
-				data: { signingSecret: 'whsec_not base64!' },
-			} as ICredentialsDecrypted,
-		);
+		const result = await testSigningSecret('whsec_not base64!');
 		expect(result.message).not.toContain('Standard Webhooks');
 		expect(result.message).not.toContain('not base64!');
 	});

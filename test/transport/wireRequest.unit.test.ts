@@ -1,11 +1,17 @@
 /**
- * The one function that fixes a request's bytes (toWireRequest), and that every way in comes to
- * the same bytes: the options the node hands n8n read back by the credential, and the package
- * root's buildSignedRequest.
+ * The one function that fixes a request's bytes (toWireRequest); the HTTP Request node adapter
+ * (readWireRequest), which reads n8n's request options (the current shape, the request-library
+ * shape of the HTTP Request node v3 and v4.x, the credential test's) into the wire request; and
+ * that every way in comes to the same bytes: the options the node hands n8n read back by the
+ * credential, and the package root's buildSignedRequest. The signatures over these shapes are in
+ * signing.unit.test.ts; here, the bytes.
  */
 import { createHash, createHmac } from 'node:crypto';
 
-import { readWireRequest } from '../../nodes/shared/transport/httpRequestAdapter';
+import {
+	readWireRequest,
+	type SignableRequestOptions,
+} from '../../nodes/shared/transport/httpRequestAdapter';
 import { buildSignedRequest, helperOptionsOf } from '../../nodes/shared/transport/requestSigner';
 import {
 	apiRoot,
@@ -17,6 +23,7 @@ import { scenario } from '../../support/scenarios';
 const BASE = 'https://api.example.com';
 const ROOT = `${BASE}/api/open/v1`;
 const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 
 describe(scenario('transport.wireRequest'), () => {
 	it('a POST: the URL below the API prefix, the body serialized once as JSON', () => {
@@ -129,5 +136,114 @@ describe(scenario('transport.sameBytes'), () => {
 		expect(signed.headers['X-Api-Sign']).toBe(
 			createHmac('sha256', secret).update(stringToSign).digest('hex'),
 		);
+	});
+});
+
+const cases: Array<{
+	name: string;
+	options: SignableRequestOptions;
+	url: string;
+	body?: string;
+	contentType?: string;
+}> = [
+	{
+		name: "the credential test's baseURL and relative url",
+		options: {
+			method: 'POST',
+			baseURL: `${ROOT}/`,
+			url: '/oauth/getUserByAuthorizationCode',
+			body: { code: 'c' },
+		},
+		url: `${ROOT}/oauth/getUserByAuthorizationCode`,
+		body: '{"code":"c"}',
+		contentType: JSON_TYPE,
+	},
+	{
+		name: 'a relative url with leading slashes, below the API prefix',
+		options: { method: 'GET', url: '//promoters/u1' },
+		url: `${ROOT}/promoters/u1`,
+	},
+	{
+		name: 'an absolute uri given as a URL, its fragment left out',
+		options: { method: 'GET', uri: new URL(`${ROOT}/promoters/u1?a=1#part`) },
+		url: `${ROOT}/promoters/u1?a=1`,
+	},
+	{
+		name: 'an absolute URL outside the API prefix on the same service',
+		options: { method: 'GET', url: `${BASE}/health` },
+		url: `${BASE}/health`,
+	},
+	{
+		name: 'no method is a GET, and a GET sends no body',
+		options: { url: '/promoters/u1', body: { ignored: 1 }, formData: { f: 'v' } },
+		url: `${ROOT}/promoters/u1`,
+	},
+	{
+		name: 'qs arrays joined by commas (arrayFormat comma)',
+		options: { method: 'GET', url: '/promoters/u1', qs: { ids: ['1', '2'] }, arrayFormat: 'comma' },
+		url: `${ROOT}/promoters/u1?ids=1%2C2`,
+	},
+	{
+		name: 'qs: dates in ISO form, empty values left out, objects in arrays bracketed',
+		options: {
+			method: 'GET',
+			url: '/promoters/u1',
+			qs: {
+				from: new Date(Date.UTC(2026, 0, 2)),
+				none: null,
+				rows: [{ id: 7 }],
+			},
+		},
+		url: `${ROOT}/promoters/u1?from=2026-01-02T00%3A00%3A00.000Z&rows%5B%5D%5Bid%5D=7`,
+	},
+	{
+		name: 'a URLSearchParams body is form fields',
+		options: { method: 'POST', url: '/track/refund', body: new URLSearchParams({ a: 'x y' }) },
+		url: `${ROOT}/track/refund`,
+		body: 'a=x+y',
+		contentType: FORM,
+	},
+	{
+		name: 'form fields given as a string are sent as written',
+		options: { method: 'POST', url: '/track/refund', form: 'a=x%20y' },
+		url: `${ROOT}/track/refund`,
+		body: 'a=x%20y',
+		contentType: FORM,
+	},
+	{
+		name: 'a POST without a body sends none',
+		options: { method: 'POST', uri: `${ROOT}/promoter/login`, json: true },
+		url: `${ROOT}/promoter/login`,
+		body: '',
+	},
+	{
+		name: 'a JSON array body is serialized as JSON',
+		options: { method: 'PUT', url: '/x', body: [1, 'a'] },
+		url: `${ROOT}/x`,
+		body: '[1,"a"]',
+		contentType: JSON_TYPE,
+	},
+];
+
+describe(scenario('transport.httpRequestAdapter'), () => {
+	it.each(cases)('$name', ({ options, url, body = '', contentType }) => {
+		const wire = readWireRequest(options, BASE);
+		const parsed = new URL(url);
+		expect(wire).toEqual({
+			method: (options.method ?? 'GET').toUpperCase(),
+			url,
+			path: parsed.pathname,
+			query: parsed.search.slice(1),
+			body,
+			contentType,
+		});
+	});
+
+	it.each<[string, SignableRequestOptions, RegExp]>([
+		['an absolute URL that does not parse', { url: 'https://' }, /not a valid address/],
+		['another scheme on the same host', { url: 'http://api.example.com/x' }, /not the credential/],
+		['a blank URL', { url: '  ' }, /no URL/],
+	])('refuses %s', (_name, options, message) => {
+		expect(() => readWireRequest(options, BASE)).toThrow(message);
 	});
 });
