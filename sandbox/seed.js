@@ -97,6 +97,26 @@ const SEED_TIME = Date.parse('2026-03-01T10:00:00+08:00');
 const DAY = 24 * 3600 * 1000;
 
 /**
+ * A seeded conversion's reward, and the rewards below it.
+ * @param {string} status @param {number} cents @param {{ status: string, cents: number }[]} [subRewards]
+ */
+const reward = (status, cents, subRewards = []) => ({ status, cents, subRewards });
+
+/**
+ * A seeded conversion with a transaction and a value (in cents), and its rewards.
+ * @param {string} event @param {string} invitedUserId @param {string} transactionId
+ * @param {number} valueCents @param {number} createdAt @param {ReturnType<typeof reward>[]} [rewards]
+ */
+const valued = (event, invitedUserId, transactionId, valueCents, createdAt, rewards = []) => ({
+	event,
+	invitedUserId,
+	transactionId,
+	valueCents,
+	createdAt,
+	rewards,
+});
+
+/**
  * @returns {import('./api/state').SeedData}
  */
 function seedData() {
@@ -188,87 +208,30 @@ function seedData() {
 		// Every seeded conversion is VideoMax's, referred by user_1001.
 		conversions: [
 			// Signup of the buyer, then a purchase with every reward state.
+			{ event: 'signup', invitedUserId: 'buyer_1', createdAt: SEED_TIME - 10 * DAY },
+			valued('purchase', 'buyer_1', 'txn_1001', 10000, SEED_TIME - 9 * DAY, [
+				reward('pending', 1000, [
+					{ status: 'approved', cents: 200 },
+					{ status: 'paid', cents: 100 },
+				]),
+				reward('approved', 500),
+				reward('paid', 700),
+			]),
+			{ event: 'signup', invitedUserId: 'buyer_2', createdAt: SEED_TIME + 1 * DAY },
+			valued('purchase', 'buyer_2', 'txn_1002', 4900, SEED_TIME + 2 * DAY, [reward('paid', 490)]),
 			{
-				event: 'signup',
-				invitedUserId: 'buyer_1',
-				createdAt: SEED_TIME - 10 * DAY,
-			},
-			{
-				event: 'purchase',
-				invitedUserId: 'buyer_1',
-				transactionId: 'txn_1001',
-				valueCents: 10000,
-				createdAt: SEED_TIME - 9 * DAY,
-				rewards: [
-					{
-						status: 'pending',
-						cents: 1000,
-						subRewards: [
-							{ status: 'approved', cents: 200 },
-							{ status: 'paid', cents: 100 },
-						],
-					},
-					{ status: 'approved', cents: 500, subRewards: [] },
-					{ status: 'paid', cents: 700, subRewards: [] },
-				],
-			},
-			{
-				event: 'signup',
-				invitedUserId: 'buyer_2',
-				createdAt: SEED_TIME + 1 * DAY,
-			},
-			{
-				event: 'purchase',
-				invitedUserId: 'buyer_2',
-				transactionId: 'txn_1002',
-				valueCents: 4900,
-				createdAt: SEED_TIME + 2 * DAY,
-				rewards: [{ status: 'paid', cents: 490, subRewards: [] }],
-			},
-			{
-				event: 'purchase',
-				invitedUserId: 'buyer_2',
-				transactionId: 'txn_voided',
-				valueCents: 2500,
+				...valued('purchase', 'buyer_2', 'txn_voided', 2500, SEED_TIME + 3 * DAY, [
+					reward('rejected', 250),
+				]),
 				voided: true,
-				createdAt: SEED_TIME + 3 * DAY,
-				rewards: [{ status: 'rejected', cents: 250, subRewards: [] }],
 			},
 			// Two conversions share one transaction id: refund must refuse.
-			{
-				event: 'purchase',
-				invitedUserId: 'buyer_1',
-				transactionId: 'txn_duplicate',
-				valueCents: 1000,
-				createdAt: SEED_TIME,
-				rewards: [],
-			},
-			{
-				event: 'purchase',
-				invitedUserId: 'buyer_2',
-				transactionId: 'txn_duplicate',
-				valueCents: 1000,
-				createdAt: SEED_TIME,
-				rewards: [],
-			},
+			valued('purchase', 'buyer_1', 'txn_duplicate', 1000, SEED_TIME),
+			valued('purchase', 'buyer_2', 'txn_duplicate', 1000, SEED_TIME),
 			// A custom event without value: not paid-type.
-			{
-				event: 'trial_started',
-				invitedUserId: 'buyer_1',
-				transactionId: 'txn_trial',
-				valueCents: 0,
-				createdAt: SEED_TIME,
-				rewards: [],
-			},
+			valued('trial_started', 'buyer_1', 'txn_trial', 0, SEED_TIME),
 			// A numeric transaction id, refundable as the integer 20260301.
-			{
-				event: 'upgrade',
-				invitedUserId: 'buyer_1',
-				transactionId: '20260301',
-				valueCents: 3000,
-				createdAt: SEED_TIME,
-				rewards: [{ status: 'pending', cents: 300, subRewards: [] }],
-			},
+			valued('upgrade', 'buyer_1', '20260301', 3000, SEED_TIME, [reward('pending', 300)]),
 		].map((conversion) => ({ product: PRODUCTS.videomax, promoter: 'user_1001', ...conversion })),
 	};
 }

@@ -48,13 +48,9 @@ class RequestStats {
 		this.durationsMs = [];
 	}
 
-	/** Counters and lists emptied; requests in flight stay counted until they end. */
+	/** Counters and lists emptied, as when new; requests in flight stay counted until they end. */
 	reset() {
-		this.requestCount = 0;
-		this.peakInFlight = 0;
-		this.log = [];
-		this.calls = [];
-		this.durationsMs = [];
+		Object.assign(this, new RequestStats(this.logLimit), { inFlight: this.inFlight });
 	}
 
 	/** An API request arrived; `ended` is called once its answer is sent or its socket closes. */

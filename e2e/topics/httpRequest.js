@@ -86,6 +86,12 @@ async function httpRequestChecks(context) {
 		assert.ok(httpRun, 'the HTTP Request node workflow did not run');
 		return outputOf(httpRun, node).map((item) => item.json);
 	};
+	/** A case's first item, an answer with code 0. @param {string} node */
+	const httpAnswer = (node) => {
+		const [output] = httpOutput(node);
+		assert.equal(output.code, 0, JSON.stringify(output));
+		return output;
+	};
 	/** The calls the sandbox received during the run, to one path. @param {string} method @param {string} endpoint */
 	const httpCalls = (method, endpoint) =>
 		sandbox.calls
@@ -118,9 +124,8 @@ async function httpRequestChecks(context) {
 	 * @param {string} node @param {string} userId
 	 */
 	const assertStatisticsRead = (node, userId) => {
-		const [output] = httpOutput(node);
+		const output = httpAnswer(node);
 		const query = { start_date: httpRange.from, end_date: httpRange.to };
-		assert.equal(output.code, 0, JSON.stringify(output));
 		assert.deepEqual(output.data, sandboxStatistics(userId, query));
 		const call = httpCalls('GET', `/promoters/${userId}/statistics`).find((candidate) =>
 			candidate.query.includes('end_date'),
@@ -133,8 +138,7 @@ async function httpRequestChecks(context) {
 	await check(
 		'HTTP Request node 4.5 + Affiliate Tracking API credential: v2 POST with a JSON body (track/refund)',
 		() => {
-			const [output] = httpOutput(HTTP_NODES.postJson);
-			assert.equal(output.code, 0, JSON.stringify(output));
+			const output = httpAnswer(HTTP_NODES.postJson);
 			assert.deepEqual(
 				[output.data.status, output.data.transaction_id],
 				['APPLIED', httpRefundTxn],
@@ -164,8 +168,7 @@ async function httpRequestChecks(context) {
 	await check(
 		'HTTP Request node 4.5 + a v1 credential: v1 POST with a JSON body (promoter/login)',
 		() => {
-			const [output] = httpOutput(HTTP_NODES.postV1);
-			assert.equal(output.code, 0, JSON.stringify(output));
+			const output = httpAnswer(HTTP_NODES.postV1);
 			assert.ok(
 				sandbox.state.centerTokens.has(output.data.token),
 				'the token is not one the sandbox issued',
@@ -190,8 +193,7 @@ async function httpRequestChecks(context) {
 				'user_1002',
 			);
 
-			const [signup] = httpOutput(HTTP_NODES.rawJsonString);
-			assert.equal(signup.code, 0, JSON.stringify(signup));
+			const signup = httpAnswer(HTTP_NODES.rawJsonString);
 			assert.equal(signup.data.event_name, 'signup');
 			const [raw] = httpCalls('POST', '/track/conversion').filter((candidate) =>
 				candidate.body.includes(httpInvitedUser),
@@ -210,8 +212,7 @@ async function httpRequestChecks(context) {
 	);
 
 	await check('HTTP Request node v3: GET with expand=links,statistics (promoters/{id})', () => {
-		const [output] = httpOutput(HTTP_NODES.version3);
-		assert.equal(output.code, 0, JSON.stringify(output));
+		const output = httpAnswer(HTTP_NODES.version3);
 		const expected = readPromoter(
 			sandbox.state,
 			PRODUCTS.videomax,

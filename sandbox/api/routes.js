@@ -22,89 +22,87 @@ const PREFIX = '/api/open/v1';
  *   permission?: string, permissionCode?: number, serverError: string, handler: (call: Call) => Outcome }} Route
  */
 
-const AUTH_CODE_FAILED = 'Failed to create the authorization code';
-
-/** @param {'get'|'links'|'statistics'|'balances'} view @param {RegExp} path @returns {Route} */
-const promoterRead = (view, path) => ({
-	name: `promoter.${view}`,
-	cls: 'promoterRead',
-	method: 'GET',
-	path,
-	v2Only: true,
-	permission: 'promoter:read',
-	permissionCode: CODE.other,
-	serverError: 'Failed to retrieve promoter data',
-	handler: ({ state, product, query, params }) =>
-		readPromoter(state, product, params[0], view, query),
-});
-
-/** @type {Route[]} paths relative to PREFIX */
-const ROUTES = [
-	{
-		name: 'authorize',
-		cls: 'oauth',
-		method: 'POST',
-		path: /^\/oauth\/authorize$/,
-		serverError: AUTH_CODE_FAILED,
-		handler: ({ state, product, input }) =>
-			issueAuthCode(state, product, input, 'product_key', false),
-	},
-	{
-		name: 'authorizeAndRedirect',
-		cls: 'oauth',
-		method: 'GET',
-		path: /^\/oauth\/authorizeAndRedirect$/,
-		serverError: AUTH_CODE_FAILED,
-		handler: ({ state, product, query }) => authorizeAndRedirect(state, product, query),
-	},
-	{
-		name: 'exchangeCode',
-		cls: 'oauth',
-		method: 'POST',
-		path: /^\/oauth\/getUserByAuthorizationCode$/,
-		serverError: 'Failed to read the authorization code',
-		handler: ({ state, product, input }) => exchangeCode(state, product, input),
-	},
-	{
-		name: 'debugCode',
-		cls: 'oauth',
-		method: 'POST',
-		path: /^\/oauth\/getDebugAuthCode$/,
-		serverError: AUTH_CODE_FAILED,
-		handler: ({ state, product, input }) =>
-			issueAuthCode(state, product, input, 'source_product_key', true),
-	},
-	{
-		name: 'trackConversion',
-		cls: 'conversion',
-		method: 'POST',
-		path: /^\/track\/conversion$/,
-		serverError: 'Failed to record the conversion',
-		handler: ({ state, product, input }) => trackConversion(state, product, input),
-	},
-	{
-		name: 'refund',
-		cls: 'refund',
-		method: 'POST',
-		path: /^\/track\/refund$/,
+/**
+ * What a request class's routes share: the message of their 6000000 server failure and what the
+ * gateway checks before them.
+ * @type {Record<RequestClass, Pick<Route, 'serverError' | 'v2Only' | 'permission' | 'permissionCode'>>}
+ */
+const CLASSES = {
+	oauth: { serverError: 'Failed to create the authorization code' },
+	conversion: { serverError: 'Failed to record the conversion' },
+	refund: {
+		serverError: 'Failed to apply the conversion adjustment',
 		v2Only: true,
 		permission: 'conversion:adjust',
 		permissionCode: CODE.auth,
-		serverError: 'Failed to apply the conversion adjustment',
-		handler: ({ state, product, input }) => refund(state, product, input),
 	},
-	{
-		name: 'promoterLogin',
-		cls: 'promoterLogin',
-		method: 'POST',
-		path: /^\/promoter\/login$/,
-		serverError: 'Failed to log the promoter in',
-		handler: ({ state, product, input }) => promoterLogin(state, product, input),
+	promoterLogin: { serverError: 'Failed to log the promoter in' },
+	promoterRead: {
+		serverError: 'Failed to retrieve promoter data',
+		v2Only: true,
+		permission: 'promoter:read',
+		permissionCode: CODE.other,
 	},
-	promoterRead('get', /^\/promoters\/([^/]*)$/),
-	promoterRead('links', /^\/promoters\/([^/]*)\/links$/),
-	promoterRead('statistics', /^\/promoters\/([^/]*)\/statistics$/),
-	promoterRead('balances', /^\/promoters\/([^/]*)\/balances$/),
+};
+
+/**
+ * A row: `METHOD /path` (below PREFIX, `*` a path parameter), its name, its class, its handler,
+ * and its own server failure's message where not its class's.
+ * @param {string} endpoint @param {string} name @param {RequestClass} cls
+ * @param {Route['handler']} handler @param {string} [serverError]
+ * @returns {Route}
+ */
+function route(endpoint, name, cls, handler, serverError) {
+	const [method, path] = endpoint.split(' ');
+	return {
+		name,
+		cls,
+		method: /** @type {Route['method']} */ (method),
+		path: new RegExp(`^${path.replace('*', '([^/]*)')}$`),
+		...CLASSES[cls],
+		...(serverError && { serverError }),
+		handler,
+	};
+}
+
+/**
+ * The handler of a route that answers from the request's body alone.
+ * @param {(state: Call['state'], product: string, input: Call['input']) => Outcome} answer
+ * @returns {Route['handler']}
+ */
+const ofBody = (answer) => (call) => answer(call.state, call.product, call.input);
+
+/** @param {'get'|'links'|'statistics'|'balances'} view @param {string} [below] */
+const promoterRead = (view, below = '') =>
+	route(`GET /promoters/*${below}`, `promoter.${view}`, 'promoterRead', (call) =>
+		readPromoter(call.state, call.product, call.params[0], view, call.query),
+	);
+
+/** @type {Route[]} */
+const ROUTES = [
+	route('POST /oauth/authorize', 'authorize', 'oauth', (call) =>
+		issueAuthCode(call.state, call.product, call.input, 'product_key', false),
+	),
+	route('GET /oauth/authorizeAndRedirect', 'authorizeAndRedirect', 'oauth', (call) =>
+		authorizeAndRedirect(call.state, call.product, call.query),
+	),
+	route(
+		'POST /oauth/getUserByAuthorizationCode',
+		'exchangeCode',
+		'oauth',
+		ofBody(exchangeCode),
+		'Failed to read the authorization code',
+	),
+	route('POST /oauth/getDebugAuthCode', 'debugCode', 'oauth', (call) =>
+		issueAuthCode(call.state, call.product, call.input, 'source_product_key', true),
+	),
+	route('POST /track/conversion', 'trackConversion', 'conversion', ofBody(trackConversion)),
+	route('POST /track/refund', 'refund', 'refund', ofBody(refund)),
+	route('POST /promoter/login', 'promoterLogin', 'promoterLogin', ofBody(promoterLogin)),
+	promoterRead('get'),
+	promoterRead('links', '/links'),
+	promoterRead('statistics', '/statistics'),
+	promoterRead('balances', '/balances'),
 ];
 
 /**
