@@ -117,24 +117,28 @@ const valued = (event, invitedUserId, transactionId, valueCents, createdAt, rewa
 });
 
 /**
+ * A seeded product: its currency and referral campaign may go unsaid.
+ * @typedef {Omit<import('./api/state').Product, 'currency' | 'referralCampaign'>
+ *   & Partial<import('./api/state').Product>} SeedProduct
+ */
+
+/**
  * @returns {import('./api/state').SeedData}
  */
 function seedData() {
 	return {
-		products: [
+		// In USD and with no referral campaign unless they say.
+		products: /** @type {SeedProduct[]} */ ([
 			{
 				key: PRODUCTS.photopal,
 				name: 'PhotoPal',
-				currency: 'USD',
 				promotionUrl: 'https://photopal.example/welcome',
 				affiliateCampaign: { id: 101, state: 'in_progress' },
-				referralCampaign: null,
 				trackingDomains: { default: 'go.photopal.example' },
 			},
 			{
 				key: PRODUCTS.videomax,
 				name: 'VideoMax',
-				currency: 'USD',
 				promotionUrl: 'https://videomax.example/landing',
 				affiliateCampaign: { id: 201, state: 'in_progress' },
 				referralCampaign: {
@@ -155,10 +159,9 @@ function seedData() {
 				currency: 'EUR',
 				promotionUrl: 'https://paused.example/start',
 				affiliateCampaign: { id: 301, state: 'paused' },
-				referralCampaign: null,
 				trackingDomains: { default: 'go.paused.example' },
 			},
-		],
+		]).map((product) => ({ currency: 'USD', referralCampaign: null, ...product })),
 		keys: KEYS,
 		promoters: [
 			{
