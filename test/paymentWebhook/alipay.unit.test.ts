@@ -23,7 +23,7 @@ import {
 import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
-import { sampleEvent } from '../../support/payment/paymentSignatures';
+import { sampleEvent, withSigningSecret } from '../../support/payment/paymentSignatures';
 import { newRsaKeyPair } from '../../support/payment/signer';
 import {
 	contentToSign,
@@ -54,13 +54,7 @@ const samples = {
 const app = testApp();
 const stranger = testApp();
 
-const secretsOf = (publicKey: string) => ({
-	signingSecret: '',
-	publicKey,
-	publicKeyId: '',
-	decryptionSecret: '',
-	rootCertificate: '',
-});
+const secretsOf = (publicKey: string) => ({ ...withSigningSecret(''), publicKey });
 
 function request(
 	rawBody: string | Buffer,

@@ -33,6 +33,7 @@ import {
 	nodeParametersOf,
 	sampleEvent,
 	testSecretsOf,
+	withSigningSecret,
 } from '../../support/payment/paymentSignatures';
 import { scenario } from '../../support/scenarios';
 
@@ -211,13 +212,7 @@ describe(scenario('paymentWebhook.appStore.events'), () => {
 });
 
 describe(scenario('paymentWebhook.appStore.provider'), () => {
-	const NO_SECRETS = {
-		signingSecret: '',
-		publicKey: '',
-		publicKeyId: '',
-		decryptionSecret: '',
-		rootCertificate: '',
-	};
+	const NO_SECRETS = withSigningSecret('');
 	const request = (
 		rawBody: string,
 		settings: Record<string, string>,

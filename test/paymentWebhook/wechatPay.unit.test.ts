@@ -16,7 +16,7 @@ import {
 import type { DeliveryRequest } from '../../nodes/PaymentWebhookTrigger/provider';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
-import { sampleEvent } from '../../support/payment/paymentSignatures';
+import { sampleEvent, withSigningSecret } from '../../support/payment/paymentSignatures';
 import {
 	notificationBody as sealedNotification,
 	signNotification as signedHeaders,
@@ -73,11 +73,10 @@ function notification({
 }
 
 const secretsOf = (m = merchant) => ({
-	signingSecret: '',
+	...withSigningSecret(''),
 	publicKey: m.publicKey,
 	publicKeyId: m.publicKeyId,
 	decryptionSecret: m.apiV3Key,
-	rootCertificate: '',
 });
 
 function request(
