@@ -33,7 +33,7 @@ import {
 	signFields,
 } from '../../support/payment/signers/alipay';
 
-/** An app's Alipay key pair, made here (RSA 2048), and the samples' App ID. */
+/** An app's Alipay key pair (RSA 2048, newRsaKeyPair), and the samples' App ID. */
 function testApp() {
 	const { privateKey, publicKey } = newRsaKeyPair();
 	return {

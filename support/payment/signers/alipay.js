@@ -6,9 +6,9 @@
  * joined with `&` (written here from Alipay's documentation, 异步通知验签); the form encoded as
  * Alipay's Java gateway encodes it (java.net.URLEncoder: a space is `+`). `alipay-sdk` (Alipay's
  * own) only verifies notifications: test/paymentWebhook/alipay.unit.test.ts checks these with its
- * `checkNotifySignV2`. The keys are made here with node:crypto (RSA 2048), anew in each process:
- * the signer's `secret` is the private key, the credential holds the public half as Alipay's
- * console shows it (bare base64).
+ * `checkNotifySignV2`. The keys are made with node:crypto (RSA 2048, signer.js's newRsaKeyPair),
+ * anew in each process: the signer's `secret` is the private key, the credential holds the public
+ * half as Alipay's console shows it (bare base64).
  */
 const { createPublicKey, createSign } = require('node:crypto');
 

@@ -6,8 +6,9 @@
  * with SHA256withRSA over `timestamp\nnonce\nbody\n` by the WeChat Pay private key whose public
  * key ID goes in Wechatpay-Serial. WeChat Pay's SDKs only verify and decrypt (npm's
  * `wechatpay-node-v3`: `verifySign`, `decipher_gcm`): test/paymentWebhook/wechatPay.unit.test.ts
- * checks these notifications with it. The keys are made here with node:crypto (RSA 2048), anew in
- * each process: the signer's `secret` is the private key, the credential holds its public half.
+ * checks these notifications with it. The keys are made with node:crypto (RSA 2048, signer.js's
+ * newRsaKeyPair), anew in each process: the signer's `secret` is the private key, the credential
+ * holds its public half.
  */
 const { createCipheriv, createDecipheriv, createSign, randomBytes } = require('node:crypto');
 
