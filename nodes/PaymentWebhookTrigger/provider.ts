@@ -193,7 +193,7 @@ export const ANY_EVENT_OPTION: EventOption<never> = {
 	description: 'Every event the provider sends to this endpoint',
 };
 
-export const EVENTS_PARAMETER_DESCRIPTION =
+const EVENTS_PARAMETER_DESCRIPTION =
 	'The event types that start the workflow; others are answered 200 and start nothing. The provider sends only the events its endpoint subscribes to: subscribe to one purchase and one refund event, or drop repeats by transactionId.';
 
 /**
