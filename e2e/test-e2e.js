@@ -49,7 +49,6 @@ const { ScriptedModel } = require('../support/services/scriptedModel');
 const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
-const { chargebackExampleWebhooks } = require('./chargebackChecks');
 const { CHROMIUM } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
@@ -120,7 +119,6 @@ async function main() {
 			const webhooks = [
 				...exampleWebhooks(),
 				...webhookSecurityWebhooks(),
-				...chargebackExampleWebhooks(),
 				...reportWebhooks(),
 				...doorsWebhooks(),
 			];

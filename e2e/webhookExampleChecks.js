@@ -27,12 +27,15 @@ const { postStripeEvent } = require('./webhookSecurity');
  * @property {ExampleJson} purchase example (h) as n8n holds it
  */
 
-/** The production path of an example's Payment Webhook Trigger. @param {ExampleJson} example */
-function paymentWebhookPath(example) {
+/** An example's Payment Webhook Trigger. @param {ExampleJson} example */
+function paymentTriggerOf(example) {
 	const trigger = example.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
 	if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
-	return paymentTriggerPath(trigger.webhookId);
+	return trigger;
 }
+
+/** The production path of an example's Payment Webhook Trigger. @param {ExampleJson} example */
+const paymentWebhookPath = (example) => paymentTriggerPath(paymentTriggerOf(example).webhookId);
 
 /**
  * The promoter the checks' purchases and refunds are attributed to: one no polling trigger
@@ -130,4 +133,4 @@ async function checkWebhookExamples(n8n) {
 	});
 }
 
-module.exports = { checkWebhookExamples, paymentWebhookPath };
+module.exports = { checkWebhookExamples, paymentTriggerOf, paymentWebhookPath, unwatchedPromoter };

@@ -90,13 +90,47 @@ function refusalAnswer(provider, status) {
 const acceptedAnswer = (provider) => registry().providerOf(provider).answers?.accepted;
 
 /**
- * The provider's purchase events, as the built node lists them.
- * @param {Provider} provider @returns {string[]}
+ * The provider's events of one kind (its purchases, or its refunds and lost disputes), as the
+ * built node lists them.
+ * @param {Provider} provider @param {'purchase' | 'refund'} kind @returns {string[]}
  */
-function purchaseEvents(provider) {
+function eventsOfKind(provider, kind) {
 	return Object.entries(registry().providerOf(provider).events)
-		.filter(([, reader]) => reader.kind === 'purchase')
+		.filter(([, reader]) => reader.kind === kind)
 		.map(([value]) => value);
+}
+
+/**
+ * n8n's list of a workflow's executions, the newest 100.
+ * @param {{ base: string, cookie: string }} n8n @param {string} workflowId
+ */
+async function executionsOf({ base, cookie }, workflowId) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await fetch(`${base}/rest/executions?filter=${filter}&limit=100`, {
+		headers: { cookie },
+	});
+	assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
+	const { data } = /** @type {{ data: { results: { id: string, status: string }[] } }} */ (
+		await answer.json()
+	);
+	return data.results;
+}
+
+/**
+ * `body`, an event as the provider sends it (encodeEvent), posted to `url` with the headers the
+ * provider sends, signed with its test secret now; the answer's text goes into `seen`.
+ * @param {string} url @param {Provider} provider @param {string} body @param {string[]} seen
+ */
+async function postSigned(url, provider, body, seen) {
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': CONTENT_TYPES[provider], ...signWithTestSecret(provider, body) },
+		body,
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await answer.text();
+	seen.push(text);
+	return { status: answer.status, ok: answer.ok, text };
 }
 
 /** The credential with the empty secret, in `n8n import:credentials` form. */
@@ -113,7 +147,7 @@ function providerWorkflows() {
 			guarded: false,
 			webhookId: webhookId(provider),
 			provider,
-			events: purchaseEvents(provider),
+			events: eventsOfKind(provider, 'purchase'),
 			responseMode: acceptedAnswer(provider) === undefined ? 'lastNode' : 'onReceived',
 		}),
 		id: workflowId(provider),
@@ -159,16 +193,8 @@ function webhookSecurityWebhooks() {
  * @param {{ base: string, provider: Provider, transactionId: string, sandbox: { calls: { path: string, body: string }[] }, seen: string[] }} options
  */
 async function postSignedPurchase({ base, provider, transactionId, sandbox, seen }) {
-	const contentType = CONTENT_TYPES[provider];
-	const body = purchaseBody(provider, transactionId);
-	const answer = await fetch(`${base}/webhook/${paymentTriggerPath(webhookId(provider))}`, {
-		method: 'POST',
-		headers: { 'Content-Type': contentType, ...signWithTestSecret(provider, body) },
-		body,
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await answer.text();
-	seen.push(text);
+	const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
+	const answer = await postSigned(url, provider, purchaseBody(provider, transactionId), seen);
 	const callsNow = () =>
 		sandbox.calls.filter(
 			(call) => call.path.endsWith('/track/conversion') && call.body.includes(`"${transactionId}"`),
@@ -181,7 +207,7 @@ async function postSignedPurchase({ base, provider, transactionId, sandbox, seen
 			what: `${provider}'s purchase ${transactionId} reaching the sandbox`,
 		});
 	}
-	return { status: answer.status, text, calls: callsNow() };
+	return { ...answer, calls: callsNow() };
 }
 
 /**
@@ -321,20 +347,8 @@ function genericBadDeliveries(provider, bodyFor) {
  * }} options
  */
 async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }) {
-	/** n8n's list of the workflow's executions. @param {string} id */
-	const executionsOf = async (id) => {
-		const answer = await fetch(
-			`${base}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: id }))}`,
-			{ headers: { cookie } },
-		);
-		assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
-		const { data } = /** @type {{ data: { results: { id: string, status: string }[] } }} */ (
-			await answer.json()
-		);
-		return data.results;
-	};
 	/** @param {string} id */
-	const executionCount = async (id) => (await executionsOf(id)).length;
+	const executionCount = async (id) => (await executionsOf({ base, cookie }, id)).length;
 	/** Calls at the sandbox's track/conversion that name `transactionId`. @param {string} transactionId */
 	const callsFor = (transactionId) =>
 		sandbox.calls.filter(
@@ -437,7 +451,7 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 		let seen = [];
 		const executions = await waitUntil(
 			async () => {
-				seen = await executionsOf(EMPTY_SECRET.workflowId);
+				seen = await executionsOf({ base, cookie }, EMPTY_SECRET.workflowId);
 				return seen.length > 0 && seen.every((e) => e.status === 'error') ? seen : undefined;
 			},
 			{
@@ -467,7 +481,11 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 }
 
 module.exports = {
+	acceptedAnswer,
 	checkEachProviderOnce,
+	eventsOfKind,
+	executionsOf,
+	postSigned,
 	checkWebhookSecurity,
 	providerWebhooks,
 	providerWorkflows,

@@ -145,6 +145,7 @@ const SCENARIOS = [
 	"e2e.serving | e2e | n8n started: both nodes and the credentials loaded, the published webhooks served | n8n's server loads and registers",
 	"e2e.refundWebhook | e2e | example a over signed Stripe webhooks: refund, repeat, not referred, voided, partial | n8n's webhook server and Respond to Webhook",
 	"e2e.chargebacks | e2e | example a: a lost chargeback reverses (Stripe, Paddle, Airwallex); opened or won, nothing | n8n's webhook server and example a's nodes",
+	"e2e.providerExamples | e2e | each provider's purchase tracked through example h; through a, its partial refund passed over, its full refund reversed (Airwallex's, its size unsaid, passed over) | n8n's webhook server and examples a and h",
 	"e2e.purchaseWebhook | e2e | example h: a purchase delivered twice is tracked once (n8n's deduplication store) | n8n's deduplication store over webhook HTTP",
 	'e2e.landing | e2e | example c over webhook HTTP: landing redirects, a used code falls back to sign-up | webhook HTTP and its redirect',
 	"e2e.rawBody | e2e | each provider's signed deliveries run, forged ones get 401 or 400 and run nothing | the raw bytes n8n's webhook server keeps",

@@ -3,8 +3,9 @@
 /**
  * test:e2e, packing and install: `npm pack`, the tarball installed into the run's n8n user
  * folder the way n8n installs community packages, then the demo credential, the examples, the
- * every-operation fixture and the WEBHOOK checks' workflows imported with `n8n import:*`; the
- * installed package then runs all 13 operations with `n8n execute`.
+ * every-operation fixture, the WEBHOOK checks' workflows and the copies of examples (a) and (h) per
+ * provider (e2e/providerExampleChecks.js publishes them once n8n serves) imported with
+ * `n8n import:*`; the installed package then runs all 13 operations with `n8n execute`.
  */
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
@@ -25,7 +26,7 @@ const {
 	photopalCredential,
 } = require('../everyOperation');
 const { webhookSecurityCredentials, webhookSecurityWorkflows } = require('../webhookSecurity');
-const { chargebackExampleWorkflows } = require('../chargebackChecks');
+const { providerExampleWorkflows } = require('../providerExampleChecks');
 const { execute } = require('./context');
 const { scenario } = require('../../support/scenarios');
 const { doorsWorkflows } = require('./doors');
@@ -74,7 +75,7 @@ async function installChecks(context) {
 			]);
 			await importWorkflows(env, [
 				...webhookSecurityWorkflows(),
-				...chargebackExampleWorkflows(),
+				...providerExampleWorkflows(),
 				...doors.workflows,
 				{
 					workflow: everyOperationWorkflow(EVERY_OPERATION_ID),

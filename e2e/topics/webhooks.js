@@ -2,14 +2,15 @@
 'use strict';
 /**
  * test:e2e, the webhooks of the started n8n: examples (a) and (h) behind signed Stripe
- * deliveries (e2e/webhookExampleChecks.js, shared with the version matrix), the Payment Webhook
- * Trigger per provider (e2e/webhookSecurity.js, its `WEBHOOK` lines; run here, between (h) and
- * (c), to keep the checks' order), and example (c)'s landing.
+ * deliveries (e2e/webhookExampleChecks.js, shared with the version matrix), then behind each
+ * provider's (e2e/providerExampleChecks.js, its `EXAMPLES` lines), the Payment Webhook Trigger per
+ * provider (e2e/webhookSecurity.js, its `WEBHOOK` lines; run here, between (h) and (c), to keep
+ * the checks' order), and example (c)'s landing.
  */
 const assert = require('node:assert/strict');
 
 const { readExample } = require('../../support/n8n/n8nDemoData');
-const { checkChargebacks } = require('../chargebackChecks');
+const { checkProviderExamples } = require('../providerExampleChecks');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS, issueAuthCode } = require('../../sandbox');
@@ -29,7 +30,7 @@ async function webhookChecks(context) {
 		refund: held('a'),
 		purchase: held('h'),
 	});
-	await checkChargebacks({ check, base, sandbox, seen: seenOutput });
+	await checkProviderExamples({ check, base, cookie, sandbox, seen: seenOutput });
 
 	await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 
