@@ -2,8 +2,8 @@
  * What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts): each
  * provider's purchase and refund (full and partial) in the documented shapes of the test signer's
  * sample events, the transaction ID a purchase and its refund share, Paddle's amounts,
- * the user ID, `missing`, and Stripe's invoice.paid (API version basil and before) and
- * checkout.session.completed.
+ * the user ID, `missing`, Stripe's invoice.paid (API version basil and before) and
+ * checkout.session.completed, and the examples' pinned sample items.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -20,6 +20,7 @@ import {
 	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
 import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { EXAMPLES, readExample } from '../../support/n8n/n8nDemoData';
 import { scenario } from '../../support/scenarios';
 
 const SIGNED_AT = 1_764_000_000;
@@ -448,5 +449,27 @@ describe(scenario('paymentWebhook.items'), () => {
 			amount: null,
 		});
 		expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
+	});
+
+	it("the examples' sample items are what the trigger makes of their events", () => {
+		const samples = EXAMPLES.flatMap(({ file }) =>
+			(readExample(file).nodes as Array<{ parameters: IDataObject }>)
+				.map(({ parameters }) => parameters.jsonOutput)
+				.filter((output): output is string => typeof output === 'string')
+				.map((output) => JSON.parse(output) as IDataObject)
+				.filter((sample) => sample.provider !== undefined && sample.event !== undefined),
+		);
+		expect(samples.length).toBeGreaterThanOrEqual(2);
+		for (const sample of samples) {
+			const facts = {
+				signedAt: Date.parse(String(sample.signedAt)) / 1000,
+				messageId: null,
+				userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
+			};
+			const event = sample.event as IDataObject;
+			expect(
+				paymentEventItem(sample.provider as Provider, String(sample.eventType), event, facts),
+			).toEqual(sample);
+		}
 	});
 });
