@@ -34,7 +34,13 @@ const { waitUntil } = require('../support/services/processes');
 const { scenario } = require('../support/scenarios');
 const { PRODUCTS } = require('../sandbox');
 const { paymentTriggerOf, unwatchedPromoter } = require('./webhookExampleChecks');
-const { acceptedAnswer, eventsOfKind, executionsOf, postSigned } = require('./webhookSecurity');
+const {
+	acceptedAnswer,
+	callsNaming,
+	eventsOfKind,
+	executionsOf,
+	postSigned,
+} = require('./webhookSecurity');
 
 /** @typedef {import('../support/payment/paymentSignatures').Provider} Provider */
 /**
@@ -203,9 +209,7 @@ async function deliveriesTo(n8n, provider) {
 				await waitUntil(probe, { timeoutMs: TIMEOUT_MS, intervalMs: 100, what });
 		},
 		/** Calls at the sandbox's `route` that name `id`. @param {string} route @param {string} id */
-		callsFor: (route, id) =>
-			sandbox.calls.filter((call) => call.path.endsWith(route) && call.body.includes(`"${id}"`))
-				.length,
+		callsFor: (route, id) => callsNaming(sandbox, route, id),
 		/** @param {string} id */
 		conversionOf: (id) => sandbox.state.conversions.find((c) => c.transactionId === id),
 		/**

@@ -101,6 +101,14 @@ function eventsOfKind(provider, kind) {
 }
 
 /**
+ * How many calls at the sandbox's `route` name `id` in their body.
+ * @param {{ calls: { path: string, body: string }[] }} sandbox @param {string} route
+ * @param {string} id
+ */
+const callsNaming = (sandbox, route, id) =>
+	sandbox.calls.filter((call) => call.path.endsWith(route) && call.body.includes(`"${id}"`)).length;
+
+/**
  * n8n's list of a workflow's executions, the newest 100.
  * @param {{ base: string, cookie: string }} n8n @param {string} workflowId
  */
@@ -195,10 +203,7 @@ function webhookSecurityWebhooks() {
 async function postSignedPurchase({ base, provider, transactionId, sandbox, seen }) {
 	const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
 	const answer = await postSigned(url, provider, purchaseBody(provider, transactionId), seen);
-	const callsNow = () =>
-		sandbox.calls.filter(
-			(call) => call.path.endsWith('/track/conversion') && call.body.includes(`"${transactionId}"`),
-		).length;
+	const callsNow = () => callsNaming(sandbox, '/track/conversion', transactionId);
 	// A workflow that answered at once calls the sandbox after its answer.
 	if (answer.ok) {
 		await waitUntil(async () => callsNow() > 0, {
@@ -350,10 +355,7 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 	/** @param {string} id */
 	const executionCount = async (id) => (await executionsOf({ base, cookie }, id)).length;
 	/** Calls at the sandbox's track/conversion that name `transactionId`. @param {string} transactionId */
-	const callsFor = (transactionId) =>
-		sandbox.calls.filter(
-			(call) => call.path.endsWith('/track/conversion') && call.body.includes(`"${transactionId}"`),
-		).length;
+	const callsFor = (transactionId) => callsNaming(sandbox, '/track/conversion', transactionId);
 
 	for (const provider of PROVIDERS) {
 		await check(`${scenario('e2e.rawBody')}: ${provider}`, async () => {
@@ -482,6 +484,7 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 
 module.exports = {
 	acceptedAnswer,
+	callsNaming,
 	checkEachProviderOnce,
 	eventsOfKind,
 	executionsOf,
