@@ -30,25 +30,22 @@ const FORGERIES = ['bad signature', 'tampered', 'stale', 'unsigned'];
 function signedAttempt(event) {
 	const body = JSON.stringify(event.body);
 	const secret = TEST_SIGNING_SECRETS.stripe;
+	/** @param {string} key @param {number} [timestamp] */
+	const sign = (key, timestamp) => signDelivery('stripe', body, key, { timestamp });
 	switch (event.forgery) {
 		case undefined:
-			return { body, headers: signDelivery('stripe', body, secret) };
+			return { body, headers: sign(secret) };
 		case 'bad signature':
-			return { body, headers: signDelivery('stripe', body, `${secret}_guessed`) };
+			return { body, headers: sign(`${secret}_guessed`) };
 		case 'tampered': {
 			// Signed once, then the amount changed on the way.
 			const tampered = body.replace(/"amount":\d+/, '"amount":1');
 			if (tampered === body) throw new Error(`event ${event.id} has no amount to tamper with`);
-			return { body: tampered, headers: signDelivery('stripe', body, secret) };
+			return { body: tampered, headers: sign(secret) };
 		}
 		case 'stale':
 			// A genuine delivery captured an hour ago and replayed.
-			return {
-				body,
-				headers: signDelivery('stripe', body, secret, {
-					timestamp: Math.floor(Date.now() / 1000) - 3600,
-				}),
-			};
+			return { body, headers: sign(secret, Math.floor(Date.now() / 1000) - 3600) };
 		case 'unsigned':
 			return { body, headers: {} };
 	}
@@ -117,14 +114,16 @@ function planStorm(
 		{ length: notReferred },
 		(_, i) => `${prefix}_not_referred_${i}`,
 	);
-	/** @type {WebhookEvent[]} */
+	/** @param {string} id @param {boolean} [isPartial] @returns {WebhookEvent} */
+	const refund = (id, isPartial) => ({
+		id: `evt_${id}`,
+		body: refundEvent(id, { partial: isPartial }),
+	});
 	const events = [
-		...refundIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
-		...shuffle(refundIds, random)
-			.slice(0, repeats)
-			.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
-		...notReferredIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id) })),
-		...partialIds.map((id) => ({ id: `evt_${id}`, body: refundEvent(id, { partial: true }) })),
+		...[...refundIds, ...shuffle(refundIds, random).slice(0, repeats), ...notReferredIds].map(
+			(id) => refund(id),
+		),
+		...partialIds.map((id) => refund(id, true)),
 	];
 	const forgeries = planForgedRefunds(seeders, product, forged, prefix);
 	return {
@@ -220,6 +219,16 @@ async function deliverAll(url, events, options = {}) {
 		const first = Date.now();
 		/** @type {string[]} */
 		const failures = [];
+		/** @param {number} attempts @param {number | null} status @param {unknown} answer */
+		const outcome = (attempts, status, answer) => ({
+			id: event.id,
+			attempts,
+			status,
+			answer,
+			latencyMs: Date.now() - first,
+			failures,
+			forgery: event.forgery,
+		});
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
 			const startedAt = Date.now();
@@ -234,32 +243,13 @@ async function deliverAll(url, events, options = {}) {
 				const text = await response.text();
 				onAttempt?.({ startedAt, endedAt: Date.now(), ok: response.ok });
 				// An attacker sends a forgery once; whatever the answer, it is that delivery's outcome.
-				if (response.ok || event.forgery) {
-					return {
-						id: event.id,
-						attempts: attempt,
-						status: response.status,
-						answer: parseJson(text),
-						latencyMs: Date.now() - first,
-						failures,
-						forgery: event.forgery,
-					};
-				}
+				if (response.ok || event.forgery) return outcome(attempt, response.status, parseJson(text));
 				failures.push(`HTTP ${response.status}: ${text.slice(0, 200)}`);
 			} catch (error) {
 				onAttempt?.({ startedAt, endedAt: Date.now(), ok: false });
 				failures.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 			}
-			if (attempt === maxAttempts || event.forgery)
-				return {
-					id: event.id,
-					attempts: attempt,
-					status: null,
-					answer: null,
-					latencyMs: Date.now() - first,
-					failures,
-					forgery: event.forgery,
-				};
+			if (attempt === maxAttempts || event.forgery) return outcome(attempt, null, null);
 			const backoff = Math.min(maxRetryMs, firstRetryMs * 2 ** (attempt - 1));
 			await sleep(backoff * (0.5 + Math.random() / 2));
 		}
@@ -334,6 +324,5 @@ module.exports = {
 	forgedOutcomes,
 	forgedSummary,
 	planDuplicatedPurchases,
-	planForgedRefunds,
 	planStorm,
 };

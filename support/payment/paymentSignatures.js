@@ -13,14 +13,7 @@ const path = require('node:path');
 const { sampleDefaults } = require('./signer');
 
 const SIGNERS_DIR = path.join(__dirname, 'signers');
-const PROVIDERS_DIR = path.join(
-	__dirname,
-	'..',
-	'..',
-	'nodes',
-	'PaymentWebhookTrigger',
-	'providers',
-);
+const PROVIDERS_DIR = path.join(__dirname, '../../nodes/PaymentWebhookTrigger/providers');
 
 /** @typedef {import('../../nodes/PaymentWebhookTrigger/providers').Provider} Provider */
 /** @typedef {import('./signer').SampleFields} SampleFields */
@@ -150,8 +143,7 @@ function testSecretsOf(provider) {
 }
 
 /**
- * The headers a provider sends with `rawBody`, signed with its test secret (the demo signing
- * credential's), now.
+ * The headers a provider sends with `rawBody`, signed now with its test (the demo's) secret.
  * @param {Provider} provider @param {string} rawBody
  */
 function signWithTestSecret(provider, rawBody) {
