@@ -1,9 +1,7 @@
 /**
  * The built Payment Webhook Trigger through n8n-core's own WebhookContext, as n8n's webhook
- * server calls it: parameters resolved by n8n-workflow's Workflow (the `events` list of the chosen
- * provider, defaults applied), the signing credential through the credentials helper, the request's
- * raw body, n8n's logger, and the webhook description's expressions evaluated as n8n's webhook
- * helpers evaluate them (responseMode, responseData, the production path).
+ * server calls it: parameters resolved by n8n-workflow's Workflow, the signing credential through
+ * the credentials helper, and the webhook description evaluated as n8n's webhook helpers do.
  */
 import { WebhookContext } from 'n8n-core';
 import {
@@ -11,16 +9,16 @@ import {
 	resolveWebhookDescriptionField,
 	webhookDescriptionIsNativelyResolvable,
 	Workflow,
-	type ICredentialsHelper,
 	type INode,
 	type INodeType,
-	type INodeTypes,
 	type IWebhookData,
 	type IWebhookDescription,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { loadPackage } from '../../support/n8n/core/packageLoader';
+import { additionalData } from '../../support/n8n/core/additionalData';
+import { TestCredentialsHelper } from '../../support/n8n/core/credentialsHelper';
+import { loadPackage, PackageNodeTypes } from '../../support/n8n/core/packageLoader';
 import {
 	sampleEvent,
 	signDelivery,
@@ -33,55 +31,31 @@ const WEBHOOK_ID = '3f0c8a52-engine-payment-webhook';
 
 type Provider = keyof typeof TEST_SIGNING_SECRETS;
 
-interface Sent {
-	status: number;
-	body: unknown;
-}
-
-async function packageNodeTypes(): Promise<INodeTypes> {
-	const loader = await loadPackage();
-	const getByName = (name: string) => {
-		const entry = loader.nodeTypes[name.replace('n8n-nodes-affiliate-tracking.', '')];
-		if (!entry) throw new Error(`Unknown node type ${name}`);
-		return entry.type;
-	};
-	return {
-		getByName,
-		getByNameAndVersion: (name: string, version?: number) =>
-			NodeHelpers.getVersionedNodeType(getByName(name), version),
-		getKnownTypes: () => ({}),
-	};
-}
-
-/** The node's versions: 2, the default, answers as 1 does. */
-const VERSIONS = [1, 2];
-
-function triggerNode(parameters: INode['parameters'], typeVersion: number): INode {
-	return {
-		id: 'payment-trigger',
-		name: 'Payment Webhook Trigger',
-		type: TYPE,
-		typeVersion,
-		position: [0, 0],
-		webhookId: WEBHOOK_ID,
-		parameters,
-		credentials: { paymentWebhookSigningApi: { id: 'signing', name: 'Signing secret' } },
-	};
-}
-
 async function workflowWith(parameters: INode['parameters'], typeVersion = 2) {
-	const nodeTypes = await packageNodeTypes();
+	const nodeTypes = new PackageNodeTypes(await loadPackage());
 	const workflow = new Workflow({
 		// One workflow per version: the refusal log keeps one line a minute per workflow.
 		id: `payment-workflow-v${typeVersion}`,
-		nodes: [triggerNode(parameters, typeVersion)],
+		nodes: [
+			{
+				id: 'payment-trigger',
+				name: 'Payment Webhook Trigger',
+				type: TYPE,
+				typeVersion,
+				position: [0, 0],
+				webhookId: WEBHOOK_ID,
+				parameters,
+				credentials: { paymentWebhookSigningApi: { id: 'signing', name: 'Signing secret' } },
+			},
+		],
 		connections: {},
 		nodeTypes,
 		active: true,
 	});
 	const node = workflow.getNode('Payment Webhook Trigger') as INode;
 	const nodeType = nodeTypes.getByNameAndVersion(TYPE, typeVersion) as INodeType;
-	return { workflow, node, nodeType };
+	const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+	return { workflow, node, nodeType, description };
 }
 
 /**
@@ -94,46 +68,30 @@ async function deliver(provider: Provider, body: Record<string, unknown>, typeVe
 	const headers = signDelivery(provider, rawBody, secret, {
 		timestamp: Math.floor(Date.now() / 1000),
 	});
-	const { workflow, node, nodeType } = await workflowWith({ provider }, typeVersion);
-	const sent: Sent[] = [];
+	const { workflow, node, nodeType, description } = await workflowWith({ provider }, typeVersion);
+	const sent: Array<{ status: number; body: unknown }> = [];
 	const request = { headers, rawBody: Buffer.from(rawBody, 'utf8'), body: {}, query: {} };
 	const response = {
 		status: (status: number) => ({ json: (body: unknown) => sent.push({ status, body }) }),
 	};
-	const credentialsHelper = {
-		isCredentialUsableByNode: () => true,
-		getDecrypted: async () => ({ signingSecret: secret }),
-	} as unknown as ICredentialsHelper;
-	const additionalData = {
-		credentialsHelper,
+	const credentials = { signing: { signingSecret: secret } };
+	const data = {
+		...additionalData(
+			new TestCredentialsHelper(await loadPackage(), credentials),
+			undefined as never,
+		),
 		httpRequest: request,
 		httpResponse: response,
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		variables: {},
 	} as unknown as IWorkflowExecuteAdditionalData;
-	const webhookDescription = (nodeType.description.webhooks as IWebhookDescription[])[0];
 	const webhookData = {
 		httpMethod: 'POST',
 		node: node.name,
 		path: `${WEBHOOK_ID}/webhook`,
-		webhookDescription,
+		webhookDescription: description,
 		workflowId: workflow.id,
-		workflowExecuteAdditionalData: additionalData,
+		workflowExecuteAdditionalData: data,
 	} as IWebhookData;
-	const context = new WebhookContext(
-		workflow,
-		node,
-		additionalData,
-		'webhook',
-		webhookData,
-		[],
-		null,
-	);
+	const context = new WebhookContext(workflow, node, data, 'webhook', webhookData, [], null);
 	const warn = jest.spyOn(context.logger, 'warn').mockImplementation(() => undefined);
 	try {
 		const webhook = nodeType.webhook;
@@ -168,7 +126,8 @@ describe(scenario('paymentWebhook.webhookContext'), () => {
 		);
 	});
 
-	it.each(VERSIONS)(
+	// The node's versions: 2, the default, answers as 1 does.
+	it.each([1, 2])(
 		'version %s: a signed Stripe purchase gives one purchase item',
 		async (typeVersion) => {
 			const body = sampleEvent('stripe', 'purchase', { transactionId: 'pi_engine_v' });
@@ -185,10 +144,12 @@ describe(scenario('paymentWebhook.webhookContext'), () => {
 		['lastNode', 'firstEntryJson'],
 		['responseNode', undefined],
 	])(
-		'evaluates the webhook description as n8n does: %s → responseData %s',
+		'evaluates the webhook description as n8n does, and as n8n 2.35+ does without its expression engine: %s → responseData %s',
 		async (responseMode, responseData) => {
-			const { workflow, node, nodeType } = await workflowWith({ provider: 'stripe', responseMode });
-			const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+			const { workflow, node, description } = await workflowWith({
+				provider: 'stripe',
+				responseMode,
+			});
 			const evaluate = (value: unknown, fallback: string) =>
 				workflow.expression.getComplexParameterValue(
 					node,
@@ -212,18 +173,7 @@ describe(scenario('paymentWebhook.webhookContext'), () => {
 			expect(NodeHelpers.getNodeWebhookPath(workflow.id, node, description.path as string)).toBe(
 				`${WEBHOOK_ID}/webhook`,
 			);
-		},
-	);
-
-	it.each([
-		['onReceived', undefined],
-		['lastNode', 'firstEntryJson'],
-		['responseNode', undefined],
-	])(
-		"n8n 2.35+ resolves the description without its expression engine, to the expressions' values: %s → %s",
-		async (responseMode, responseData) => {
-			const { node, nodeType } = await workflowWith({ provider: 'stripe', responseMode });
-			const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
+			// n8n 2.35+ resolves it without its expression engine, to the expressions' values.
 			expect(webhookDescriptionIsNativelyResolvable(description)).toBe(true);
 			expect(resolveWebhookDescriptionField(node, description, 'responseMode')).toEqual({
 				resolved: true,
@@ -237,11 +187,10 @@ describe(scenario('paymentWebhook.webhookContext'), () => {
 	);
 
 	it('a parameter holding an expression sends the description to the engine, as before', async () => {
-		const { node, nodeType } = await workflowWith({
+		const { node, description } = await workflowWith({
 			provider: 'stripe',
 			responseMode: '={{ "lastNode" }}',
 		});
-		const description = (nodeType.description.webhooks as IWebhookDescription[])[0];
 		expect(resolveWebhookDescriptionField(node, description, 'responseData')).toEqual({
 			resolved: false,
 		});
