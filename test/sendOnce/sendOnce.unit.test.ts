@@ -47,6 +47,10 @@ class FakeStore {
 	script: Answer[] = [];
 	removeFails = false;
 
+	constructor(init: Partial<Pick<FakeStore, 'values' | 'script' | 'removeFails'>> = {}) {
+		Object.assign(this, init);
+	}
+
 	async checkProcessedAndRecord(
 		items: DeduplicationItemTypes[],
 		scope: DeduplicationScope,
@@ -132,24 +136,24 @@ async function run(
 			removeProcessed: store.removeProcessed?.bind(store),
 		});
 	}
-	try {
-		const [items] = await router(context);
-		return {
-			items,
-			requests: fake.requests.length,
-			hints: fake.hints.map((hint) => hint.message),
-			warnings,
-		};
-	} catch (error) {
-		return {
-			items: [],
-			error: error as Error,
-			requests: fake.requests.length,
-			hints: fake.hints.map((hint) => hint.message),
-			warnings,
-		};
-	}
+	const outcome = await router(context).then(
+		([items]) => ({ items }),
+		(error: Error) => ({ items: [], error }),
+	);
+	return {
+		...outcome,
+		requests: fake.requests.length,
+		hints: fake.hints.map((hint) => hint.message),
+		warnings,
+	};
 }
+
+/** A request that fails on the way with `code`. */
+const failsWith =
+	(code: string, message: string): Responder =>
+	() => {
+		throw networkError(code, message);
+	};
 
 const KEY = trackedTransactionKey('order_0');
 
@@ -179,28 +183,20 @@ describe(scenario('sendOnce.decisions'), () => {
 		const result = await run(store);
 		expect(result.items.map((item) => item.json)).toEqual([PURCHASE_DATA]);
 		expect(result.requests).toBe(1);
-		expect(store.calls).toEqual([
-			{
-				call: 'check',
-				items: [KEY],
-				scope: 'workflow',
-				options: { mode: 'entries', maxEntries: MAX_TRACKED_ENTRIES },
-			},
-			{
-				call: 'check',
-				items: [KEY],
-				scope: 'workflow',
-				options: { mode: 'entries', maxEntries: MAX_TRACKED_ENTRIES },
-			},
-		]);
+		const check = {
+			call: 'check',
+			items: [KEY],
+			scope: 'workflow',
+			options: { mode: 'entries', maxEntries: MAX_TRACKED_ENTRIES },
+		};
+		expect(store.calls).toEqual([check, check]);
 		expect(store.values).toEqual([KEY]);
 		expect(KEY).toBe('affiliate-tracking:purchase:order_0');
 		expect(result.hints).toEqual([]);
 	});
 
 	it('skips a transaction an earlier execution sent: no request, a plain item', async () => {
-		const store = new FakeStore();
-		store.values = [KEY];
+		const store = new FakeStore({ values: [KEY] });
 		const result = await run(store);
 		expect(result.requests).toBe(0);
 		expect(result.items).toEqual([
@@ -219,8 +215,7 @@ describe(scenario('sendOnce.decisions'), () => {
 	});
 
 	it('is not fooled by a Remove Duplicates node that recorded the raw order ID', async () => {
-		const store = new FakeStore();
-		store.values = ['order_0'];
+		const store = new FakeStore({ values: ['order_0'] });
 		const result = await run(store);
 		expect(result.requests).toBe(1);
 		expect(result.items[0].json).toEqual(PURCHASE_DATA);
@@ -239,48 +234,35 @@ describe(scenario('sendOnce.decisions'), () => {
 		expect(store.calls).toEqual([]);
 	});
 
-	describe.each<[string, Responder]>([
+	it.each<[string, Responder]>([
 		['the service refuses it (envelope error)', () => envelope(1000005, 'Invalid request')],
 		[
 			'the request never reached the service (connection refused)',
-			() => {
-				throw networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787');
-			},
+			failsWith('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787'),
 		],
 		['the service rate-limits it past the retries (429)', () => httpAnswer(429)],
-	])('when %s', (_label, respond) => {
-		it('forgets the transaction, so that the next run sends it', async () => {
-			const store = new FakeStore();
-			const first = await run(store, { respond });
-			expect(first.items[0].json.error).toBeDefined();
-			expect(first.items[0].json.description).not.toMatch(SKIP_TRACKED_OPTION);
-			expect(store.callNames()).toEqual(['check', 'remove']);
-			expect(store.calls[1]).toMatchObject({ items: [KEY], scope: 'workflow' });
-			expect(store.values).toEqual([]);
+	])('when %s: forgets the transaction, so that the next run sends it', async (_label, respond) => {
+		const store = new FakeStore();
+		const first = await run(store, { respond });
+		expect(first.items[0].json.error).toBeDefined();
+		expect(first.items[0].json.description).not.toMatch(SKIP_TRACKED_OPTION);
+		expect(store.callNames()).toEqual(['check', 'remove']);
+		expect(store.calls[1]).toMatchObject({ items: [KEY], scope: 'workflow' });
+		expect(store.values).toEqual([]);
 
-			const second = await run(store);
-			expect(second.requests).toBe(1);
-			expect(second.items[0].json).toEqual(PURCHASE_DATA);
-		});
+		const second = await run(store);
+		expect(second.requests).toBe(1);
+		expect(second.items[0].json).toEqual(PURCHASE_DATA);
 	});
 
-	describe.each<[string, Responder]>([
-		[
-			'a timeout',
-			() => {
-				throw networkError('ECONNABORTED', 'timeout of 100ms exceeded');
-			},
-		],
-		[
-			'a dropped connection',
-			() => {
-				throw networkError('ECONNRESET', 'socket hang up');
-			},
-		],
+	it.each<[string, Responder]>([
+		['a timeout', failsWith('ECONNABORTED', 'timeout of 100ms exceeded')],
+		['a dropped connection', failsWith('ECONNRESET', 'socket hang up')],
 		['HTTP 502', () => httpAnswer(502, '<html>Bad Gateway</html>')],
 		['a cut-off answer', () => httpAnswer(200, '{"code":0,"mess')],
-	])('when the outcome is unknown (%s)', (_label, respond) => {
-		it('keeps the transaction, says so, and the next run skips it', async () => {
+	])(
+		'when the outcome is unknown (%s): keeps the transaction, says so, and the next run skips it',
+		async (_label, respond) => {
 			const store = new FakeStore();
 			const first = await run(store, { respond });
 			expect(first.requests).toBe(1);
@@ -295,8 +277,8 @@ describe(scenario('sendOnce.decisions'), () => {
 			const second = await run(store);
 			expect(second.requests).toBe(0);
 			expect(second.items[0].json.status).toBe(ALREADY_TRACKED);
-		});
-	});
+		},
+	);
 
 	it('a stopped run still counts an unknown outcome as "Sent, outcome unknown"', async () => {
 		const store = new FakeStore();
@@ -318,8 +300,7 @@ describe(scenario('sendOnce.decisions'), () => {
 	});
 
 	it('when forgetting fails, the error says that later runs will skip the transaction', async () => {
-		const store = new FakeStore();
-		store.removeFails = true;
+		const store = new FakeStore({ removeFails: true });
 		const result = await run(store, { respond: () => envelope(1000005, 'Invalid request') });
 		expect(result.items[0].json).toMatchObject({
 			error: 'Invalid request',
@@ -332,9 +313,8 @@ describe(scenario('sendOnce.decisions'), () => {
 
 	describe('confirming the entry after a send', () => {
 		it('writes a lost entry again and reads it back, up to the limit', async () => {
-			const store = new FakeStore();
 			// The check, then two confirmations that find the entry dropped, then one that finds it.
-			store.script = ['store', 'new', 'new'];
+			const store = new FakeStore({ script: ['store', 'new', 'new'] });
 			const result = await run(store);
 			expect(result.items[0].json).toEqual(PURCHASE_DATA);
 			expect(store.callNames()).toEqual(['check', 'check', 'check', 'check']);
@@ -343,8 +323,9 @@ describe(scenario('sendOnce.decisions'), () => {
 		});
 
 		it(`after ${CONFIRM_ATTEMPTS} lost entries the item still succeeds, with a hint and a log warning`, async () => {
-			const store = new FakeStore();
-			store.script = ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill('new')];
+			const store = new FakeStore({
+				script: ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill('new')],
+			});
 			const result = await run(store);
 			expect(result.items[0].json).toEqual(PURCHASE_DATA);
 			expect(store.callNames()).toEqual(Array(1 + CONFIRM_ATTEMPTS).fill('check'));
@@ -354,14 +335,14 @@ describe(scenario('sendOnce.decisions'), () => {
 		});
 
 		it('a confirmation that throws is tried again; the item never fails for it', async () => {
-			const store = new FakeStore();
-			store.script = ['store', new Error('deadlock detected'), 'store'];
+			const store = new FakeStore({ script: ['store', new Error('deadlock detected'), 'store'] });
 			const ok = await run(store);
 			expect(ok.items[0].json).toEqual(PURCHASE_DATA);
 			expect(ok.hints).toEqual([]);
 
-			const failing = new FakeStore();
-			failing.script = ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill(new Error('deadlock'))];
+			const failing = new FakeStore({
+				script: ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill(new Error('deadlock'))],
+			});
 			const warned = await run(failing, { workflowId: `${workflowOfTest}_another` });
 			expect(warned.items[0].json).toEqual(PURCHASE_DATA);
 			expect(warned.hints[0]).toMatch(/could not be confirmed in 3 tries \(deadlock\)/);
@@ -401,8 +382,7 @@ describe(scenario('sendOnce.decisions'), () => {
 		);
 
 		it('is tried once more when it throws (the first insert of two executions at once)', async () => {
-			const store = new FakeStore();
-			store.script = [uniqueViolation];
+			const store = new FakeStore({ script: [uniqueViolation] });
 			const result = await run(store);
 			expect(result.items[0].json).toEqual(PURCHASE_DATA);
 			expect(result.requests).toBe(1);
@@ -410,8 +390,7 @@ describe(scenario('sendOnce.decisions'), () => {
 		});
 
 		it('fails the item, naming the option, when it throws twice; nothing is sent', async () => {
-			const store = new FakeStore();
-			store.script = [uniqueViolation, uniqueViolation];
+			const store = new FakeStore({ script: [uniqueViolation, uniqueViolation] });
 			const result = await run(store);
 			expect(result.requests).toBe(0);
 			expect(result.items[0].json).toEqual({
