@@ -255,23 +255,18 @@ async function deliverAll(url, events, options = {}) {
 		}
 	};
 
-	await new Promise((resolve) => {
-		const startNext = () => {
-			while (active < inFlight && next < events.length) {
-				const event = events[next++];
-				active++;
-				void deliver(event).then((delivery) => {
-					active--;
-					deliveries.push(delivery);
-					onDelivered?.(deliveries.length);
-					if (deliveries.length === events.length) resolve(undefined);
-					else startNext();
-				});
-			}
-		};
-		if (events.length === 0) resolve(undefined);
-		else startNext();
-	});
+	// `inFlight` workers, each taking the next event once its last delivery is done.
+	const worker = async () => {
+		while (next < events.length) {
+			const event = events[next++];
+			active++;
+			const delivery = await deliver(event);
+			active--;
+			deliveries.push(delivery);
+			onDelivered?.(deliveries.length);
+		}
+	};
+	await Promise.all(Array.from({ length: inFlight }, worker));
 	if (timer) clearInterval(timer);
 	return { deliveries, attempts, elapsedMs: Date.now() - started };
 }
