@@ -1,9 +1,6 @@
 /**
  * What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts): each
- * provider's purchase and refund (full and partial) in the documented shapes of the test signer's
- * sample events, the transaction ID a purchase and its refund share, Paddle's amounts,
- * the user ID, `missing`, Stripe's invoice.paid (API version basil and before) and
- * checkout.session.completed, and the examples' pinned sample items.
+ * provider's sample purchase and refunds, the providers' own cases, and the examples' pinned items.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -76,7 +73,8 @@ describe(scenario('paymentWebhook.items'), () => {
 		it('a purchase: the transaction ID, amount, currency, user ID and metadata', () => {
 			const body = sample(provider, 'purchase');
 			const item = itemOf(provider, body);
-			expect(item).toEqual({
+			// In the item's order: Object.keys checks it.
+			const expectedItem = {
 				provider,
 				eventType: expected.purchase,
 				eventId: expected.eventId('purchase'),
@@ -92,19 +90,9 @@ describe(scenario('paymentWebhook.items'), () => {
 				metadata: { user_id: 'user_1001' },
 				missing: unsigned,
 				event: body,
-			});
-			expect(Object.keys(item)).toEqual([
-				'provider',
-				'eventType',
-				'eventId',
-				'signedAt',
-				'kind',
-				'refundType',
-				'refundReason',
-				...EVENT_FIELDS,
-				'missing',
-				'event',
-			]);
+			};
+			expect(item).toEqual(expectedItem);
+			expect(Object.keys(item)).toEqual(Object.keys(expectedItem));
 		});
 
 		it('a full refund shares the purchase’s transaction ID', () => {
@@ -277,12 +265,7 @@ describe(scenario('paymentWebhook.items'), () => {
 			[
 				'a failed refund.created is no refund',
 				'refund.created',
-				{
-					amount: 500,
-					currency: 'usd',
-					payment_intent: 'pi_x',
-					status: 'failed',
-				},
+				{ amount: 500, currency: 'usd', payment_intent: 'pi_x', status: 'failed' },
 				{ kind: 'other', refundType: null },
 			],
 			[
@@ -316,9 +299,7 @@ describe(scenario('paymentWebhook.items'), () => {
 			});
 			expect(
 				itemOf('stripe', legacy({ id: 'pi_expanded', object: 'payment_intent' })),
-			).toMatchObject({
-				transactionId: 'pi_expanded',
-			});
+			).toMatchObject({ transactionId: 'pi_expanded' });
 		});
 
 		it('refund.created: the PaymentIntent; full or partial only with the charge expanded', () => {
@@ -444,10 +425,7 @@ describe(scenario('paymentWebhook.items'), () => {
 			amountMinor: 2599,
 			amount: '25.99',
 		});
-		expect(itemOf('paddle', withTotal('25.99'))).toMatchObject({
-			amountMinor: null,
-			amount: null,
-		});
+		expect(itemOf('paddle', withTotal('25.99'))).toMatchObject({ amountMinor: null, amount: null });
 		expect(itemOf('paddle', withTotal(12.5))).toMatchObject({ amountMinor: null });
 	});
 
