@@ -1,10 +1,7 @@
 /**
  * The Payment Webhook Trigger's webhook() on a fake webhook context
- * (support/fakes/fakeWebhookContext.ts): a refused delivery is answered 401 through the response
- * object, starts nothing, logs one warning without the secret or the body, and never throws; an
- * event not selected is answered (n8n sends the webhookResponse with 200) and starts nothing; an
- * accepted delivery gives exactly one item. Also its webhook lifecycle and its credential test (the
- * description as n8n loads it: test/package/description.package.test.ts).
+ * (support/fakes/fakeWebhookContext.ts): what it starts, answers and logs for accepted, refused and
+ * unselected deliveries; also its webhook lifecycle and its credential test.
  */
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
@@ -55,17 +52,14 @@ function delivery(
 	overrides: Partial<FakeWebhookOptions> & { events?: string[]; options?: IDataObject } = {},
 ) {
 	const rawBody = overrides.rawBody ?? purchaseBody(provider);
-	const secret = overrides.secret ?? TEST_SIGNING_SECRETS[provider];
-	const headers =
-		overrides.headers ??
-		signDelivery(provider, rawBody.toString(), TEST_SIGNING_SECRETS[provider], {
-			timestamp: nowSeconds(),
-		});
+	const secret = TEST_SIGNING_SECRETS[provider];
 	return fakeWebhookContext({
 		rawBody,
-		secret,
+		secret: overrides.secret ?? secret,
 		credential: credentialDataOf(provider),
-		headers,
+		headers:
+			overrides.headers ??
+			signDelivery(provider, rawBody.toString(), secret, { timestamp: nowSeconds() }),
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
 			...nodeParametersOf(provider),
@@ -137,9 +131,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 				level: 'warn',
 				message: expect.stringContaining('refused'),
 			});
-			const logged = JSON.stringify(fake.logged);
-			const answered = JSON.stringify(fake.sent);
-			for (const text of [logged, answered]) {
+			for (const text of [JSON.stringify(fake.logged), JSON.stringify(fake.sent)]) {
 				expect(text).not.toContain(secret);
 				expect(text).not.toContain('txn_hook_1');
 				expect(text).not.toContain('user_1001');
@@ -180,12 +172,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 			else if (provider === 'creem') body.eventType = 'subscription.active';
 			else if (provider === 'airwallex') body.name = 'payment_intent.created';
 			else body.type = 'customer.created';
-			const rawBody = JSON.stringify(body);
-			const fake = delivery(provider, {
-				rawBody,
-				events: ['*'],
-				headers: signDelivery(provider, rawBody, secret, { timestamp: nowSeconds() }),
-			});
+			const fake = delivery(provider, { rawBody: JSON.stringify(body), events: ['*'] });
 			const result = await run(fake);
 			expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'other' });
 		});
@@ -249,11 +236,9 @@ describe(scenario('paymentWebhook.webhook'), () => {
 	it('a secret roll: the signature of the new secret among two is accepted', async () => {
 		const rawBody = purchaseBody('stripe');
 		const timestamp = nowSeconds();
-		const oldHeader = signDelivery('stripe', rawBody, 'whsec_old_secret_before_roll', {
-			timestamp,
-		});
-		const newHeader = signDelivery('stripe', rawBody, TEST_SIGNING_SECRETS.stripe, { timestamp });
-		const both = `${oldHeader['stripe-signature']},${newHeader['stripe-signature'].split(',')[1]}`;
+		const sign = (secret: string) => signDelivery('stripe', rawBody, secret, { timestamp });
+		const oldHeader = sign('whsec_old_secret_before_roll')['stripe-signature'];
+		const both = `${oldHeader},${sign(TEST_SIGNING_SECRETS.stripe)['stripe-signature'].split(',')[1]}`;
 		const result = await run(
 			delivery('stripe', { rawBody, headers: { 'stripe-signature': both } }),
 		);
@@ -297,18 +282,12 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		expect(fake.sent).toEqual([]);
 	});
 
+	const toleranceError =
+		'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds, at least 1';
 	it.each([
 		['events', [], 'Parameter "Events" must select at least one event (or *)'],
-		[
-			'options',
-			{ toleranceSeconds: 0 },
-			'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds, at least 1',
-		],
-		[
-			'options',
-			{ toleranceSeconds: 2.5 },
-			'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds, at least 1',
-		],
+		['options', { toleranceSeconds: 0 }, toleranceError],
+		['options', { toleranceSeconds: 2.5 }, toleranceError],
 		['options', { userIdMetadataKey: ' ' }, 'Parameter "User ID Metadata Key" must not be empty'],
 		[
 			'provider',
