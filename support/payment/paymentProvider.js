@@ -74,26 +74,6 @@ function refundEvent(transactionId, { partial = false } = {}) {
 }
 
 /**
- * `count` forged refund deliveries of purchases seeded for them: each would cancel commissions if
- * it ran; each must get 401 and reach nothing.
- * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
- * @param {number} count @param {string} prefix
- * @returns {{ events: WebhookEvent[], transactionIds: string[] }}
- */
-function planForgedRefunds(seeders, product, count, prefix) {
-	const transactionIds = seeders.addPurchases(product, count, `${prefix}_forged`);
-	return {
-		transactionIds,
-		events: transactionIds.map((id, i) => ({
-			id: `evt_forged_${id}`,
-			body: refundEvent(id),
-			forgery: FORGERIES[i % FORGERIES.length],
-			transactionId: id,
-		})),
-	};
-}
-
-/**
  * A storm's events: a full refund of each of `refunds` purchases seeded in the sandbox for the
  * run, `repeats` of them delivered again, `notReferred` refunds of payments no promoter referred
  * (unknown to the service), `partial` partial refunds of other seeded purchases (to be ignored)
@@ -125,29 +105,22 @@ function planStorm(
 		),
 		...partialIds.map((id) => refund(id, true)),
 	];
-	const forgeries = planForgedRefunds(seeders, product, forged, prefix);
+	// Each forgery would cancel commissions if it ran; each must get 401 and reach nothing.
+	const forgedIds = seeders.addPurchases(product, forged, `${prefix}_forged`);
+	/** @type {WebhookEvent[]} */
+	const forgeries = forgedIds.map((id, i) => ({
+		id: `evt_forged_${id}`,
+		body: refundEvent(id),
+		forgery: FORGERIES[i % FORGERIES.length],
+		transactionId: id,
+	}));
 	return {
-		events: shuffle([...events, ...forgeries.events], random),
+		events: shuffle([...events, ...forgeries], random),
 		refundIds,
 		partialIds,
 		notReferredIds,
-		forgedIds: forgeries.transactionIds,
+		forgedIds,
 	};
-}
-
-/**
- * A Stripe `checkout.session.completed` event of 49.90 for a user signed up in the sandbox (its
- * ID in the session's `metadata`), the PaymentIntent ID its transaction ID.
- * @param {string} transactionId @param {string} customerId
- */
-function purchaseEvent(transactionId, customerId) {
-	return sampleEvent('stripe', 'purchase', {
-		transactionId,
-		userId: customerId,
-		amountMinor: 4990,
-		eventId: `evt_${transactionId}`,
-		checkout: true,
-	});
 }
 
 /**
@@ -164,11 +137,18 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 	const targets = urls.map((url, target) => {
 		const users = seeders.addSignups(product, purchases, `${prefix}_${target}`);
 		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
+		// A Stripe checkout.session.completed of 49.90, the user's ID in its metadata.
 		/** @type {WebhookEvent[]} */
-		const events = users.map((user, i) => ({
+		const events = users.map((userId, i) => ({
 			id: `evt_${transactionIds[i]}`,
 			url,
-			body: purchaseEvent(transactionIds[i], user),
+			body: sampleEvent('stripe', 'purchase', {
+				transactionId: transactionIds[i],
+				userId,
+				amountMinor: 4990,
+				eventId: `evt_${transactionIds[i]}`,
+				checkout: true,
+			}),
 		}));
 		return { url, transactionIds, events };
 	});
