@@ -1,9 +1,7 @@
 /**
- * The provider interface (nodes/PaymentWebhookTrigger/provider.ts) as the trigger keeps it, with a
- * module of this test's own that uses every part the HMAC providers leave out: a form-encoded body
- * whose verified fields are the event, the credential's Public Key, a parameter of its own, a 400
- * refusal, and answers the provider reads (a literal `success`, a JSON `code`). Run through the
- * trigger's answerDelivery on a fake webhook context (support/fakes/fakeWebhookContext.ts).
+ * The provider interface (nodes/PaymentWebhookTrigger/provider.ts), through the trigger's
+ * answerDelivery, with a module of this test's own that uses every part the HMAC providers leave
+ * out: a form-encoded body, the Public Key, a parameter, a 400 refusal, answers of its own.
  */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
@@ -45,9 +43,8 @@ const formProvider: PaymentProvider<'formTest'> = {
 		if (fields.sign !== secrets.publicKey)
 			return { valid: false, reason: 'the sign does not verify' };
 		if (fields.app_id !== settings.appId) return { valid: false, reason: 'another app' };
-		if (fields.trade_status === undefined) {
+		if (fields.trade_status === undefined)
 			return { valid: false, reason: 'no trade_status', status: 400 };
-		}
 		return { valid: true, signedAt: null, messageId: null, body: fields };
 	},
 	parameters: [
@@ -91,13 +88,7 @@ async function deliver(
 		responseMode = 'onReceived',
 		publicKey = PUBLIC_KEY,
 		headers = {},
-		events = SETTINGS.events,
-	}: {
-		responseMode?: string;
-		publicKey?: string;
-		headers?: Record<string, string>;
-		events?: string[];
-	} = {},
+	}: { responseMode?: string; publicKey?: string; headers?: Record<string, string> } = {},
 ) {
 	const fake = fakeWebhookContext({
 		rawBody,
@@ -106,7 +97,7 @@ async function deliver(
 		headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
 		parameters: { provider: 'formTest', appId: APP_ID, responseMode },
 	});
-	const result = await answerDelivery(fake.context, formProvider, { ...SETTINGS, events });
+	const result = await answerDelivery(fake.context, formProvider, SETTINGS);
 	return { result, fake };
 }
 

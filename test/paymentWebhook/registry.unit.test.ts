@@ -1,9 +1,7 @@
 /**
  * The provider registry (nodes/PaymentWebhookTrigger/providers/modules.ts) against everything that
- * must name each provider: its option in the Provider selector, its independent test signer
- * (support/payment/signers/<id>.js, discovered) and sample events, the codex aliases n8n reads
- * from the node's description and the credential's help text. All but the signer and samples
- * derive from the modules; a provider missing from any of them fails here.
+ * must name each provider: the Provider selector, its test signer and samples, the codex aliases
+ * and the credential's help text. A provider missing from any of them fails here.
  */
 import { PaymentWebhookSigningApi } from '../../credentials/PaymentWebhookSigningApi.credentials';
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';

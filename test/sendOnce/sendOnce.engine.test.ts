@@ -1,11 +1,8 @@
 /**
  * What n8n-core adds to Skip Transactions Already Tracked, against the sandbox: the store reached
- * through n8n-core's helpers under the node's context name, kept per workflow ID, and its race
- * under Concurrency. When the option sends, skips, forgets or keeps a transaction is decided in
- * sendOnce.unit.test.ts. n8n-core reaches the deduplication store through
- * `DataDeduplicationService`; here that is THE HARNESS'S in-memory store
- * (support/n8n/core/deduplicationStore.js, n8n's read-modify-write semantics); n8n's own, in
- * PostgreSQL, is exercised by the queue-mode test.
+ * through n8n-core's helpers, kept per workflow ID, and its race under Concurrency (the decisions:
+ * sendOnce.unit.test.ts). The store is THE HARNESS'S in-memory one
+ * (support/n8n/core/deduplicationStore.js); n8n's own, in PostgreSQL, is the queue-mode test's.
  */
 import type { INodeParameters, IWorkflowBase } from 'n8n-workflow';
 
@@ -35,16 +32,13 @@ const orders = (...ids: string[]) => ids.map((orderId) => ({ json: { orderId, am
 
 describe(scenario('sendOnce.throughN8nCore'), () => {
 	const sandbox = useSandbox();
-	const credentials = () => allCredentials(sandbox);
 	const recorded = (transactionId: string) =>
 		sandbox.state.conversions.filter((c) => c.transactionId === transactionId).length;
 
-	beforeEach(() => {
-		deduplicationStore.reset();
-	});
+	beforeEach(() => deduplicationStore.reset());
 
 	async function track(workflow: IWorkflowBase, input: ReturnType<typeof orders>) {
-		const result = await runWorkflow(workflow, { credentials: credentials(), input });
+		const result = await runWorkflow(workflow, { credentials: allCredentials(sandbox), input });
 		return result.output('Affiliate Tracking').map((item) => item.json);
 	}
 
