@@ -1,10 +1,9 @@
 // @ts-check
 'use strict';
 /**
- * What a provider's independent test signer (support/payment/signers/<id>.js) and its sample
- * events (nodes/PaymentWebhookTrigger/providers/<id>/samples.js) hold, and the HMAC the
- * documented schemes share. A signer signs the way the provider does, with the provider's own
- * library where npm has one; it shares no code with the node's checks.
+ * What a provider's test signer (support/payment/signers/<id>.js) and samples (its folder's
+ * samples.js) hold. A signer signs as the provider does, with the provider's own library where
+ * npm has one; it shares no code with the node's checks.
  */
 const { createHmac, generateKeyPairSync } = require('node:crypto');
 
@@ -13,10 +12,8 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  * @property {string} secret the test endpoint's secret, in the provider's own format
  * @property {string} otherSecret another endpoint's secret (a secret roll, a wrong key)
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
- *   when the signature is in the body (`encode` signs with `secret`, `sign` gives no header, and
- *   the shared header cases give way to the signer's own)
- * @property {false} [signsTimestamp] false when no timestamp is signed (nothing can be stale);
- *   absent when one is
+ *   when it is in the body (`encode` signs; the shared header cases give way to the signer's own)
+ * @property {false} [signsTimestamp] false when no timestamp is signed (nothing can be stale)
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
  *   joined into it (a header sent twice) are malformed
@@ -31,25 +28,20 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  *   event (default JSON); a provider that signs inside the body (a JWS, a form field) signs here
  *   with its test key, and `sign` returns the headers it sends beside it
  * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [badDeliveries]
- *   instead of the bad kinds every provider gets (a forged header, a tampered body, a stale
- *   timestamp, no signature, a wrong secret, a re-serialized body), where those do not fit its
- *   scheme
+ *   instead of the bad kinds every provider gets, where those do not fit its scheme
  * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
- *   the provider's own bad kinds beyond those every provider gets (another app, merchant or
- *   environment; a resource that does not decrypt); `bodyFor(name)` is a purchase whose
- *   transaction ID ends in `name`
+ *   its own bad kinds beyond those (another app or merchant, a resource that does not decrypt);
+ *   `bodyFor(name)` is a purchase whose transaction ID ends in `name`
  */
 
 /**
  * @typedef {{ name: string, body: string, headers: Record<string, string>, transactionId?: string }} BadDelivery
- *   `transactionId`: the one the body names, where a search of the body cannot find it (signed
- *   inside)
+ *   `transactionId`: the one the body names, where a search of the body cannot find it
  */
 
 /**
  * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
- * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its
- * `metadata`) instead of `payment_intent.succeeded`
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its metadata)
  */
 
 /**
@@ -62,12 +54,10 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  * @property {{ purchase: string, refund: string }} eventTypes the samples' event types
  * @property {'body' | 'message' | 'none'} [eventIdFrom] where the item's eventId comes from: the
  *   sample's own ID (`eventId`, the default), the signed message ID, or nowhere
- * @property {Record<string, unknown>} otherEvent an event it sends that is neither a purchase nor
- *   a refund
+ * @property {Record<string, unknown>} otherEvent an event that is neither a purchase nor a refund
  * @property {(kind: 'purchase' | 'refund', fields: SampleValues) => Record<string, unknown>} sampleEvent
  *   a documented purchase or refund event, as the provider sends it
- * @property {true} [refundSizeUnsaid] the provider's refund does not say whether it returns the
- *   whole payment: the item's refundType is null
+ * @property {true} [refundSizeUnsaid] its refund does not say if it is whole: refundType null
  * @property {(outcome: DisputeOutcome, fields: DisputeValues) => Record<string, unknown>} [disputeEvent]
  *   a dispute opened, won by the brand, or lost (a chargeback), for providers that report them
  */
