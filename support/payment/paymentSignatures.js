@@ -1,11 +1,9 @@
 // @ts-check
 'use strict';
 /**
- * Signs payment-provider webhook deliveries the way each provider does, for the unit tests, the
- * end-to-end run, the queue storm and the benchmarks, and gives each provider's sample events.
- * The providers are discovered: one signer per file in support/payment/signers/<id>.js, and the
- * samples in the provider's folder (nodes/PaymentWebhookTrigger/providers/<id>/samples.js), so
- * that a new provider adds no line here (a unit test checks the signers match the registry).
+ * Signs payment-provider webhook deliveries as each provider does, and gives each provider's
+ * sample events. The providers are discovered (a signer per file in support/payment/signers/, the
+ * samples in the provider's folder), so that a new provider adds no line here.
  */
 const { readdirSync } = require('node:fs');
 const path = require('node:path');
@@ -26,27 +24,21 @@ const PROVIDERS = /** @type {Provider[]} */ (
 		.sort()
 );
 
+/** @template T @param {(id: Provider) => T} pick @returns {Record<Provider, T>} */
+const byProvider = (pick) =>
+	/** @type {Record<Provider, T>} */ (Object.fromEntries(PROVIDERS.map((id) => [id, pick(id)])));
+
 /** @type {Record<Provider, import('./signer').Signer>} */
-const SIGNERS = /** @type {never} */ (
-	Object.fromEntries(PROVIDERS.map((id) => [id, require(path.join(SIGNERS_DIR, `${id}.js`))]))
-);
+const SIGNERS = byProvider((id) => require(path.join(SIGNERS_DIR, `${id}.js`)));
 
 /**
  * Each provider's samples; `eventIdFrom` is `body` where they do not say.
  * @type {Record<Provider, import('./signer').Samples & { eventIdFrom: string }>}
  */
-const SAMPLES = /** @type {never} */ (
-	Object.fromEntries(
-		PROVIDERS.map((id) => [
-			id,
-			{ eventIdFrom: 'body', ...require(path.join(PROVIDERS_DIR, id, 'samples.js')) },
-		]),
-	)
-);
-
-/** @template T @param {(id: Provider) => T} pick @returns {Record<Provider, T>} */
-const byProvider = (pick) =>
-	/** @type {Record<Provider, T>} */ (Object.fromEntries(PROVIDERS.map((id) => [id, pick(id)])));
+const SAMPLES = byProvider((id) => ({
+	eventIdFrom: 'body',
+	...require(path.join(PROVIDERS_DIR, id, 'samples.js')),
+}));
 
 /** The providers that sign no timestamp: none of their deliveries can be stale. */
 const SIGNS_NO_TIMESTAMP = PROVIDERS.filter((id) => SIGNERS[id].signsTimestamp === false);
