@@ -5,9 +5,8 @@
  */
 import {
 	sleep,
+	type DeduplicationHelperFunctions as Store,
 	type DeduplicationItemTypes,
-	type DeduplicationScope,
-	type ICheckProcessedOptions,
 	type IDataObject,
 	type IDeduplicationOutput,
 	type IExecuteFunctions,
@@ -32,7 +31,7 @@ import { scenario } from '../../support/scenarios';
 
 const PURCHASE_DATA = { event_name: 'purchase', event_type: 2, status: 1, conversion_id: 7 };
 
-type Answer = 'store' | 'new' | 'processed' | Error;
+type Answer = 'store' | 'new' | Error;
 
 /**
  * n8n's store as the helpers expose it, for one workflow and scope: a list of values, read and
@@ -51,11 +50,7 @@ class FakeStore {
 		Object.assign(this, init);
 	}
 
-	async checkProcessedAndRecord(
-		items: DeduplicationItemTypes[],
-		scope: DeduplicationScope,
-		options: ICheckProcessedOptions,
-	): Promise<IDeduplicationOutput> {
+	checkProcessedAndRecord: Store['checkProcessedAndRecord'] = async (items, scope, options) => {
 		this.calls.push({ call: 'check', items, scope, options });
 		const answer = this.script.shift() ?? 'store';
 		if (answer instanceof Error) throw answer;
@@ -63,7 +58,7 @@ class FakeStore {
 		await sleep(0);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
-			if (answer === 'processed' || (answer === 'store' && read.includes(String(item)))) {
+			if (answer === 'store' && read.includes(String(item))) {
 				output.processed.push(item);
 			} else {
 				output.new.push(item);
@@ -72,31 +67,19 @@ class FakeStore {
 		}
 		this.values = read;
 		return output;
-	}
+	};
 
-	async removeProcessed(
-		items: DeduplicationItemTypes[],
-		scope: DeduplicationScope,
-		options: ICheckProcessedOptions,
-	): Promise<void> {
+	removeProcessed: Store['removeProcessed'] = async (items, scope, options) => {
 		this.calls.push({ call: 'remove', items, scope, options });
 		if (this.removeFails) throw new Error('connection to the database lost');
 		const read = [...this.values];
 		await sleep(0);
 		this.values = read.filter((value) => !items.map(String).includes(value));
-	}
+	};
 
 	callNames(): string[] {
 		return this.calls.map(({ call }) => call);
 	}
-}
-
-interface Run {
-	items: INodeExecutionData[];
-	error?: Error;
-	requests: number;
-	hints: string[];
-	warnings: string[];
 }
 
 const purchase = (itemIndex: number, transactionId = `order_${itemIndex}`): IDataObject => ({
@@ -118,7 +101,7 @@ async function run(
 		continueOnFail?: boolean;
 		workflowId?: string;
 	} = {},
-): Promise<Run> {
+) {
 	const fake = fakeContext({
 		parameters: options.parameters ?? ((itemIndex) => purchase(itemIndex)),
 		items: options.items ?? 1,
@@ -137,8 +120,8 @@ async function run(
 		});
 	}
 	const outcome = await router(context).then(
-		([items]) => ({ items }),
-		(error: Error) => ({ items: [], error }),
+		([items]) => ({ items, error: undefined }),
+		(error: Error) => ({ items: [] as INodeExecutionData[], error }),
 	);
 	return {
 		...outcome,
