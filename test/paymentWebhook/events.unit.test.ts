@@ -16,7 +16,7 @@ import {
 	paymentEventItem,
 	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
-import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
 import { EXAMPLES, readExample } from '../../support/n8n/n8nDemoData';
 import { scenario } from '../../support/scenarios';
 
@@ -145,15 +145,6 @@ describe(scenario('paymentWebhook.items'), () => {
 			expect(item.kind).toBe('other');
 			expect(item.missing).toEqual([...unsigned, ...EVENT_FIELDS]);
 			expect(item.event).toBe(body);
-		});
-
-		it('offers its purchase and refund events', () => {
-			const events = Object.values(providerOf(provider).events);
-			expect(Object.keys(providerOf(provider).events)).toEqual(
-				expect.arrayContaining([expected.purchase, expected.refund]),
-			);
-			expect(events.filter((event) => event.kind === 'purchase').length).toBeGreaterThan(0);
-			expect(events.filter((event) => event.kind === 'refund').length).toBeGreaterThan(0);
 		});
 	});
 
