@@ -32,16 +32,20 @@ import { scenario } from '../../support/scenarios';
 
 const trigger = new PaymentWebhookTrigger();
 
-type Fault = 'missing' | 'malformed' | 'secret' | 'tampered' | 'stale';
-const FAULTS: ReadonlyArray<readonly [string, Fault]> = [
-	['no signature header', 'missing'],
-	['a malformed header', 'malformed'],
-	['another secret', 'secret'],
-	['a tampered body', 'tampered'],
-	['a stale timestamp', 'stale'],
-];
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+type Sign = (key: string, timestamp?: number) => Record<string, string>;
+/** Each refused delivery's headers, from `sign` over the purchase body and the test secret. */
+const FAULTS: Array<
+	[string, (sign: Sign, secret: string, name: string) => Record<string, string>]
+> = [
+	['no signature header', () => ({})],
+	['a malformed header', (sign, secret, name) => ({ ...sign(secret), [name]: 'not-a-signature' })],
+	['another secret', (sign, secret) => sign(`${secret.slice(0, -4)}9999`)],
+	// Signed as sent, then changed on the way.
+	['a tampered body', (sign, secret) => sign(secret)],
+	['a stale timestamp', (sign, secret) => sign(secret, nowSeconds() - 3600)],
+];
 
 function purchaseBody(provider: Provider, kind: 'purchase' | 'refund' = 'purchase'): string {
 	return JSON.stringify(sampleEvent(provider, kind, { transactionId: 'txn_hook_1' }));
@@ -99,28 +103,18 @@ describe(scenario('paymentWebhook.webhook'), () => {
 			expect(fake.logged).toEqual([]);
 		});
 
-		const faults: ReadonlyArray<readonly [string, Fault]> = FAULTS.filter(
+		const faults = FAULTS.filter(
 			// Lemon Squeezy and Creem sign no timestamp: nothing is stale.
-			([, fault]) => fault !== 'stale' || !SIGNS_NO_TIMESTAMP.includes(provider),
+			([label]) => label !== 'a stale timestamp' || !SIGNS_NO_TIMESTAMP.includes(provider),
 		);
-		it.each(faults)('%s: 401, no execution, one warning, no throw', async (_label, fault) => {
+		it.each(faults)('%s: 401, no execution, one warning, no throw', async (label, headersOf) => {
 			const rawBody = purchaseBody(provider);
-			const name = SIGNATURE_HEADERS[provider];
-			const signedWith = (key: string, timestamp = nowSeconds()) =>
+			const sign: Sign = (key, timestamp = nowSeconds()) =>
 				signDelivery(provider, rawBody, key, { timestamp });
-			const headers =
-				fault === 'missing'
-					? {}
-					: fault === 'malformed'
-						? { ...signedWith(secret), [name]: 'not-a-signature' }
-						: fault === 'secret'
-							? signedWith(`${secret.slice(0, -4)}9999`)
-							: fault === 'stale'
-								? signedWith(secret, nowSeconds() - 3600)
-								: signedWith(secret);
 			const fake = delivery(provider, {
-				headers,
-				rawBody: fault === 'tampered' ? rawBody.replace('txn_hook_1', 'txn_hook_2') : rawBody,
+				headers: headersOf(sign, secret, SIGNATURE_HEADERS[provider]),
+				rawBody:
+					label === 'a tampered body' ? rawBody.replace('txn_hook_1', 'txn_hook_2') : rawBody,
 			});
 			const result = await run(fake);
 			expect(result).toEqual({ noWebhookResponse: true });
