@@ -44,6 +44,12 @@ const sample = (
 	fields: { partial?: boolean; amountMinor?: number; currency?: string } = {},
 ) => sampleEvent(provider, kind, { transactionId: 'txn_shared_1', ...fields }) as IDataObject;
 
+/** `body` with `patch` spread into the object found at `path`. */
+function patchedAt(body: IDataObject, [key, ...path]: string[], patch: IDataObject): IDataObject {
+	const inner = body[key] as IDataObject;
+	return { ...body, [key]: path.length ? patchedAt(inner, path, patch) : { ...inner, ...patch } };
+}
+
 /** The item's fields read from the event itself, in the item's order (an unknown event lacks them all). */
 const EVENT_FIELDS = ['transactionId', 'amount', 'amountMinor', 'currency', 'userId', 'metadata'];
 
@@ -324,10 +330,7 @@ describe(scenario('paymentWebhook.items'), () => {
 	describe('Paddle Billing', () => {
 		it('an adjustment is a refund only when it is a refund (or a chargeback) and approved', () => {
 			const approved = sample('paddle', 'refund');
-			const withData = (data: IDataObject) => ({
-				...approved,
-				data: { ...(approved.data as IDataObject), ...data },
-			});
+			const withData = (data: IDataObject) => patchedAt(approved, ['data'], data);
 			expect(itemOf('paddle', approved)).toMatchObject({
 				kind: 'refund',
 				userId: null,
@@ -359,21 +362,14 @@ describe(scenario('paymentWebhook.items'), () => {
 
 		it('an order that is not paid is no purchase', () => {
 			const body = sample('lemonSqueezy', 'purchase');
-			const data = body.data as IDataObject;
-			const pending = {
-				...body,
-				data: { ...data, attributes: { ...(data.attributes as IDataObject), status: 'pending' } },
-			};
+			const pending = patchedAt(body, ['data', 'attributes'], { status: 'pending' });
 			expect(itemOf('lemonSqueezy', pending).kind).toBe('other');
 		});
 	});
 
 	describe('Creem', () => {
 		const refund = sample('creem', 'refund');
-		const withObject = (object: IDataObject) => ({
-			...refund,
-			object: { ...(refund.object as IDataObject), ...object },
-		});
+		const withObject = (object: IDataObject) => patchedAt(refund, ['object'], object);
 
 		it('a refund names its order as an ID, expanded, or through its transaction', () => {
 			expect(
@@ -393,11 +389,7 @@ describe(scenario('paymentWebhook.items'), () => {
 			expect(itemOf('creem', withObject({ status: 'failed' })).kind).toBe('other');
 			expect(itemOf('creem', withObject({ status: 'canceled' })).kind).toBe('other');
 			const purchase = sample('creem', 'purchase');
-			const checkout = purchase.object as IDataObject;
-			const unpaid = {
-				...purchase,
-				object: { ...checkout, order: { ...(checkout.order as IDataObject), status: 'pending' } },
-			};
+			const unpaid = patchedAt(purchase, ['object', 'order'], { status: 'pending' });
 			expect(itemOf('creem', unpaid)).toMatchObject({
 				kind: 'other',
 				transactionId: 'txn_shared_1',
@@ -407,11 +399,8 @@ describe(scenario('paymentWebhook.items'), () => {
 
 	it('takes Paddle’s amounts as digit strings, and nothing that is no whole number', () => {
 		const body = sample('paddle', 'purchase');
-		const data = body.data as IDataObject;
-		const withTotal = (total: string | number) => ({
-			...body,
-			data: { ...data, details: { totals: { total, currency_code: 'USD' } } },
-		});
+		const withTotal = (total: string | number) =>
+			patchedAt(body, ['data'], { details: { totals: { total, currency_code: 'USD' } } });
 		expect(itemOf('paddle', withTotal('2599'))).toMatchObject({
 			amountMinor: 2599,
 			amount: '25.99',
