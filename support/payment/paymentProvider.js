@@ -1,12 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * A payment provider delivering refund and purchase webhooks, as Stripe does: Stripe-shaped events
- * (`charge.refunded`, `payment_intent.succeeded`), each attempt signed anew with Stripe's scheme
- * (support/payment/paymentSignatures.js, the demo endpoint secret), a fixed number of deliveries in
- * flight, each retried with exponential backoff after any answer but a 2xx or after a timeout, up
- * to a number of attempts. Forged deliveries, as an attacker sends them, are sent once each. Used
- * by the queue-mode test and benchmark.
+ * A payment provider delivering Stripe's refund and purchase webhooks as Stripe does: each attempt
+ * signed anew with the demo secret, a fixed number in flight, each retried with exponential backoff
+ * after a timeout or any answer but a 2xx, up to a number of attempts; forgeries sent once each.
+ * Used by the queue-mode test and benchmark.
  */
 
 const { sampleEvent, signDelivery, TEST_SIGNING_SECRETS } = require('./paymentSignatures');
@@ -261,9 +259,8 @@ function parseJson(text) {
 }
 
 /**
- * The forged deliveries' outcomes: how many there were, how many got 401, and the transaction IDs
- * of forged refunds that reached the sandbox (a refund call naming one, or a refund applied to
- * one): must be none.
+ * The forged deliveries' outcomes: how many, how many got 401, and the forged refunds that reached
+ * the sandbox (a refund call naming one, or a refund applied to one): must be none.
  * @param {Delivery[]} deliveries @param {string[]} forgedIds
  * @param {import('../../sandbox').Sandbox} sandbox
  */
