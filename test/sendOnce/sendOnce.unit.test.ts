@@ -82,11 +82,11 @@ class FakeStore {
 	}
 }
 
-const purchase = (itemIndex: number, transactionId = `order_${itemIndex}`): IDataObject => ({
+const purchase = (itemIndex: number): IDataObject => ({
 	resource: 'conversion',
 	operation: 'trackPurchase',
 	invitedUserId: 'buyer_1',
-	transactionId,
+	transactionId: `order_${itemIndex}`,
 	conversionValue: 10,
 	additionalFields: { skipTrackedTransactions: true },
 	options: { maxRetries: 0, retryDelay: 1, timeout: 100, concurrency: 1 },
@@ -96,14 +96,15 @@ async function run(
 	store: Partial<FakeStore> | undefined,
 	options: {
 		respond?: Responder;
-		parameters?: (itemIndex: number) => IDataObject;
+		/** Over each item's purchase() parameters. */
+		fields?: IDataObject;
 		items?: number;
 		continueOnFail?: boolean;
 		workflowId?: string;
 	} = {},
 ) {
 	const fake = fakeContext({
-		parameters: options.parameters ?? ((itemIndex) => purchase(itemIndex)),
+		parameters: (itemIndex) => ({ ...purchase(itemIndex), ...options.fields }),
 		items: options.items ?? 1,
 		onError: options.continueOnFail === false ? undefined : 'continueRegularOutput',
 		respond: options.respond ?? (() => envelope(0, 'success', PURCHASE_DATA)),
@@ -153,9 +154,7 @@ beforeEach(() => {
 describe(scenario('sendOnce.decisions'), () => {
 	it('is off by default: no store call', async () => {
 		const store = new FakeStore();
-		const result = await run(store, {
-			parameters: (itemIndex) => ({ ...purchase(itemIndex), additionalFields: {} }),
-		});
+		const result = await run(store, { fields: { additionalFields: {} } });
 		expect(result.items.map((item) => item.json)).toEqual([PURCHASE_DATA]);
 		expect(result.requests).toBe(1);
 		expect(store.calls).toEqual([]);
@@ -207,10 +206,7 @@ describe(scenario('sendOnce.decisions'), () => {
 	it('refuses bad input before the store is touched', async () => {
 		const store = new FakeStore();
 		const result = await run(store, {
-			parameters: (itemIndex) => ({
-				...purchase(itemIndex),
-				additionalFields: { skipTrackedTransactions: true, extraBodyFields: '[1]' },
-			}),
+			fields: { additionalFields: { skipTrackedTransactions: true, extraBodyFields: '[1]' } },
 		});
 		expect(result.items[0].json.error).toMatch(/^Parameter "Extra Body Fields"/);
 		expect(result.requests).toBe(0);
@@ -338,7 +334,7 @@ describe(scenario('sendOnce.decisions'), () => {
 			expect((await run(store)).requests).toBe(1);
 			// Another worker read the list before order_0 was in it and wrote it back afterwards.
 			store.values = [];
-			const next = await run(store, { parameters: (itemIndex) => purchase(itemIndex, 'order_1') });
+			const next = await run(store, { fields: { transactionId: 'order_1' } });
 			expect(next.requests).toBe(1);
 			expect(store.calls.filter(({ call }) => call === 'check')[2].items).toEqual([
 				trackedTransactionKey('order_1'),
@@ -406,13 +402,8 @@ describe(scenario('sendOnce.decisions'), () => {
 	describe('items of one execution under Concurrency', () => {
 		it('serializes the store calls: no entry of ten concurrent items is lost', async () => {
 			const store = new FakeStore();
-			const result = await run(store, {
-				items: 10,
-				parameters: (itemIndex) => ({
-					...purchase(itemIndex),
-					options: { maxRetries: 0, concurrency: 10 },
-				}),
-			});
+			const options = { maxRetries: 0, concurrency: 10 };
+			const result = await run(store, { items: 10, fields: { options } });
 			expect(result.requests).toBe(10);
 			expect(store.values.sort()).toEqual(
 				Array.from({ length: 10 }, (_, i) => trackedTransactionKey(`order_${i}`)).sort(),
@@ -425,10 +416,7 @@ describe(scenario('sendOnce.decisions'), () => {
 			const store = new FakeStore();
 			const result = await run(store, {
 				items: 3,
-				parameters: (itemIndex) => ({
-					...purchase(itemIndex, 'order_same'),
-					options: { maxRetries: 0, concurrency: 3 },
-				}),
+				fields: { transactionId: 'order_same', options: { maxRetries: 0, concurrency: 3 } },
 			});
 			expect(result.requests).toBe(1);
 			expect(result.items.map((item) => item.json.status)).toEqual([
