@@ -25,17 +25,15 @@ const SIGNED_AT = 1_764_000_000;
 const MESSAGE_ID = 'msg_unit_1';
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
 
-const factsFor = (provider: Provider, overrides: Partial<DeliveryFacts> = {}): DeliveryFacts => ({
-	signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
-	messageId: MESSAGE_ID,
-	userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
-	...overrides,
-});
-
 function itemOf(provider: Provider, body: IDataObject, overrides: Partial<DeliveryFacts> = {}) {
 	const eventType = eventTypeOf(provider, body);
 	if (eventType === null) throw new Error('the sample names no event type');
-	return paymentEventItem(provider, eventType, body, factsFor(provider, overrides));
+	return paymentEventItem(provider, eventType, body, {
+		signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
+		messageId: MESSAGE_ID,
+		userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
+		...overrides,
+	});
 }
 
 const sample = (

@@ -6,29 +6,12 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import {
-	textAt,
-	type EventReaders,
-	type PaymentProvider,
-} from '../../nodes/PaymentWebhookTrigger/provider';
+import { textAt, type PaymentProvider } from '../../nodes/PaymentWebhookTrigger/provider';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 
 const PUBLIC_KEY = 'test-public-key';
 const APP_ID = 'app_1';
-
-const EVENTS = {
-	TRADE_SUCCESS: {
-		kind: 'purchase',
-		description: 'A trade succeeded',
-		fields: (body) => ({
-			transactionId: textAt(body.out_trade_no),
-			amountMinor: Number(body.total_cents),
-			currency: 'CNY',
-			userId: textAt(body.passback_params),
-		}),
-	},
-} satisfies EventReaders<string>;
 
 /** Signs by naming the public key in a form field: enough to tell a good delivery from a bad one. */
 const formProvider: PaymentProvider<'formTest'> = {
@@ -64,7 +47,18 @@ const formProvider: PaymentProvider<'formTest'> = {
 	codexAliases: ['form test'],
 	eventType: (body) => textAt(body.trade_status),
 	eventId: (body) => textAt(body.notify_id),
-	events: EVENTS,
+	events: {
+		TRADE_SUCCESS: {
+			kind: 'purchase',
+			description: 'A trade succeeded',
+			fields: (body) => ({
+				transactionId: textAt(body.out_trade_no),
+				amountMinor: Number(body.total_cents),
+				currency: 'CNY',
+				userId: textAt(body.passback_params),
+			}),
+		},
+	},
 };
 
 const SETTINGS = { events: ['TRADE_SUCCESS'], toleranceSeconds: 300, userIdMetadataKey: 'user_id' };
