@@ -99,7 +99,7 @@ describe(scenario('paymentWebhook.signatures'), () => {
 			);
 		});
 
-		it('refuses a body changed by one byte', () => {
+		it('refuses a body changed by one byte, or the same JSON serialized again (the bytes are signed)', () => {
 			const headers = signed(provider, rawBody);
 			const tampered = Buffer.from(rawBody, 'utf8');
 			tampered[tampered.length - 3] ^= 1;
@@ -107,10 +107,6 @@ describe(scenario('paymentWebhook.signatures'), () => {
 			expect(verify(provider, rawBody.replace('txn_sig_1', 'txn_sig_2'), headers).valid).toBe(
 				false,
 			);
-		});
-
-		it('refuses the same JSON serialized again with other spacing (the bytes are signed)', () => {
-			const headers = signed(provider, rawBody);
 			const parsed: unknown = JSON.parse(rawBody);
 			for (const again of [JSON.stringify(parsed, null, 2), JSON.stringify(parsed, null, '\t')]) {
 				expect(JSON.parse(again)).toEqual(parsed);
@@ -122,13 +118,17 @@ describe(scenario('paymentWebhook.signatures'), () => {
 			expect(verify(provider, JSON.stringify(parsed), prettySigned).valid).toBe(false);
 		});
 
-		it('refuses a delivery without the signature header', () => {
-			const headers = { ...signed(provider, rawBody) };
-			delete headers[SIGNATURE_HEADERS[provider]];
-			expect(verify(provider, rawBody, headers)).toEqual(
-				refusal(`missing ${SIGNATURE_HEADERS[provider]} header`),
-			);
-			expect(verify(provider, rawBody, { [SIGNATURE_HEADERS[provider]]: '  ' }).valid).toBe(false);
+		it('refuses a delivery without the signature header, or with a blank or malformed one', () => {
+			const name = SIGNATURE_HEADERS[provider];
+			const valid = signed(provider, rawBody);
+			const headers = { ...valid };
+			delete headers[name];
+			expect(verify(provider, rawBody, headers)).toEqual(refusal(`missing ${name} header`));
+			expect(verify(provider, rawBody, { [name]: '  ' }).valid).toBe(false);
+			for (const malformed of ['garbage', 'v1=', 't=,v1=', 'ts=;h1=', 'v1,', '=,;']) {
+				const result = verify(provider, rawBody, { ...valid, [name]: malformed });
+				expect(result).toEqual(refusal(/malformed|does not match|matches the body/));
+			}
 		});
 
 		// Node's HTTP parser joins a header sent twice into one string, its values split by ", ".
@@ -146,15 +146,6 @@ describe(scenario('paymentWebhook.signatures'), () => {
 					? refusal(/^malformed .* header: not a hex SHA-256 HMAC$/)
 					: expect.objectContaining({ valid: true }),
 			);
-		});
-
-		it('refuses malformed signature headers', () => {
-			const name = SIGNATURE_HEADERS[provider];
-			const valid = signed(provider, rawBody);
-			for (const malformed of ['garbage', 'v1=', 't=,v1=', 'ts=;h1=', 'v1,', '=,;']) {
-				const result = verify(provider, rawBody, { ...valid, [name]: malformed });
-				expect(result).toEqual(refusal(/malformed|does not match|matches the body/));
-			}
 		});
 
 		it('never quotes the secret, the body or the header in a reason', () => {
