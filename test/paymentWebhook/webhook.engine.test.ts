@@ -65,21 +65,18 @@ async function workflowWith(parameters: INode['parameters'], typeVersion = 2) {
 async function deliver(provider: Provider, body: Record<string, unknown>, typeVersion = 2) {
 	const secret = TEST_SIGNING_SECRETS[provider];
 	const rawBody = JSON.stringify(body);
-	const headers = signDelivery(provider, rawBody, secret, {
-		timestamp: Math.floor(Date.now() / 1000),
-	});
+	const headers = signDelivery(provider, rawBody, secret);
 	const { workflow, node, nodeType, description } = await workflowWith({ provider }, typeVersion);
 	const sent: Array<{ status: number; body: unknown }> = [];
 	const request = { headers, rawBody: Buffer.from(rawBody, 'utf8'), body: {}, query: {} };
 	const response = {
 		status: (status: number) => ({ json: (body: unknown) => sent.push({ status, body }) }),
 	};
-	const credentials = { signing: { signingSecret: secret } };
+	const helper = new TestCredentialsHelper(await loadPackage(), {
+		signing: { signingSecret: secret },
+	});
 	const data = {
-		...additionalData(
-			new TestCredentialsHelper(await loadPackage(), credentials),
-			undefined as never,
-		),
+		...additionalData(helper, undefined as never),
 		httpRequest: request,
 		httpResponse: response,
 	} as unknown as IWorkflowExecuteAdditionalData;

@@ -61,9 +61,7 @@ function delivery(
 		rawBody,
 		secret: overrides.secret ?? secret,
 		credential: credentialDataOf(provider),
-		headers:
-			overrides.headers ??
-			signDelivery(provider, rawBody.toString(), secret, { timestamp: nowSeconds() }),
+		headers: overrides.headers ?? signDelivery(provider, rawBody.toString(), secret),
 		rawBodyOnDemand: overrides.rawBodyOnDemand,
 		parameters: {
 			...nodeParametersOf(provider),
@@ -109,8 +107,7 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		);
 		it.each(faults)('%s: 401, no execution, one warning, no throw', async (label, headersOf) => {
 			const rawBody = purchaseBody(provider);
-			const sign: Sign = (key, timestamp = nowSeconds()) =>
-				signDelivery(provider, rawBody, key, { timestamp });
+			const sign: Sign = (key, timestamp) => signDelivery(provider, rawBody, key, { timestamp });
 			const fake = delivery(provider, {
 				headers: headersOf(sign, secret, SIGNATURE_HEADERS[provider]),
 				rawBody:
