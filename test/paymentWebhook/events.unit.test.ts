@@ -325,27 +325,25 @@ describe(scenario('paymentWebhook.items'), () => {
 		});
 	});
 
-	describe('Paddle Billing', () => {
-		it('an adjustment is a refund only when it is a refund (or a chargeback) and approved', () => {
-			const approved = sample('paddle', 'refund');
-			const withData = (data: IDataObject) => patchedAt(approved, ['data'], data);
-			expect(itemOf('paddle', approved)).toMatchObject({
-				kind: 'refund',
-				userId: null,
-				metadata: null,
-				missing: ['userId', 'metadata'],
-			});
-			expect(itemOf('paddle', withData({ status: 'pending_approval' }))).toMatchObject({
-				kind: 'other',
-				refundType: null,
-				transactionId: 'txn_shared_1',
-			});
-			expect(itemOf('paddle', withData({ action: 'credit' })).kind).toBe('other');
-			const created = { ...approved, event_type: 'adjustment.created' };
-			expect(itemOf('paddle', created)).toMatchObject({
-				kind: 'refund',
-				eventType: 'adjustment.created',
-			});
+	it('Paddle Billing: an adjustment is a refund only when it is a refund (or a chargeback) and approved', () => {
+		const approved = sample('paddle', 'refund');
+		const withData = (data: IDataObject) => patchedAt(approved, ['data'], data);
+		expect(itemOf('paddle', approved)).toMatchObject({
+			kind: 'refund',
+			userId: null,
+			metadata: null,
+			missing: ['userId', 'metadata'],
+		});
+		expect(itemOf('paddle', withData({ status: 'pending_approval' }))).toMatchObject({
+			kind: 'other',
+			refundType: null,
+			transactionId: 'txn_shared_1',
+		});
+		expect(itemOf('paddle', withData({ action: 'credit' })).kind).toBe('other');
+		const created = { ...approved, event_type: 'adjustment.created' };
+		expect(itemOf('paddle', created)).toMatchObject({
+			kind: 'refund',
+			eventType: 'adjustment.created',
 		});
 	});
 

@@ -79,6 +79,8 @@ async function run(fake: ReturnType<typeof fakeWebhookContext>) {
 }
 
 describe(scenario('paymentWebhook.webhook'), () => {
+	afterEach(() => jest.restoreAllMocks());
+
 	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const secret = TEST_SIGNING_SECRETS[provider];
@@ -185,43 +187,34 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		expect(fake.sent).toEqual([]);
 	});
 
-	describe('refusals in the log: the first at once, then at most one line a minute per workflow', () => {
+	// When a line is written is RefusalLog's (refusalLog.unit.test.ts); here, what it says.
+	it('refusals in the log: the first at once, then at most one line a minute per workflow, counting the refusals held back', async () => {
 		const T0 = 1_800_000_000_000;
-		let now = T0;
-		beforeEach(() => {
-			now = T0;
-			jest.spyOn(Date, 'now').mockImplementation(() => now);
-		});
-		afterEach(() => jest.restoreAllMocks());
-
-		/** An unsigned delivery to workflow `workflowId` at T0 + `atMs`: its lines in the log. */
-		const refusedAt = async (workflowId: string, atMs: number) => {
-			now = T0 + atMs;
+		const now = jest.spyOn(Date, 'now');
+		/** An unsigned delivery to the workflow at T0 + `atMs`: its lines in the log. */
+		const refusedAt = async (atMs: number) => {
+			now.mockReturnValue(T0 + atMs);
 			const fake = fakeWebhookContext({
 				rawBody: purchaseBody('stripe'),
 				secret: TEST_SIGNING_SECRETS.stripe,
 				headers: {},
-				workflowId,
+				workflowId: 'flooded',
 				parameters: { provider: 'stripe', events: ['*'], options: {} },
 			});
 			expect(await run(fake)).toEqual({ noWebhookResponse: true });
 			expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
 			return fake.logged;
 		};
-
-		// When a line is written is RefusalLog's (refusalLog.unit.test.ts); here, what it says.
-		it('counts the refusals held back into the next line', async () => {
-			const line = (what: string, refusals: number) => ({
-				level: 'warn',
-				message: `Payment Webhook Trigger "Payment Webhook Trigger" refused ${what} (401): missing stripe-signature header`,
-				meta: expect.objectContaining({ workflowId: 'flooded', refusals }),
-			});
-			expect(await refusedAt('flooded', 0)).toEqual([line('a Stripe delivery', 1)]);
-			expect(await refusedAt('flooded', 1_000)).toEqual([]);
-			expect(await refusedAt('flooded', 60_000)).toEqual([
-				line('2 deliveries since its last such line, the last from Stripe', 2),
-			]);
+		const line = (what: string, refusals: number) => ({
+			level: 'warn',
+			message: `Payment Webhook Trigger "Payment Webhook Trigger" refused ${what} (401): missing stripe-signature header`,
+			meta: expect.objectContaining({ workflowId: 'flooded', refusals }),
 		});
+		expect(await refusedAt(0)).toEqual([line('a Stripe delivery', 1)]);
+		expect(await refusedAt(1_000)).toEqual([]);
+		expect(await refusedAt(60_000)).toEqual([
+			line('2 deliveries since its last such line, the last from Stripe', 2),
+		]);
 	});
 
 	it('a secret roll: the signature of the new secret among two is accepted', async () => {
