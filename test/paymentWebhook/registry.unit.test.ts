@@ -26,6 +26,9 @@ const helpOf = (field: string) => CREDENTIAL.find(({ name }) => name === field)?
 const IDS = PROVIDERS.map(({ id }) => id);
 
 const FOLDER = 'nodes/PaymentWebhookTrigger/providers';
+/** Paths of the trigger's shipped files. */
+const inTrigger = (...files: string[]) =>
+	files.map((file) => `nodes/PaymentWebhookTrigger/${file}`);
 const SHIPPED = readSources(['nodes', 'credentials']);
 
 /**
@@ -37,30 +40,14 @@ const SHIPPED = readSources(['nodes', 'credentials']);
  */
 const NAMED_ELSEWHERE: Partial<Record<string, string[]>> = {
 	stripe: [
-		`${FOLDER}/index.ts`,
-		'nodes/PaymentWebhookTrigger/description.ts',
-		'nodes/PaymentWebhookTrigger/hmac.ts',
-		'nodes/PaymentWebhookTrigger/money.ts',
-		'nodes/PaymentWebhookTrigger/provider.ts',
+		...inTrigger('providers/index.ts', 'description.ts', 'hmac.ts', 'money.ts', 'provider.ts'),
 		'nodes/shared/helpers/sendOnce.ts',
 	],
-	paddle: [
-		'nodes/PaymentWebhookTrigger/description.ts',
-		'nodes/PaymentWebhookTrigger/hmac.ts',
-		'nodes/PaymentWebhookTrigger/money.ts',
-	],
-	lemonSqueezy: [
-		'nodes/PaymentWebhookTrigger/description.ts',
-		'nodes/PaymentWebhookTrigger/hmac.ts',
-	],
-	creem: ['nodes/PaymentWebhookTrigger/hmac.ts'],
-	standardWebhooks: [
-		'nodes/PaymentWebhookTrigger/events.ts',
-		'nodes/PaymentWebhookTrigger/hmac.ts',
-		'nodes/PaymentWebhookTrigger/provider.ts',
-		`${FOLDER}/polar/polar.ts`,
-	],
-	polar: [`${FOLDER}/standardWebhooks/standardWebhooks.ts`],
+	paddle: inTrigger('description.ts', 'hmac.ts', 'money.ts'),
+	lemonSqueezy: inTrigger('description.ts', 'hmac.ts'),
+	creem: inTrigger('hmac.ts'),
+	standardWebhooks: inTrigger('events.ts', 'hmac.ts', 'provider.ts', 'providers/polar/polar.ts'),
+	polar: inTrigger('providers/standardWebhooks/standardWebhooks.ts'),
 };
 
 /** The words that name a provider: its ID, its name and its codex aliases, as whole words. */
