@@ -220,7 +220,7 @@ describe(scenario('paymentWebhook.signatures'), () => {
 			).toBe(false);
 		});
 
-		it('ignores v0 signatures, even a matching one', () => {
+		it('ignores v0 signatures, even a matching one, and refuses a header without t=', () => {
 			const v0Only = header(secret, 'v0');
 			expect(v0Only).toMatch(/^t=\d+,v0=[0-9a-f]{64}$/);
 			expect(verify('stripe', rawBody, { 'stripe-signature': v0Only })).toEqual(
@@ -228,9 +228,6 @@ describe(scenario('paymentWebhook.signatures'), () => {
 			);
 			const withV0 = `${header(secret)},v0=${'0'.repeat(64)}`;
 			expect(verify('stripe', rawBody, { 'stripe-signature': withV0 }).valid).toBe(true);
-		});
-
-		it('refuses a header without t=', () => {
 			const signature = v1Of(header(secret)) ?? '';
 			expect(verify('stripe', rawBody, { 'stripe-signature': signature })).toEqual(
 				refusal('malformed Stripe-Signature header: no timestamp (t=)'),
@@ -342,7 +339,7 @@ describe(scenario('paymentWebhook.signatures'), () => {
 			).toEqual(refusal('malformed webhook-signature header: no v1 signature'));
 		});
 
-		it('signs the message ID and the timestamp: changing either fails', () => {
+		it('signs the message ID and the timestamp: changing either, or leaving out webhook-id or a well-formed webhook-timestamp, fails', () => {
 			const headers = signed('standardWebhooks', rawBody);
 			expect(
 				verify('standardWebhooks', rawBody, { ...headers, 'webhook-id': 'msg_other' }).valid,
@@ -351,10 +348,6 @@ describe(scenario('paymentWebhook.signatures'), () => {
 				verify('standardWebhooks', rawBody, { ...headers, 'webhook-timestamp': String(NOW + 1) })
 					.valid,
 			).toBe(false);
-		});
-
-		it('refuses a delivery without webhook-id or with a malformed webhook-timestamp', () => {
-			const headers = signed('standardWebhooks', rawBody);
 			const withoutId = { ...headers };
 			delete withoutId['webhook-id'];
 			expect(verify('standardWebhooks', rawBody, withoutId)).toEqual(
