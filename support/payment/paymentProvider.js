@@ -182,15 +182,9 @@ async function deliverAll(url, events, options = {}) {
 	let attempts = 0;
 	let next = 0;
 	let active = 0;
-	const timer = progress
-		? setInterval(
-				() =>
-					progress(
-						`  … ${Math.round((Date.now() - started) / 1000)} s: ${deliveries.length} of ${events.length} delivered, ${attempts} attempts, ${active} in flight`,
-					),
-				10_000,
-			)
-		: undefined;
+	const status = () =>
+		`  … ${Math.round((Date.now() - started) / 1000)} s: ${deliveries.length} of ${events.length} delivered, ${attempts} attempts, ${active} in flight`;
+	const timer = progress && setInterval(() => progress(status()), 10_000);
 
 	/** @param {WebhookEvent} event @returns {Promise<Delivery>} */
 	const deliver = async (event) => {
