@@ -182,9 +182,9 @@ async function deliverAll(url, events, options = {}) {
 	let attempts = 0;
 	let next = 0;
 	let active = 0;
-	const status = () =>
+	const progressLine = () =>
 		`  … ${Math.round((Date.now() - started) / 1000)} s: ${deliveries.length} of ${events.length} delivered, ${attempts} attempts, ${active} in flight`;
-	const timer = progress && setInterval(() => progress(status()), 10_000);
+	const timer = progress && setInterval(() => progress(progressLine()), 10_000);
 
 	/** @param {WebhookEvent} event @returns {Promise<Delivery>} */
 	const deliver = async (event) => {
@@ -230,9 +230,8 @@ async function deliverAll(url, events, options = {}) {
 	// `inFlight` workers, each taking the next event once its last delivery is done.
 	const worker = async () => {
 		while (next < events.length) {
-			const event = events[next++];
 			active++;
-			const delivery = await deliver(event);
+			const delivery = await deliver(events[next++]);
 			active--;
 			deliveries.push(delivery);
 			onDelivered?.(deliveries.length);
