@@ -66,7 +66,6 @@ function expectedOf(provider: Provider) {
 }
 
 describe(scenario('paymentWebhook.items'), () => {
-	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const expected = expectedOf(provider);
 		const unsigned = [

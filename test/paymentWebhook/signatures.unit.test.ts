@@ -78,7 +78,6 @@ function expectValidUnderBothSecrets(provider: Provider, rawBody: string, header
 }
 
 describe(scenario('paymentWebhook.signatures'), () => {
-	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const rawBody = bodyOf(provider);
 		const timed = !SIGNS_NO_TIMESTAMP.includes(provider);

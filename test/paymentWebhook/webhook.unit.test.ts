@@ -81,7 +81,6 @@ async function run(fake: ReturnType<typeof fakeWebhookContext>) {
 describe(scenario('paymentWebhook.webhook'), () => {
 	afterEach(() => jest.restoreAllMocks());
 
-	// The providers whose body is the event as JSON signed in a header; the others have suites of their own.
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const secret = TEST_SIGNING_SECRETS[provider];
 
