@@ -84,9 +84,13 @@ describe(scenario('paymentWebhook.webhook'), () => {
 	describe.each(PLAIN_JSON_PROVIDERS)('%s', (provider) => {
 		const secret = TEST_SIGNING_SECRETS[provider];
 
-		it('an accepted delivery starts the workflow with exactly one item', async () => {
-			const fake = delivery(provider);
+		it.each([
+			['', false],
+			[', reading the raw body when n8n has not (readRawBody)', true],
+		])('an accepted delivery starts the workflow with exactly one item%s', async (_, onDemand) => {
+			const fake = delivery(provider, { rawBodyOnDemand: onDemand });
 			const result = await run(fake);
+			expect(fake.readRawBodyCalls()).toBe(onDemand ? 1 : 0);
 			expect(result.workflowData).toHaveLength(1);
 			expect(result.workflowData?.[0]).toHaveLength(1);
 			expect(result.workflowData?.[0][0].json).toMatchObject({
@@ -128,13 +132,6 @@ describe(scenario('paymentWebhook.webhook'), () => {
 				expect(text).not.toContain('txn_hook_1');
 				expect(text).not.toContain('user_1001');
 			}
-		});
-
-		it('reads the raw body when n8n has not (readRawBody)', async () => {
-			const fake = delivery(provider, { rawBodyOnDemand: true });
-			const result = await run(fake);
-			expect(fake.readRawBodyCalls()).toBe(1);
-			expect(result.workflowData?.[0]).toHaveLength(1);
 		});
 
 		it('an event not selected: answered, nothing started, nothing logged', async () => {
