@@ -21,7 +21,6 @@ import {
 
 const { codex } = new PaymentWebhookTrigger().description;
 const CREDENTIAL = new PaymentWebhookSigningApi().properties;
-/** A credential field's help text. @param field its name */
 const helpOf = (field: string) => CREDENTIAL.find(({ name }) => name === field)?.description ?? '';
 const IDS = PROVIDERS.map(({ id }) => id);
 
