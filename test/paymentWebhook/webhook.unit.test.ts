@@ -154,14 +154,9 @@ describe(scenario('paymentWebhook.webhook'), () => {
 		});
 
 		it('* selects every event, known or not', async () => {
-			const body = JSON.parse(purchaseBody(provider)) as IDataObject;
-			if (provider === 'lemonSqueezy')
-				(body.meta as IDataObject).event_name = 'license_key_created';
-			else if (provider === 'paddle') body.event_type = 'customer.created';
-			else if (provider === 'creem') body.eventType = 'subscription.active';
-			else if (provider === 'airwallex') body.name = 'payment_intent.created';
-			else body.type = 'customer.created';
-			const fake = delivery(provider, { rawBody: JSON.stringify(body), events: ['*'] });
+			// Each provider's sample of an event that is neither a purchase nor a refund.
+			const rawBody = JSON.stringify(SAMPLES[provider].otherEvent);
+			const fake = delivery(provider, { rawBody, events: ['*'] });
 			const result = await run(fake);
 			expect(result.workflowData?.[0][0].json).toMatchObject({ kind: 'other' });
 		});
