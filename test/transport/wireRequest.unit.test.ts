@@ -159,6 +159,11 @@ const cases: Array<{
 		contentType: JSON_TYPE,
 	},
 	{
+		name: 'an absolute url, its path in the form the URL parser sends it',
+		options: { method: 'GET', url: `${ROOT}/promoters/a b` },
+		url: `${ROOT}/promoters/a%20b`,
+	},
+	{
 		name: 'a relative url with leading slashes, below the API prefix',
 		options: { method: 'GET', url: '//promoters/u1' },
 		url: `${ROOT}/promoters/u1`,
