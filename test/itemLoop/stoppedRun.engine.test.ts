@@ -31,29 +31,21 @@ function expandRanges(ranges: unknown): number[] {
 	});
 }
 
-interface ItemStates {
-	succeeded: number[];
-	failed: number[];
-	uncertain: number[];
-	notSent: number[];
-}
-
+const GROUPS = ['succeeded', 'failed', 'uncertain', 'notSent'] as const;
+type ItemStates = Record<(typeof GROUPS)[number], number[]>;
 type StoppedRunError = Error & { description?: string; context?: IDataObject };
 
 function itemStatesOf(error: StoppedRunError | undefined): ItemStates {
 	const states = error?.context?.itemStates as IDataObject | undefined;
 	expect(states).toBeDefined();
-	return {
-		succeeded: expandRanges(states?.succeeded),
-		failed: expandRanges(states?.failed),
-		uncertain: expandRanges(states?.uncertain),
-		notSent: expandRanges(states?.notSent),
-	};
+	return Object.fromEntries(
+		GROUPS.map((group) => [group, expandRanges(states?.[group])]),
+	) as ItemStates;
 }
 
 /** Every index in exactly one group. */
 function expectEveryItemOnce(states: ItemStates): void {
-	const all = [...states.succeeded, ...states.failed, ...states.uncertain, ...states.notSent];
+	const all = GROUPS.flatMap((group) => states[group]);
 	expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: ITEMS }, (_, index) => index));
 }
 

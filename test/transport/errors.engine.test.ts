@@ -160,23 +160,18 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 	});
 
 	it('50 items mixing valid and invalid rows give 50 outcomes in order', async () => {
-		const rows = Array.from({ length: 50 }, (_, i) => {
-			switch (i % 5) {
-				case 0:
-					return { userId: 'user_1001', expect: 'promoter' };
-				case 1:
-					return { userId: 'nobody', expect: 'The promoter was not found' };
-				case 2:
-					return { userId: '  ', expect: 'Parameter "User ID" is required and must not be empty' };
-				case 3:
-					return {
-						userId: 'x'.repeat(256),
-						expect: 'Parameter "User ID" must be at most 255 characters (got 256)',
-					};
-				default:
-					return { userId: 'user_1002', expect: 'promoter' };
-			}
-		});
+		// Every fifth row alike: a promoter, an unknown one, a blank ID, an over-long ID, a promoter.
+		const kinds = [
+			{ userId: 'user_1001', expect: 'promoter' },
+			{ userId: 'nobody', expect: 'The promoter was not found' },
+			{ userId: '  ', expect: 'Parameter "User ID" is required and must not be empty' },
+			{
+				userId: 'x'.repeat(256),
+				expect: 'Parameter "User ID" must be at most 255 characters (got 256)',
+			},
+			{ userId: 'user_1002', expect: 'promoter' },
+		];
+		const rows = Array.from({ length: 50 }, (_, i) => kinds[i % 5]);
 		const before = sandbox.requestCount;
 		const result = await runWorkflow(
 			singleNodeWorkflow(getPromoter, { onError: 'continueRegularOutput' }),
