@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { pollTrigger, type PollResult } from '../../support/n8n/core/pollTrigger';
+import { pollTrigger, type PollOptions, type PollResult } from '../../support/n8n/core/pollTrigger';
 import { allCredentials, useSandbox } from '../../support/services/sandbox';
 import { scenario } from '../../support/scenarios';
 
@@ -30,29 +30,21 @@ describe(scenario('pollingTrigger.polls'), () => {
 	const poll = async (
 		parameters: INodeParameters,
 		staticData?: IDataObject,
-		mode: 'trigger' | 'manual' = 'trigger',
-		credentialId?: string,
+		options: Partial<Pick<PollOptions, 'mode' | 'credentialId' | 'withoutPollBudget'>> = {},
 	) =>
 		await pollTrigger(parameters, {
 			credentials: allCredentials(sandbox),
-			mode,
+			mode: 'trigger',
 			staticData,
-			credentialId,
+			...options,
 		});
 
 	it('polls as on n8n before 2.38, whose poll context has no getPollBudgetMs', async () => {
-		const asBefore238 = async (staticData?: IDataObject) =>
-			await pollTrigger(RESULTS, {
-				credentials: allCredentials(sandbox),
-				mode: 'trigger',
-				staticData,
-				withoutPollBudget: true,
-			});
-		const first = await asBefore238();
+		const first = await poll(RESULTS, undefined, { withoutPollBudget: true });
 		expect(first.thrown).toBeUndefined();
 		expect(first.items).toBeNull();
 		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { clicks: 2 });
-		const changed = await asBefore238(first.staticData);
+		const changed = await poll(RESULTS, first.staticData, { withoutPollBudget: true });
 		expect(changed.thrown).toBeUndefined();
 		expect(json(changed)).toEqual([
 			expect.objectContaining({
@@ -223,7 +215,7 @@ describe(scenario('pollingTrigger.polls'), () => {
 	});
 
 	it('a key without promoter:read is reported as one error, not a crash', async () => {
-		const result = await poll(RESULTS, undefined, 'trigger', 'adjustonly-v2');
+		const result = await poll(RESULTS, undefined, { credentialId: 'adjustonly-v2' });
 		expect(result.thrown).toBeUndefined();
 		expect(result.items).toBeNull();
 		expect(result.reportedErrors.map((error) => error.message)).toEqual([
@@ -235,7 +227,7 @@ describe(scenario('pollingTrigger.polls'), () => {
 	});
 
 	it('Fetch Test Event shows the current figures, shaped as events, and remembers nothing', async () => {
-		const results = await poll(RESULTS, undefined, 'manual');
+		const results = await poll(RESULTS, undefined, { mode: 'manual' });
 		expect(json(results)).toEqual([
 			expect.objectContaining({
 				change_id: CHANGE_ID,
@@ -245,13 +237,15 @@ describe(scenario('pollingTrigger.polls'), () => {
 			expect.objectContaining({ user_id: 'user_1002', currency: 'USD' }),
 		]);
 		expect(results.staticData).toEqual({});
-		const balances = await poll(BALANCES, undefined, 'manual');
+		const balances = await poll(BALANCES, undefined, { mode: 'manual' });
 		expect(json(balances).map((item) => `${item.user_id} ${item.currency}`)).toEqual([
 			'user_1001 EUR',
 			'user_1001 USD',
 			'user_1002 USD',
 		]);
-		const failing = await poll({ ...RESULTS, userIds: 'nobody_here' }, undefined, 'manual');
+		const failing = await poll({ ...RESULTS, userIds: 'nobody_here' }, undefined, {
+			mode: 'manual',
+		});
 		expect(failing.thrown?.message).toBe('1 of 1 watched promoters could not be read');
 	});
 

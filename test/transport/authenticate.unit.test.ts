@@ -182,7 +182,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		},
 	];
 
-	it.each(cases)('$name', expectSignedAsSent);
+	it.each(cases)('$name', (signedCase) => expectSignedAsSent(signedCase));
 
 	it('signs v1 over the top-level names of the query and the form body', () => {
 		const signed = signRequestOptions(
