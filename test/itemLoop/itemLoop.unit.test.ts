@@ -63,17 +63,13 @@ function expectItemStates(
 	});
 }
 
-function apiError(
-	context: ReturnType<typeof fakeContext>['context'],
-	message: string,
-	code = 6000000,
-) {
+function apiError(context: ReturnType<typeof contextOf>, message: string) {
 	const error = new NodeApiError(context.getNode(), { message } as IDataObject as never, {
 		message,
-		description: `Code ${code}. Remedy.`,
+		description: 'Code 6000000. Remedy.',
 		httpCode: '200',
 	});
-	error.context[ERROR_CONTEXT.envelopeCode] = code;
+	error.context[ERROR_CONTEXT.envelopeCode] = 6000000;
 	return error;
 }
 
@@ -133,11 +129,10 @@ describe(scenario('itemLoop.order'), () => {
 });
 
 describe(scenario('itemLoop.continueOnFail'), () => {
-	const failOdd =
-		(context: ReturnType<typeof fakeContext>['context']) => async (itemIndex: number) => {
-			if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
-			return { ok: itemIndex };
-		};
+	const failOdd = (context: ReturnType<typeof contextOf>) => async (itemIndex: number) => {
+		if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
+		return { ok: itemIndex };
+	};
 
 	it('regular output: an error item with message, code and remedy in place of each failure', async () => {
 		const context = contextOf(3, 'continueRegularOutput');

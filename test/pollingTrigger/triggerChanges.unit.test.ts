@@ -96,13 +96,7 @@ describe(scenario('pollingTrigger.balance'), () => {
 		const current = balanceFiguresOf([
 			balances[0],
 			{ ...balances[1], pending: '4.00' },
-			{
-				object: 'balance',
-				currency: 'GBP',
-				available: '1.00',
-				pending: '0.00',
-				withdrawing: '0.00',
-			},
+			{ ...balances[0], currency: 'GBP', available: '1.00' },
 		]);
 		expect(balanceItems('u1', current, previous, 1)).toEqual([
 			{
