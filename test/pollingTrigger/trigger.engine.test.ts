@@ -1,9 +1,6 @@
 /**
- * The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox: the first
- * poll only records, increases and balance changes become items, the state stays small and
- * survives a restart, a poll run again on unsaved state repeats a change with the same
- * change_id, failures are reported without stopping the others, and Fetch Test Event shows the
- * current figures.
+ * The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox: what a poll
+ * records and emits, its state across restarts, change_ids, failures, and Fetch Test Event.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 

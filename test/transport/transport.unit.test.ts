@@ -6,10 +6,7 @@ import { createHash } from 'node:crypto';
 
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type {
-	OperationKind,
-	OperationProfile,
-} from '../../nodes/shared/transport/operationProfile';
+import type { OperationKind } from '../../nodes/shared/transport/operationProfile';
 import { apiRequest, redirectRequest, type ApiCall } from '../../nodes/shared/transport';
 import { ERROR_CONTEXT, SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 import {
@@ -33,17 +30,15 @@ jest.mock('n8n-workflow', () => ({
 }));
 const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 
-const profileOf = (kind: OperationKind): OperationProfile => ({
-	action: `A ${kind} operation`,
-	kind,
-	key: { displayName: 'User ID', name: 'userId' },
-});
-
 const call = (kind: OperationKind, extra: Partial<ApiCall> = {}): ApiCall => ({
 	method: 'POST',
 	path: '/track/refund',
 	body: { transaction_id: 't1' },
-	operation: profileOf(kind),
+	operation: {
+		action: `A ${kind} operation`,
+		kind,
+		key: { displayName: 'User ID', name: 'userId' },
+	},
 	...extra,
 });
 
@@ -362,19 +357,18 @@ describe(scenario('transport.notAnApiAnswer'), () => {
 
 	it("the redirect endpoint gives the Location of a 302, and the service's error otherwise", async () => {
 		const redirectCall = call('idempotentWrite', { method: 'GET', body: undefined });
-		const found = fakeContext({
-			parameters: {},
-			respond: () => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' }),
-		});
+		const redirect = async (respond: Responder) =>
+			await redirectRequest(
+				fakeContext({ parameters: {}, respond }).context,
+				redirectCall,
+				0,
+				DEFAULT_REQUEST_SETTINGS,
+			);
 		await expect(
-			redirectRequest(found.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+			redirect(() => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' })),
 		).resolves.toBe('https://app.example.com/?ps_ref=A');
-		const failed = fakeContext({
-			parameters: {},
-			respond: () => envelope(1000001, 'The authorization target product does not exist'),
-		});
 		await expect(
-			redirectRequest(failed.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+			redirect(() => envelope(1000001, 'The authorization target product does not exist')),
 		).rejects.toThrow('The authorization target product does not exist');
 	});
 });
