@@ -189,11 +189,8 @@ describe(scenario('actions.outputs'), () => {
 			{ transactionId: 'txn_1001', reason: '' },
 			{ transactionId: 20260301 },
 		]);
-		expect(json(out).map((data) => data.status)).toEqual([
-			'APPLIED',
-			'ALREADY_PROCESSED',
-			'APPLIED',
-		]);
+		const statuses = json(out).map((data) => data.status);
+		expect(statuses).toEqual(['APPLIED', 'ALREADY_PROCESSED', 'APPLIED']);
 		expect(out[0].json).toMatchObject({
 			cancelled_reward_count: 2,
 			preserved_paid_reward_count: 1,
@@ -236,12 +233,8 @@ describe(scenario('actions.outputs'), () => {
 			credentials,
 			input: [{ json: { userId: 'u5' } }],
 		});
-		expect(Object.keys(result.output('Promoter Login')[0].json).sort()).toEqual([
-			'lang',
-			'theme_mode',
-			'token',
-			'user_string_id',
-		]);
+		const fields = Object.keys(result.output('Promoter Login')[0].json).sort();
+		expect(fields).toEqual(['lang', 'theme_mode', 'token', 'user_string_id']);
 	});
 
 	it('Get Promoter returns the promoter with links, statistics and balances', async () => {

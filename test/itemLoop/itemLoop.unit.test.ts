@@ -75,44 +75,31 @@ function apiError(context: ReturnType<typeof contextOf>, message: string) {
 
 describe(scenario('itemLoop.order'), () => {
 	it('keeps input order and pairs every result under concurrency, lists becoming items', async () => {
-		const context = contextOf(6);
 		let inFlight = 0;
 		let peak = 0;
 		const [out] = await runForEachItem(
-			context,
+			contextOf(6),
 			purchase(async (itemIndex) => {
 				inFlight++;
 				peak = Math.max(peak, inFlight);
 				await later(6 - itemIndex); // later items finish first
 				inFlight--;
-				return itemIndex === 2
-					? [
-							{ n: 2, part: 'a' },
-							{ n: 2, part: 'b' },
-						]
-					: { n: itemIndex };
+				return itemIndex === 2 ? ['a', 'b'].map((part) => ({ n: 2, part })) : { n: itemIndex };
 			}),
 			paced({ concurrency: 3, batchIntervalMs: 0 }),
 		);
 		expect(peak).toBe(3);
-		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual([
-			[0, { item: 0 }],
-			[1, { item: 1 }],
-			[2, { item: 2 }],
-			[2, { item: 2 }],
-			[3, { item: 3 }],
-			[4, { item: 4 }],
-			[5, { item: 5 }],
-		]);
+		// Item 2's two parts both come from item 2.
+		const expected = [0, 1, 2, 2, 3, 4, 5].map((n) => [n, { item: n }]);
+		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual(expected);
 	});
 
 	it('batches: never more than the batch in flight, and a pause between batches', async () => {
-		const context = contextOf(5);
 		const started: number[] = [];
 		let inFlight = 0;
 		let peak = 0;
 		await runForEachItem(
-			context,
+			contextOf(5),
 			purchase(async (itemIndex) => {
 				started.push(itemIndex);
 				inFlight++;
@@ -186,17 +173,14 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 			}),
 			paced(),
 		);
-		expect(out.map((item) => (item.json.error as IDataObject).outcomeUnknown)).toEqual([
-			true,
-			undefined,
-		]);
+		const outcomeUnknown = out.map((item) => (item.json.error as IDataObject).outcomeUnknown);
+		expect(outcomeUnknown).toEqual([true, undefined]);
 		expect(out.map((item) => Object.keys(item.json))).toEqual([['error'], ['error']]);
 	});
 
 	it('an error that is not a node error still becomes a paired error item', async () => {
-		const context = contextOf(1, 'continueRegularOutput');
 		const [out] = await runForEachItem(
-			context,
+			contextOf(1, 'continueRegularOutput'),
 			purchase(async () => {
 				throw new TypeError('unexpected');
 			}),

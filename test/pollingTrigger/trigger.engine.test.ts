@@ -20,6 +20,7 @@ const BALANCES: INodeParameters = {
 
 const json = (result: PollResult) => (result.items ?? []).map((item) => item.json);
 const CHANGE_ID = expect.stringMatching(/^[0-9a-f]{16}$/);
+const MANUAL = { mode: 'manual' } as const;
 const changeIds = (result: PollResult) => json(result).map((item) => item.change_id);
 
 describe(scenario('pollingTrigger.polls'), () => {
@@ -215,16 +216,15 @@ describe(scenario('pollingTrigger.polls'), () => {
 		const result = await poll(RESULTS, undefined, { credentialId: 'adjustonly-v2' });
 		expect(result.thrown).toBeUndefined();
 		expect(result.items).toBeNull();
-		expect(result.reportedErrors.map((error) => error.message)).toEqual([
-			'2 of 2 watched promoters could not be read',
-		]);
+		const messages = result.reportedErrors.map((error) => error.message);
+		expect(messages).toEqual(['2 of 2 watched promoters could not be read']);
 		expect((result.reportedErrors[0] as Error & { description?: string }).description).toContain(
 			'user_1001: Missing required permission: promoter:read (code 6000000)',
 		);
 	});
 
 	it('Fetch Test Event shows the current figures, shaped as events, and remembers nothing', async () => {
-		const results = await poll(RESULTS, undefined, { mode: 'manual' });
+		const results = await poll(RESULTS, undefined, MANUAL);
 		expect(json(results)).toEqual([
 			expect.objectContaining({
 				change_id: CHANGE_ID,
@@ -234,15 +234,10 @@ describe(scenario('pollingTrigger.polls'), () => {
 			expect.objectContaining({ user_id: 'user_1002', currency: 'USD' }),
 		]);
 		expect(results.staticData).toEqual({});
-		const balances = await poll(BALANCES, undefined, { mode: 'manual' });
-		expect(json(balances).map((item) => `${item.user_id} ${item.currency}`)).toEqual([
-			'user_1001 EUR',
-			'user_1001 USD',
-			'user_1002 USD',
-		]);
-		const failing = await poll({ ...RESULTS, userIds: 'nobody_here' }, undefined, {
-			mode: 'manual',
-		});
+		const balances = await poll(BALANCES, undefined, MANUAL);
+		const shown = json(balances).map((item) => `${item.user_id} ${item.currency}`);
+		expect(shown).toEqual(['user_1001 EUR', 'user_1001 USD', 'user_1002 USD']);
+		const failing = await poll({ ...RESULTS, userIds: 'nobody_here' }, undefined, MANUAL);
 		expect(failing.thrown?.message).toBe('1 of 1 watched promoters could not be read');
 	});
 
