@@ -98,15 +98,16 @@ describe(scenario('transport.authenticate'), () => {
 describe(scenario('transport.authenticateHttpRequestNode'), () => {
 	// n8n's requestWithAuthentication (the HTTP Request node v3 and v4.x, its pagination) hands
 	// the credential { uri, qs, body, form, formData, json } instead of { url, baseURL, qs, body }.
+	/** A request-library POST to `path` below the API prefix. */
+	const post = (path: string, options: SignableRequestOptions): SignableRequestOptions => ({
+		method: 'POST',
+		uri: `${PREFIX}${path}`,
+		...options,
+	});
 	const cases: SignedCase[] = [
 		{
 			name: 'absolute uri, JSON body object, json: true',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: { transaction_id: 't-1', reason: 'x' },
-				json: true,
-			},
+			options: post('/track/refund', { body: { transaction_id: 't-1', reason: 'x' }, json: true }),
 			url: `${PREFIX}/track/refund`,
 			body: '{"transaction_id":"t-1","reason":"x"}',
 			contentType: 'application/json',
@@ -124,11 +125,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		},
 		{
 			name: 'a JSON body given as a string is sent and signed as written',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: '{ "transaction_id" : "t-2" }',
-			},
+			options: post('/track/refund', { body: '{ "transaction_id" : "t-2" }' }),
 			url: `${PREFIX}/track/refund`,
 			body: '{ "transaction_id" : "t-2" }',
 			contentType: 'application/json',
@@ -142,12 +139,10 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		},
 		{
 			name: 'form fields, arrays repeated (useQuerystring), in form-urlencoded normal form',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
+			options: post('/track/refund', {
 				form: { transaction_id: 't 4', tags: ['a', 'b'] },
 				useQuerystring: true,
-			},
+			}),
 			url: `${PREFIX}/track/refund`,
 			body: 'transaction_id=t+4&tags=a&tags=b',
 			contentType: 'application/x-www-form-urlencoded',
@@ -187,11 +182,9 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 	it('signs v1 over the top-level names of the query and the form body', () => {
 		const signed = signRequestOptions(
 			{ ...credentials, signatureVersion: 'v1' },
-			{
-				method: 'POST',
-				uri: `${PREFIX}/track/conversion?event_name=purchase`,
+			post('/track/conversion?event_name=purchase', {
 				form: { invited_user_id: 'u', Amount: '1.00' },
-			},
+			}),
 			Number(TS),
 		);
 		expect(headersOf(signed)['X-Api-Sign']).toBe(
@@ -203,12 +196,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		const refund = (transactionId: string, headers: Record<string, string>) =>
 			signRequestOptions(
 				credentials,
-				{
-					method: 'POST',
-					uri: `${PREFIX}/track/refund`,
-					body: { transaction_id: transactionId },
-					headers,
-				},
+				post('/track/refund', { body: { transaction_id: transactionId }, headers }),
 				Number(TS),
 			);
 		const json = refund('t', { 'content-type': 'application/json; charset=utf-8' });
@@ -219,32 +207,22 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 	});
 
 	const refused: Array<[string, SignableRequestOptions, RegExp]> = [
-		[
-			'multipart formData',
-			{ method: 'POST', uri: `${PREFIX}/x`, formData: { f: 'v' } },
-			/Multipart/,
-		],
+		['multipart formData', post('/x', { formData: { f: 'v' } }), /Multipart/],
 		[
 			'a multipart content type',
-			{
-				method: 'POST',
-				uri: `${PREFIX}/x`,
+			post('/x', {
 				body: { f: 'v' },
 				headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-			},
+			}),
 			/Multipart/,
 		],
-		['a Buffer body', { method: 'POST', uri: `${PREFIX}/x`, body: Buffer.from('{}') }, /Binary/],
+		['a Buffer body', post('/x', { body: Buffer.from('{}') }), /Binary/],
 		[
 			'a stream body',
-			{ method: 'POST', uri: `${PREFIX}/x`, body: { pipe: () => undefined } as unknown as string },
+			post('/x', { body: { pipe: () => undefined } as unknown as string }),
 			/Binary/,
 		],
-		[
-			'a body and form fields',
-			{ method: 'POST', uri: `${PREFIX}/x`, body: { a: 1 }, form: { b: 2 } },
-			/both/,
-		],
+		['a body and form fields', post('/x', { body: { a: 1 }, form: { b: 2 } }), /both/],
 		[
 			'another host',
 			{ method: 'GET', uri: 'https://elsewhere.example.com/api/open/v1/x' },
