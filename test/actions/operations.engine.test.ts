@@ -4,7 +4,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { runWorkflow, type WorkflowRun } from '../../support/n8n/core/runWorkflow';
+import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { withCredential } from '../../support/n8n/core/workflows';
 import { readWorkflowFixture, type WorkflowFixtureName } from '../../support/fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../../support/services/sandbox';
@@ -36,11 +36,7 @@ const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedI
 describe(scenario('actions.outputs'), () => {
 	const sandbox = useSandbox();
 
-	async function run(
-		fixture: WorkflowFixtureName,
-		input: object[],
-		credentialId?: string,
-	): Promise<WorkflowRun> {
+	async function run(fixture: WorkflowFixtureName, input: object[], credentialId?: string) {
 		const workflow = readWorkflowFixture(fixture);
 		const result = await runWorkflow(
 			credentialId ? withCredential(workflow, credentialId) : workflow,

@@ -58,20 +58,14 @@ const CLASSES: OperationClass[] = [
 	},
 ];
 
-const FAULTS: Array<{
-	kind: FaultKind;
-	label: string;
-	when?: 'before' | 'after';
-	latencyMs?: number;
-	retryAfterSeconds?: number;
-}> = [
+const FAULTS = [
 	{ kind: 'latency', label: 'latency past the timeout', latencyMs: PAST_TIMEOUT_MS },
 	{ kind: 'http5xx', label: '502 with an HTML body' },
 	{ kind: 'rateLimit', label: '429 with Retry-After', retryAfterSeconds: 0 },
 	{ kind: 'malformedJson', label: 'malformed JSON (after processing)' },
 	{ kind: 'drop', label: 'dropped connection' },
 	{ kind: 'appError', label: '6000000 server failure' },
-];
+] as const;
 
 /**
  * The policy: reads, Refund and Promoter Login are retried on anything; Track operations only

@@ -64,26 +64,29 @@ function expectStoppedAtFailingItem(states: ItemStates): void {
 describe(scenario('itemLoop.stoppedBatch'), () => {
 	const sandbox = useSandbox();
 
-	/** Track Purchase for ITEMS signed-up users (order_acct_0 …), stopping on the first error. */
+	/** Runs the node over ITEMS items (`json` gives each one's fields), stopping on the first error. */
+	async function stoppedRun(parameters: INodeParameters, json: (i: number) => IDataObject) {
+		const result = await runWorkflow(singleNodeWorkflow(parameters), {
+			credentials: allCredentials(sandbox),
+			input: Array.from({ length: ITEMS }, (_, i) => ({ json: json(i) })),
+		});
+		return result.error as StoppedRunError | undefined;
+	}
+
+	/** Track Purchase for ITEMS signed-up users (order_acct_0 …). */
 	async function trackPurchases(options: INodeParameters): Promise<StoppedRunError | undefined> {
 		sandbox.instrumentation.addPurchases('prd_videomax', ITEMS, 'acct');
-		const result = await runWorkflow(
-			singleNodeWorkflow({
+		return await stoppedRun(
+			{
 				resource: 'conversion',
 				operation: 'trackPurchase',
 				invitedUserId: '={{ $json.user }}',
 				transactionId: '={{ $json.order }}',
 				conversionValue: 10,
 				options,
-			}),
-			{
-				credentials: allCredentials(sandbox),
-				input: Array.from({ length: ITEMS }, (_, i) => ({
-					json: { user: `acct_user_${i}`, order: `order_acct_${i}` },
-				})),
 			},
+			(i) => ({ user: `acct_user_${i}`, order: `order_acct_${i}` }),
 		);
-		return result.error as StoppedRunError | undefined;
 	}
 
 	beforeEach(() => {
@@ -137,22 +140,16 @@ describe(scenario('itemLoop.stoppedBatch'), () => {
 			match: 'promoterRead',
 			requestContains: `start_date=2026-01-${FAILING_ITEM + 1}`,
 		});
-		const result = await runWorkflow(
-			singleNodeWorkflow({
+		const error = await stoppedRun(
+			{
 				resource: 'promoter',
 				operation: 'getStatistics',
 				userId: 'user_1001',
 				startDate: '={{ $json.from }}',
 				options: OPTIONS,
-			}),
-			{
-				credentials: allCredentials(sandbox),
-				input: Array.from({ length: ITEMS }, (_, i) => ({
-					json: { from: `2026-01-${String(i + 1).padStart(2, '0')}` },
-				})),
 			},
+			(i) => ({ from: `2026-01-${String(i + 1).padStart(2, '0')}` }),
 		);
-		const error = result.error as StoppedRunError | undefined;
 		expect(error?.message).toBe('The service answered HTTP 502 instead of an API response');
 		const states = itemStatesOf(error);
 		// A read that failed after reaching the service recorded nothing: failed, not uncertain.
