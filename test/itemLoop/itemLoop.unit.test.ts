@@ -16,7 +16,6 @@ import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSe
 import { fakeContext, type FakeContextOptions } from '../../support/fakes/fakeContext';
 import { scenario } from '../../support/scenarios';
 
-/** Track Purchase doing `handler` for each item. */
 const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
 	profile: PURCHASE,
 	execute: async ({ itemIndex }) => await handler(itemIndex),
@@ -89,7 +88,6 @@ describe(scenario('itemLoop.order'), () => {
 			paced({ concurrency: 3, batchIntervalMs: 0 }),
 		);
 		expect(peak).toBe(3);
-		// Item 2's two parts both come from item 2.
 		const expected = [0, 1, 2, 2, 3, 4, 5].map((n) => [n, { item: n }]);
 		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual(expected);
 	});

@@ -43,7 +43,6 @@ function itemStatesOf(error: StoppedRunError | undefined): ItemStates {
 	) as ItemStates;
 }
 
-/** Every index in exactly one group. */
 function expectEveryItemOnce(states: ItemStates): void {
 	const all = GROUPS.flatMap((group) => states[group]);
 	expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: ITEMS }, (_, index) => index));

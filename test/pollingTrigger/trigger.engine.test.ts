@@ -90,7 +90,6 @@ describe(scenario('pollingTrigger.polls'), () => {
 		]);
 		expect(changed.items?.[0].pairedItem).toBeUndefined();
 
-		// The next poll has nothing new again.
 		expect((await poll(RESULTS, changed.staticData)).items).toBeNull();
 	});
 
