@@ -2,7 +2,7 @@
  * One workflow per operation (JSON fixtures in support/fixtures/workflows), run through n8n-core's
  * engine against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, IWorkflowBase } from 'n8n-workflow';
 
 import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { withCredential } from '../../support/n8n/core/workflows';
@@ -36,8 +36,13 @@ const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedI
 describe(scenario('actions.outputs'), () => {
 	const sandbox = useSandbox();
 
-	async function run(fixture: WorkflowFixtureName, input: object[], credentialId?: string) {
-		const workflow = readWorkflowFixture(fixture);
+	/** Runs a fixture (by name, or read and changed) on `input`; the run must not fail. */
+	async function run(
+		fixture: WorkflowFixtureName | IWorkflowBase,
+		input: object[],
+		credentialId?: string,
+	) {
+		const workflow = typeof fixture === 'string' ? readWorkflowFixture(fixture) : fixture;
 		const result = await runWorkflow(
 			credentialId ? withCredential(workflow, credentialId) : workflow,
 			{
@@ -92,17 +97,10 @@ describe(scenario('actions.outputs'), () => {
 		'Exchange Code (%s) returns the authorized user of a relay',
 		async (exchangeCredential, authorizeCredential) => {
 			const workflow = readWorkflowFixture('authorization-exchangeCode');
-			workflow.nodes[0].credentials = {
-				affiliateTrackingApi: { id: authorizeCredential, name: authorizeCredential },
-			};
-			workflow.nodes[1].credentials = {
-				affiliateTrackingApi: { id: exchangeCredential, name: exchangeCredential },
-			};
-			const result = await runWorkflow(workflow, {
-				credentials: allCredentials(sandbox),
-				input: [{ json: { userId: 'pp_9', name: 'Ada' } }],
+			[authorizeCredential, exchangeCredential].forEach((id, node) => {
+				workflow.nodes[node].credentials = { affiliateTrackingApi: { id, name: id } };
 			});
-			expect(result.error).toBeUndefined();
+			const result = await run(workflow, [{ userId: 'pp_9', name: 'Ada' }]);
 			expect(json(result.output('Exchange Code'))).toEqual([
 				{
 					user_key: expect.stringMatching(/^uk_/),
@@ -273,13 +271,9 @@ describe(scenario('actions.outputs'), () => {
 	it('Get Promoter Links with Split Into Items off gives one item per input, even without links', async () => {
 		const workflow = readWorkflowFixture('promoter-getLinks');
 		workflow.nodes[0].parameters.splitIntoItems = false;
-		const result = await runWorkflow(workflow, {
-			credentials: allCredentials(sandbox),
-			input: [{ json: { userId: 'user_1001' } }, { json: { userId: 'user/with space&ü' } }],
-		});
-		expect(
-			json(result.output('Get Promoter Links')).map((data) => (data.links as unknown[]).length),
-		).toEqual([2, 0]);
+		const result = await run(workflow, [{ userId: 'user_1001' }, { userId: 'user/with space&ü' }]);
+		const links = json(result.output('Get Promoter Links')).map((data) => data.links as unknown[]);
+		expect(links.map((list) => list.length)).toEqual([2, 0]);
 	});
 
 	it('Get Promoter Statistics passes the date range (read in UTC+8)', async () => {
