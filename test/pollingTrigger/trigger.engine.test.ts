@@ -240,21 +240,18 @@ describe(scenario('pollingTrigger.polls'), () => {
 		expect(failing.thrown?.message).toBe('1 of 1 watched promoters could not be read');
 	});
 
+	const IDS = 'Parameter "Promoter User IDs"';
 	it.each([
-		[
-			'empty',
-			{ userIds: ' , \n' },
-			'Parameter "Promoter User IDs" must name at least one promoter user ID',
-		],
+		['empty', { userIds: ' , \n' }, `${IDS} must name at least one promoter user ID`],
 		[
 			'longer than the cap',
 			{ userIds: 'a,b,c', options: { maxPromoters: 2 } },
-			'Parameter "Promoter User IDs" holds 3 user IDs, more than Max Promoters per Poll (2). Raise that option (up to 1000), or split the list across several triggers.',
+			`${IDS} holds 3 user IDs, more than Max Promoters per Poll (2). Raise that option (up to 1000), or split the list across several triggers.`,
 		],
 		[
 			'an over-long ID',
 			{ userIds: 'x'.repeat(256) },
-			'Parameter "Promoter User IDs" holds an ID longer than 255 characters',
+			`${IDS} holds an ID longer than 255 characters`,
 		],
 	])('a watch list %s stops the poll before any request', async (_name, parameters, message) => {
 		const result = await poll({ event: 'promoterResultsChanged', ...parameters });
