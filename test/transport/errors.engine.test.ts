@@ -7,6 +7,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeExecutionData,
+	INodeParameters,
 	IRun,
 } from 'n8n-workflow';
 
@@ -27,6 +28,16 @@ const getPromoter = { resource: 'promoter', operation: 'get', userId: '={{ $json
 
 describe(scenario('itemLoop.workflowExecute'), () => {
 	const sandbox = useSandbox();
+	/** The node on items with these fields, with the sandbox's credentials. */
+	const run = async (
+		parameters: INodeParameters,
+		settings: Parameters<typeof singleNodeWorkflow>[1],
+		items: IDataObject[],
+	) =>
+		await runWorkflow(singleNodeWorkflow(parameters, settings), {
+			credentials: allCredentials(sandbox),
+			input: items.map((json) => ({ json })),
+		});
 
 	describe(scenario('transport.authErrors'), () => {
 		const cases: Array<[string, string, ICredentialDataDecryptedObject, string, string]> = [
@@ -94,17 +105,11 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 	});
 
 	it('Continue On Fail: an error item with the server message and code, paired with its input', async () => {
-		const result = await runWorkflow(
-			singleNodeWorkflow(getPromoter, { onError: 'continueRegularOutput' }),
-			{
-				credentials: allCredentials(sandbox),
-				input: [
-					{ json: { userId: 'user_1001' } },
-					{ json: { userId: 'nobody' } },
-					{ json: { userId: '' } },
-				],
-			},
-		);
+		const result = await run(getPromoter, { onError: 'continueRegularOutput' }, [
+			{ userId: 'user_1001' },
+			{ userId: 'nobody' },
+			{ userId: '' },
+		]);
 		expect(result.error).toBeUndefined();
 		const out = result.output('Affiliate Tracking');
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -121,19 +126,10 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 	});
 
 	it('the error output receives the failed items and the main output the rest', async () => {
-		const result = await runWorkflow(
-			singleNodeWorkflow(
-				{ resource: 'conversion', operation: 'refund', transactionId: '={{ $json.id }}' },
-				{ onError: 'continueErrorOutput' },
-			),
-			{
-				credentials: allCredentials(sandbox),
-				input: [
-					{ json: { id: 'txn_1002' } },
-					{ json: { id: 'txn_voided' } },
-					{ json: { id: 'txn_duplicate' } },
-				],
-			},
+		const result = await run(
+			{ resource: 'conversion', operation: 'refund', transactionId: '={{ $json.id }}' },
+			{ onError: 'continueErrorOutput' },
+			[{ id: 'txn_1002' }, { id: 'txn_voided' }, { id: 'txn_duplicate' }],
 		);
 		const success = result.output('Affiliate Tracking', 0);
 		const failed = result.output('Affiliate Tracking', 1);
@@ -151,10 +147,7 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 	});
 
 	it('without Continue On Fail the first failure stops the node with that item index', async () => {
-		const result = await runWorkflow(singleNodeWorkflow(getPromoter), {
-			credentials: allCredentials(sandbox),
-			input: [{ json: { userId: 'user_1001' } }, { json: { userId: 'nobody' } }],
-		});
+		const result = await run(getPromoter, {}, [{ userId: 'user_1001' }, { userId: 'nobody' }]);
 		expect(result.error?.message).toBe('The promoter was not found');
 		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
 	});
@@ -173,12 +166,10 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 		];
 		const rows = Array.from({ length: 50 }, (_, i) => kinds[i % 5]);
 		const before = sandbox.requestCount;
-		const result = await runWorkflow(
-			singleNodeWorkflow(getPromoter, { onError: 'continueRegularOutput' }),
-			{
-				credentials: allCredentials(sandbox),
-				input: rows.map((row) => ({ json: { userId: row.userId } })),
-			},
+		const result = await run(
+			getPromoter,
+			{ onError: 'continueRegularOutput' },
+			rows.map((row) => ({ userId: row.userId })),
 		);
 		const out: INodeExecutionData[] = result.output('Affiliate Tracking');
 		expect(out).toHaveLength(50);
