@@ -118,6 +118,18 @@ const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDat
 describe(scenario('itemLoop.faults'), () => {
 	const sandbox = useSandbox();
 	const table: string[] = [];
+	/** The node's items for `items` (one empty item when not given), Continue On Fail unless told. */
+	const run = async (
+		parameters: INodeParameters,
+		items?: IDataObject[],
+		settings: Parameters<typeof singleNodeWorkflow>[1] = { onError: 'continueRegularOutput' },
+	) =>
+		(
+			await runWorkflow(singleNodeWorkflow(parameters, settings), {
+				credentials: allCredentials(sandbox),
+				input: items?.map((json) => ({ json })),
+			})
+		).output('Affiliate Tracking');
 
 	afterAll(() => {
 		printTable('fault × operation class → outcome (requests the sandbox saw)', table);
@@ -126,14 +138,7 @@ describe(scenario('itemLoop.faults'), () => {
 	describe.each(CLASSES)('$name', (operationClass) => {
 		it.each(FAULTS)('$label', async (fault) => {
 			sandbox.addFault({ ...fault, match: operationClass.match, times: 1 });
-			const result = await runWorkflow(
-				singleNodeWorkflow(
-					{ ...operationClass.parameters, options: TEST_OPTIONS },
-					{ onError: 'continueRegularOutput' },
-				),
-				{ credentials: allCredentials(sandbox), input: [{ json: {} }] },
-			);
-			const items = result.output('Affiliate Tracking');
+			const items = await run({ ...operationClass.parameters, options: TEST_OPTIONS }, [{}]);
 			expect(items).toHaveLength(1);
 			expect(items[0].pairedItem).toEqual({ item: 0 });
 			const outcome: Outcome = items[0].json.error === undefined ? 'recovered' : 'error';
@@ -157,19 +162,13 @@ describe(scenario('itemLoop.faults'), () => {
 
 	it('a 502 that outlasts the retries gives one error item with the HTTP status', async () => {
 		sandbox.addFault({ kind: 'http5xx', match: 'promoterRead', times: 10 });
-		const result = await runWorkflow(
-			singleNodeWorkflow(
-				{
-					resource: 'promoter',
-					operation: 'getBalances',
-					userId: 'user_1001',
-					options: TEST_OPTIONS,
-				},
-				{ onError: 'continueRegularOutput' },
-			),
-			{ credentials: allCredentials(sandbox) },
-		);
-		expect(result.output('Affiliate Tracking').map((item) => item.json)).toEqual([
+		const items = await run({
+			resource: 'promoter',
+			operation: 'getBalances',
+			userId: 'user_1001',
+			options: TEST_OPTIONS,
+		});
+		expect(items.map((item) => item.json)).toEqual([
 			{
 				error: 'The service answered HTTP 502 instead of an API response',
 				httpCode: '502',
@@ -188,20 +187,18 @@ describe(scenario('itemLoop.faults'), () => {
 			options: TEST_OPTIONS,
 		};
 		sandbox.addFault(answerLostOnce('conversion'));
-		const first = await runWorkflow(
-			singleNodeWorkflow(signup, { onError: 'continueRegularOutput' }),
-			{ credentials: allCredentials(sandbox) },
-		);
-		expect(first.output('Affiliate Tracking')[0].json.error).toBe(TIMED_OUT);
+		const [first] = await run(signup);
+		expect(first.json.error).toBe(TIMED_OUT);
 		await waitUntil(
 			() => sandbox.state.conversions.some((c) => c.invitedUserId === 'rerun_user'),
 			'the sandbox to record the delayed signup',
 		);
-		const rerun = await runWorkflow(
-			singleNodeWorkflow({ ...signup, additionalFields: { alreadyExistsIsSuccess: true } }),
-			{ credentials: allCredentials(sandbox) },
+		const [rerun] = await run(
+			{ ...signup, additionalFields: { alreadyExistsIsSuccess: true } },
+			undefined,
+			{},
 		);
-		expect(rerun.output('Affiliate Tracking')[0].json).toEqual({
+		expect(rerun.json).toEqual({
 			event_name: 'signup',
 			invited_user_id: 'rerun_user',
 			status: 'ALREADY_EXISTS',
@@ -224,22 +221,15 @@ describe(scenario('itemLoop.faults'), () => {
 		] as const) {
 			sandbox.addFault({ ...fault, match: 'refund', probability: 0.1 / 6 });
 		}
-		const result = await runWorkflow(
-			singleNodeWorkflow(
-				{
-					resource: 'conversion',
-					operation: 'refund',
-					transactionId: '={{ $json.id }}',
-					options: { maxRetries: 5, retryDelay: 5, timeout: 5000, concurrency: 10 },
-				},
-				{ onError: 'continueRegularOutput' },
-			),
+		const items = await run(
 			{
-				credentials: allCredentials(sandbox),
-				input: transactionIds.map((id) => ({ json: { id } })),
+				resource: 'conversion',
+				operation: 'refund',
+				transactionId: '={{ $json.id }}',
+				options: { maxRetries: 5, retryDelay: 5, timeout: 5000, concurrency: 10 },
 			},
+			transactionIds.map((id) => ({ id })),
 		);
-		const items = result.output('Affiliate Tracking');
 		expect(items).toHaveLength(1000);
 		expect(items.map((item) => item.pairedItem)).toEqual(
 			transactionIds.map((_, item) => ({ item })),
