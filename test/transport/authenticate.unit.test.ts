@@ -104,7 +104,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		uri: `${PREFIX}${path}`,
 		...options,
 	});
-	const cases: SignedCase[] = [
+	it.each<SignedCase>([
 		{
 			name: 'absolute uri, JSON body object, json: true',
 			options: post('/track/refund', { body: { transaction_id: 't-1', reason: 'x' }, json: true }),
@@ -175,9 +175,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 			url: `${PREFIX}/promoters/u1?ids=1&ids=2`,
 			body: undefined,
 		},
-	];
-
-	it.each(cases)('$name', (signedCase) => expectSignedAsSent(signedCase));
+	])('$name', (signedCase) => expectSignedAsSent(signedCase));
 
 	it('signs v1 over the top-level names of the query and the form body', () => {
 		const signed = signRequestOptions(
@@ -206,7 +204,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		expect(headersOf(form)['Content-Type']).toBe('application/x-www-form-urlencoded');
 	});
 
-	const refused: Array<[string, SignableRequestOptions, RegExp]> = [
+	it.each<[string, SignableRequestOptions, RegExp]>([
 		['multipart formData', post('/x', { formData: { f: 'v' } }), /Multipart/],
 		[
 			'a multipart content type',
@@ -229,15 +227,11 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 			/not the credential's Base URL/,
 		],
 		['no URL at all', { method: 'GET' }, /no URL/],
-	];
-	it.each(refused)(
-		'refuses %s before anything is sent, naming what is supported',
-		(_name, options, message) => {
-			const sign = () => signRequestOptions(credentials, options, Number(TS));
-			expect(sign).toThrow(Error);
-			expect(sign).toThrow(message);
-			if (/Multipart|Binary|both/.test(message.source))
-				expect(sign).toThrow('Supported: a JSON body');
-		},
-	);
+	])('refuses %s before anything is sent, naming what is supported', (_name, options, message) => {
+		const sign = () => signRequestOptions(credentials, options, Number(TS));
+		expect(sign).toThrow(Error);
+		expect(sign).toThrow(message);
+		if (/Multipart|Binary|both/.test(message.source))
+			expect(sign).toThrow('Supported: a JSON body');
+	});
 });

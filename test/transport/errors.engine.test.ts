@@ -40,7 +40,7 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 		});
 
 	describe(scenario('transport.authErrors'), () => {
-		const cases: Array<[string, string, ICredentialDataDecryptedObject, string, string]> = [
+		it.each<[string, string, ICredentialDataDecryptedObject, string, string]>([
 			[
 				'unknown key',
 				'pk_test_videomax_v2',
@@ -79,8 +79,7 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 				'Missing required permission: promoter:read',
 				'promoter:read',
 			],
-		];
-		it.each(cases)('%s', async (_name, apiKey, overrides, message, hint) => {
+		])('%s', async (_name, apiKey, overrides, message, hint) => {
 			const result = await runWorkflow(
 				singleNodeWorkflow(getPromoter, { credentialId: 'under-test' }),
 				{

@@ -235,15 +235,13 @@ describe(scenario('transport.clockSkew'), () => {
 		envelope(1000004, SERVER_MESSAGES.timestampExpired, null, {
 			date: new Date(Date.now() + serverAheadS * 1000).toUTCString(),
 		});
+	// Each test its own host: the learned skew is kept per service.
+	const writeTo = async (host: string, respond: Responder) =>
+		await send(call('write'), respond, undefined, { ...TEST_CREDENTIALS, baseUrl: host });
 
 	it("re-signs once with the service's time and says so in a hint", async () => {
-		const credentials = { ...TEST_CREDENTIALS, baseUrl: 'https://skew-ahead.example.com' };
-		const first = await send(
-			call('write'),
-			(_options, n) => (n === 1 ? expired(600) : OK),
-			undefined,
-			credentials,
-		);
+		const host = 'https://skew-ahead.example.com';
+		const first = await writeTo(host, (_options, n) => (n === 1 ? expired(600) : OK));
 		expect(first.data).toEqual({ status: 'APPLIED' });
 		expect(first.requests).toHaveLength(2);
 		const [before, after] = first.requests.map((r) => Number(r.headers?.[TIMESTAMP_HEADER]));
@@ -260,19 +258,15 @@ describe(scenario('transport.clockSkew'), () => {
 		expect(sleepMock).not.toHaveBeenCalled();
 
 		// The next execution against the same host signs with the learned time at once.
-		const second = await send(call('write'), () => OK, undefined, credentials);
+		const second = await writeTo(host, () => OK);
 		expect(second.requests).toHaveLength(1);
 		expect(Number(second.requests[0].headers?.[TIMESTAMP_HEADER])).toBeGreaterThanOrEqual(after);
 		expect(second.hints).toEqual([]);
 	});
 
 	it('gives the error when the service sends no usable Date header', async () => {
-		const credentials = { ...TEST_CREDENTIALS, baseUrl: 'https://skew-nodate.example.com' };
-		const { error, requests } = await send(
-			call('write'),
-			() => envelope(1000004, SERVER_MESSAGES.timestampExpired),
-			undefined,
-			credentials,
+		const { error, requests } = await writeTo('https://skew-nodate.example.com', () =>
+			envelope(1000004, SERVER_MESSAGES.timestampExpired),
 		);
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toBe(SERVER_MESSAGES.timestampExpired);
