@@ -21,6 +21,9 @@ const BALANCES: INodeParameters = {
 const json = (result: PollResult) => (result.items ?? []).map((item) => item.json);
 const CHANGE_ID = expect.stringMatching(/^[0-9a-f]{16}$/);
 const MANUAL = { mode: 'manual' } as const;
+/** An item of `user_id` whose increase holds these figures. */
+const increased = (user_id: string, increase: IDataObject) =>
+	expect.objectContaining({ user_id, increase: expect.objectContaining(increase) });
 const changeIds = (result: PollResult) => json(result).map((item) => item.change_id);
 
 describe(scenario('pollingTrigger.polls'), () => {
@@ -44,12 +47,7 @@ describe(scenario('pollingTrigger.polls'), () => {
 		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { clicks: 2 });
 		const changed = await poll(RESULTS, first.staticData, { withoutPollBudget: true });
 		expect(changed.thrown).toBeUndefined();
-		expect(json(changed)).toEqual([
-			expect.objectContaining({
-				user_id: 'user_1001',
-				increase: expect.objectContaining({ clicks: 2 }),
-			}),
-		]);
+		expect(json(changed)).toEqual([increased('user_1001', { clicks: 2 })]);
 	});
 
 	it('Promoter Results Changed: the first poll records, later ones emit increases only', async () => {
@@ -101,12 +99,7 @@ describe(scenario('pollingTrigger.polls'), () => {
 		expect(clicksOnly.items).toBeNull();
 		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { payingCustomers: 2 });
 		const paying = await poll(parameters, clicksOnly.staticData);
-		expect(json(paying)).toEqual([
-			expect.objectContaining({
-				user_id: 'user_1001',
-				increase: expect.objectContaining({ clicks: 0, paying_customers: 2 }),
-			}),
-		]);
+		expect(json(paying)).toEqual([increased('user_1001', { clicks: 0, paying_customers: 2 })]);
 	});
 
 	it('Promoter Balance Changed: one item per promoter and currency that changed, old and new', async () => {
