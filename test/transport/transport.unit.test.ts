@@ -106,9 +106,7 @@ describe(scenario('transport.retries'), () => {
 	> = [
 		[
 			'connection refused',
-			() => {
-				throw networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787');
-			},
+			() => Promise.reject(networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787')),
 			// n8n's own wording for a message that names ECONNREFUSED.
 			'The service refused the connection - perhaps it is offline',
 			'notProcessed',
@@ -121,17 +119,13 @@ describe(scenario('transport.retries'), () => {
 		],
 		[
 			'a timeout',
-			() => {
-				throw networkError('ECONNABORTED', 'timeout of 100ms exceeded');
-			},
+			() => Promise.reject(networkError('ECONNABORTED', 'timeout of 100ms exceeded')),
 			'The service did not answer within 30000 ms',
 			'maybeProcessed',
 		],
 		[
 			'a dropped connection',
-			() => {
-				throw networkError('ECONNRESET', 'socket hang up');
-			},
+			() => Promise.reject(networkError('ECONNRESET', 'socket hang up')),
 			'The connection to the service failed: socket hang up',
 			'maybeProcessed',
 		],
