@@ -114,6 +114,8 @@ describe(scenario('itemLoop.order'), () => {
 });
 
 describe(scenario('itemLoop.continueOnFail'), () => {
+	/** What an error item says of apiError's failure, besides its message. */
+	const FAILURE = { code: 6000000, httpCode: '200', description: 'Code 6000000. Remedy.' };
 	const failOdd = (context: ReturnType<typeof contextOf>) => async (itemIndex: number) => {
 		if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
 		return { ok: itemIndex };
@@ -128,15 +130,7 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 		);
 		expect(out).toEqual([
 			{ json: { ok: 0 }, pairedItem: { item: 0 } },
-			{
-				json: {
-					error: 'item 1 failed',
-					code: 6000000,
-					httpCode: '200',
-					description: 'Code 6000000. Remedy.',
-				},
-				pairedItem: { item: 1 },
-			},
+			{ json: { error: 'item 1 failed', ...FAILURE }, pairedItem: { item: 1 } },
 			{ json: { ok: 2 }, pairedItem: { item: 2 } },
 		]);
 	});
@@ -145,14 +139,7 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 		const context = contextOf(2, 'continueErrorOutput');
 		const [out] = await runForEachItem(context, purchase(failOdd(context)), paced());
 		expect(out[1]).toEqual({
-			json: {
-				error: {
-					message: 'item 1 failed',
-					code: 6000000,
-					httpCode: '200',
-					description: 'Code 6000000. Remedy.',
-				},
-			},
+			json: { error: { message: 'item 1 failed', ...FAILURE } },
 			pairedItem: { item: 1 },
 		});
 		// n8n 1.x and 2.x before 2.34.4 send an item to the error output only as { error } or
