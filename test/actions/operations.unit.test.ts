@@ -27,6 +27,12 @@ interface Case {
 
 const relay = { productKey: 'prd_a', targetProductKey: 'prd_b', userId: 'u 1' };
 const relayBody = { product_key: 'prd_a', target_product_key: 'prd_b', user_id: 'u 1' };
+/** The body of a Track operation for invited user vm_1. */
+const conversion = (event_name: string, fields: IDataObject) => ({
+	event_name,
+	invited_user_id: 'vm_1',
+	...fields,
+});
 
 const CASES: Record<string, Case> = {
 	'authorization.authorize': {
@@ -51,13 +57,7 @@ const CASES: Record<string, Case> = {
 			additionalFields: { clickId: 'c1', invitedUserName: 'Ann' },
 		},
 		request: 'POST /track/conversion',
-		body: {
-			event_name: 'signup',
-			invited_user_id: 'vm_1',
-			invite_code: 'ADA',
-			invited_user_name: 'Ann',
-			click_id: 'c1',
-		},
+		body: conversion('signup', { invite_code: 'ADA', invited_user_name: 'Ann', click_id: 'c1' }),
 	},
 	'conversion.trackPurchase': {
 		parameters: {
@@ -67,13 +67,7 @@ const CASES: Record<string, Case> = {
 			additionalFields: { extraBodyFields: '{"currency":"USD"}' },
 		},
 		request: 'POST /track/conversion',
-		body: {
-			event_name: 'purchase',
-			invited_user_id: 'vm_1',
-			transaction_id: 'o1',
-			conversion_value: 49.9,
-			currency: 'USD',
-		},
+		body: conversion('purchase', { transaction_id: 'o1', conversion_value: 49.9, currency: 'USD' }),
 	},
 	'conversion.trackEvent': {
 		parameters: {
@@ -82,12 +76,7 @@ const CASES: Record<string, Case> = {
 			additionalFields: { transactionId: 'r1', conversionValue: 9.5 },
 		},
 		request: 'POST /track/conversion',
-		body: {
-			event_name: 'renewal',
-			invited_user_id: 'vm_1',
-			transaction_id: 'r1',
-			conversion_value: 9.5,
-		},
+		body: conversion('renewal', { transaction_id: 'r1', conversion_value: 9.5 }),
 	},
 	'conversion.refund': {
 		parameters: { transactionId: 'o1', reason: 'customer request' },
