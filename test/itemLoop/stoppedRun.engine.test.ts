@@ -88,13 +88,9 @@ describe(scenario('itemLoop.stoppedBatch'), () => {
 		);
 	}
 
-	beforeEach(() => {
-		// Every request takes a while, so that others are under way when one fails.
-		sandbox.latencyMs = 30;
-	});
-	afterEach(() => {
-		sandbox.latencyMs = 0;
-	});
+	// Every request takes a while, so that others are under way when one fails.
+	beforeEach(() => (sandbox.latencyMs = 30));
+	afterEach(() => (sandbox.latencyMs = 0));
 
 	it('Track Purchase: the error names what the service recorded, what failed and what was never sent', async () => {
 		sandbox.addFault({

@@ -189,11 +189,7 @@ const cases: Array<WireCase<SignableRequestOptions>> = [
 		options: {
 			method: 'GET',
 			url: '/promoters/u1',
-			qs: {
-				from: new Date(Date.UTC(2026, 0, 2)),
-				none: null,
-				rows: [{ id: 7 }],
-			},
+			qs: { from: new Date(Date.UTC(2026, 0, 2)), none: null, rows: [{ id: 7 }] },
 		},
 		url: `${ROOT}/promoters/u1?from=2026-01-02T00%3A00%3A00.000Z&rows%5B%5D%5Bid%5D=7`,
 	},
