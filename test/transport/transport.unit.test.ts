@@ -2,8 +2,6 @@
  * The transport's decisions, on the sources with a scripted HTTP helper: what is retried for
  * which kind of operation, how long it waits, the clock-skew correction, and the errors it gives.
  */
-import { createHash } from 'node:crypto';
-
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { OperationKind } from '../../nodes/shared/transport/operationProfile';
@@ -23,6 +21,7 @@ import {
 	type Responder,
 } from '../../support/fakes/fakeContext';
 import { scenario } from '../../support/scenarios';
+import { sha256 } from './knownAnswers';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -289,29 +288,21 @@ describe(scenario('transport.envelopeErrors'), () => {
 		);
 		expect(error?.description).toContain('Check that the API Secret belongs to this API Key');
 		expect(error?.description).toContain('Signed with signature version v2. String to sign');
-		// The string the credential signed for the request sent, line by line.
+		// The string the credential signed for the request sent.
 		const sent = requests[0];
 		expect(error?.description).toContain(
-			[
-				'PS-HMAC-SHA256',
-				'POST',
-				'/api/open/v1/track/refund',
-				'',
-				sent.headers?.[TIMESTAMP_HEADER],
-				createHash('sha256').update(String(sent.body)).digest('hex'),
-			].join('\n'),
+			`PS-HMAC-SHA256\nPOST\n/api/open/v1/track/refund\n\n${sent.headers?.[TIMESTAMP_HEADER]}\n${sha256(String(sent.body))}`,
 		);
 		expect(JSON.stringify(error)).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 		expect(error?.description).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 	});
 
 	it('a failed v1 signature shows the names and timestamp, with the secret replaced', async () => {
-		const v1 = { ...TEST_CREDENTIALS, signatureVersion: 'v1' };
 		const { error, requests } = await send(
 			call('write', { body: { user_id: 'u1', email: 'a@b.co' } }),
 			() => envelope(1000004, SERVER_MESSAGES.signatureFailed),
 			undefined,
-			v1,
+			{ ...TEST_CREDENTIALS, signatureVersion: 'v1' },
 		);
 		expect(error?.description).toContain('Signed with signature version v1');
 		expect(error?.description).toContain(
