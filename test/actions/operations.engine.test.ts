@@ -195,9 +195,8 @@ describe(scenario('actions.outputs'), () => {
 			cancelled_reward_count: 0,
 			preserved_paid_reward_count: 0,
 		});
-		expect(sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001')?.reason).toBe(
-			'customer request',
-		);
+		const refunded = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
+		expect(refunded?.reason).toBe('customer request');
 	});
 
 	it.each(['videomax-v2', 'videomax-v1'])(

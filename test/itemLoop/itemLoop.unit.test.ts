@@ -48,19 +48,8 @@ async function later(turns: number): Promise<void> {
 	for (let turn = 0; turn < turns; turn++) await Promise.resolve();
 }
 
-/** Asserts the item states a stopped run's error reports: all four, those not given empty. */
-function expectItemStates(
-	error: Error & { context: IDataObject },
-	states: { succeeded?: string; failed?: string; uncertain?: string; notSent?: string },
-) {
-	expect(error.context.itemStates).toEqual({
-		succeeded: '',
-		failed: '',
-		uncertain: '',
-		notSent: '',
-		...states,
-	});
-}
+/** A stopped run's error reports all four item states; those a test does not name are empty. */
+const NO_ITEMS = { succeeded: '', failed: '', uncertain: '', notSent: '' };
 
 function apiError(context: ReturnType<typeof contextOf>, message: string) {
 	const error = new NodeApiError(context.getNode(), { message } as IDataObject as never, {
@@ -202,7 +191,8 @@ describe(scenario('itemLoop.stopped'), () => {
 		// Items 3 and 5 were under way when item 4 failed: they finished; nothing started after.
 		expect(started.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(finished.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 5]);
-		expectItemStates(error, { succeeded: '0-3, 5', failed: '4', notSent: '6-11' });
+		const reported = { ...NO_ITEMS, succeeded: '0-3, 5', failed: '4', notSent: '6-11' };
+		expect(error.context.itemStates).toEqual(reported);
 		expect(error.description).toBe(
 			[
 				'Code 6000000. Remedy.',
@@ -237,7 +227,8 @@ describe(scenario('itemLoop.stopped'), () => {
 		);
 		expect(error.message).toBe('first failure');
 		expect(error.context.itemIndex).toBe(0);
-		expectItemStates(error, { failed: '0, 2', uncertain: '1', notSent: '3' });
+		const reported = { ...NO_ITEMS, failed: '0, 2', uncertain: '1', notSent: '3' };
+		expect(error.context.itemStates).toEqual(reported);
 		expect(error.description).toContain(
 			'- Failed, not recorded (2): 0, 2. 0: first failure; 2: second failure.',
 		);

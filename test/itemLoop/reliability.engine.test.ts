@@ -204,9 +204,8 @@ describe(scenario('itemLoop.faults'), () => {
 			status: 'ALREADY_EXISTS',
 			message: 'The conversion event already exists',
 		});
-		expect(sandbox.state.conversions.filter((c) => c.invitedUserId === 'rerun_user')).toHaveLength(
-			1,
-		);
+		const recorded = sandbox.state.conversions.filter((c) => c.invitedUserId === 'rerun_user');
+		expect(recorded).toHaveLength(1);
 	});
 
 	it('1,000 refunds with 10 % random faults: 1,000 outcomes, each refund applied exactly once', async () => {
