@@ -147,22 +147,17 @@ describe(scenario('actions.requests'), () => {
 	});
 
 	it('authorization.authorizeAndRedirect gives the Location of the 302', async () => {
+		const location = 'https://app.example.com/?ps_ref=A&x_auth_code=c';
 		const fake = fakeContext({
 			parameters: { resource: 'authorization', operation: 'authorizeAndRedirect', ...relay },
-			respond: () =>
-				httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A&x_auth_code=c' }),
+			respond: () => httpAnswer(302, '', { location }),
 		});
 		const [items] = await router(fake.context);
 		expect(fake.requests[0].url).toBe(
 			`${API}/oauth/authorizeAndRedirect?product_key=prd_a&target_product_key=prd_b&user_id=u%201`,
 		);
-		expect(items.map((item) => item.json)).toEqual([
-			{
-				redirect_url: 'https://app.example.com/?ps_ref=A&x_auth_code=c',
-				ps_ref: 'A',
-				x_auth_code: 'c',
-			},
-		]);
+		const redirect = { redirect_url: location, ps_ref: 'A', x_auth_code: 'c' };
+		expect(items.map((item) => item.json)).toEqual([redirect]);
 	});
 
 	it.each([

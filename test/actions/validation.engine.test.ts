@@ -24,10 +24,7 @@ const op = (resource: string, operation: string, parameters: INodeParameters): I
 	...parameters,
 });
 
-/**
- * The refused input of one operation: each case changes the operation's valid parameters and
- * names the message expected; its test is called "<label>: <case>".
- */
+/** One operation's refused cases, each a change to its valid parameters and the message. */
 function refused(
 	label: string,
 	[resource, operation]: [string, string],

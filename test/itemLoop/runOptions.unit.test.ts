@@ -50,9 +50,8 @@ describe(scenario('itemLoop.runOptions'), () => {
 	});
 
 	it('out-of-range request settings fall back to the defaults', () => {
-		expect(parseRunOptions({ maxRetries: -1, retryDelay: 'soon', timeout: NaN }).request).toEqual(
-			DEFAULT_REQUEST_SETTINGS,
-		);
+		const { request } = parseRunOptions({ maxRetries: -1, retryDelay: 'soon', timeout: NaN });
+		expect(request).toEqual(DEFAULT_REQUEST_SETTINGS);
 		expect(parseRunOptions({ maxRetries: 2.7 }).request.maxRetries).toBe(2);
 	});
 

@@ -1,7 +1,6 @@
 /**
- * A concurrent batch that stops on one item's error (On Error: Stop Workflow): no further item
- * starts, those under way finish, and the error accounts for every item, which the sandbox's
- * own records must confirm.
+ * A concurrent batch stopped by one item's error: no item starts after it, those under way finish,
+ * and the error accounts for every item as the sandbox's own records confirm.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 

@@ -1,7 +1,6 @@
 /**
- * Errors and items through the n8n engine: authentication messages with remedies, Continue On
- * Fail and the error output, one outcome per input item, validation before any request, and
- * the secret kept out of every run.
+ * Errors through the n8n engine: authentication remedies, Continue On Fail and the error output,
+ * one outcome per input item whether valid or not, and the secret scan of every run.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -95,11 +94,8 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 
 	it('the secret scan fails a run whose data holds a secret', () => {
 		const secret = KEYS.pk_test_videomax_v2.secret;
-		const run = {
-			data: {
-				resultData: { runData: { x: [{ data: { main: [[{ json: { leaked: secret } }]] } }] } },
-			},
-		} as unknown as IRun;
+		const runData = { x: [{ data: { main: [[{ json: { leaked: secret } }]] } }] };
+		const run = { data: { resultData: { runData } } } as unknown as IRun;
 		expect(() => assertNoSecrets(run, [{ apiSecret: secret }])).toThrow(/API secret appears/);
 	});
 
