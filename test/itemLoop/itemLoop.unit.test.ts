@@ -155,9 +155,7 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 	it('an error that is not a node error still becomes a paired error item', async () => {
 		const [out] = await runForEachItem(
 			contextOf(1, 'continueRegularOutput'),
-			purchase(async () => {
-				throw new TypeError('unexpected');
-			}),
+			purchase(() => Promise.reject(new TypeError('unexpected'))),
 			paced(),
 		);
 		expect(out).toEqual([{ json: { error: 'unexpected' }, pairedItem: { item: 0 } }]);
@@ -243,9 +241,7 @@ describe(scenario('itemLoop.stopped'), () => {
 		const error = await rejection<NodeApiError>(
 			runForEachItem(
 				context,
-				purchase(async () => {
-					throw thrown;
-				}),
+				purchase(() => Promise.reject(thrown)),
 				paced(),
 			),
 		);
