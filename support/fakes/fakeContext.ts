@@ -36,13 +36,6 @@ export interface FakeContextOptions {
 	credentials?: ICredentialDataDecryptedObject;
 }
 
-export interface FakeContext {
-	context: IExecuteFunctions;
-	/** Every request the transport sent, in order. */
-	requests: IHttpRequestOptions[];
-	hints: NodeExecutionHint[];
-}
-
 /** The value at a dotted path ("additionalFields.transactionId"). */
 function valueAt(parameters: IDataObject, path: string): unknown {
 	let value: unknown = parameters;
@@ -53,7 +46,8 @@ function valueAt(parameters: IDataObject, path: string): unknown {
 	return value;
 }
 
-export function fakeContext(options: FakeContextOptions): FakeContext {
+/** The fake context, with every request the transport sent (in order) and every hint. */
+export function fakeContext(options: FakeContextOptions) {
 	const requests: IHttpRequestOptions[] = [];
 	const hints: NodeExecutionHint[] = [];
 	const parametersOf =

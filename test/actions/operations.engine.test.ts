@@ -2,9 +2,9 @@
  * One workflow per operation (JSON fixtures in support/fixtures/workflows), run through n8n-core's
  * engine against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, IWorkflowBase } from 'n8n-workflow';
 
-import { runWorkflow, type WorkflowRun } from '../../support/n8n/core/runWorkflow';
+import { runWorkflow } from '../../support/n8n/core/runWorkflow';
 import { withCredential } from '../../support/n8n/core/workflows';
 import { readWorkflowFixture, type WorkflowFixtureName } from '../../support/fixtures/workflows';
 import { allCredentials, PROMOTER_CENTER_URL, useSandbox } from '../../support/services/sandbox';
@@ -36,12 +36,13 @@ const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedI
 describe(scenario('actions.outputs'), () => {
 	const sandbox = useSandbox();
 
+	/** Runs a fixture (by name, or read and changed) on `input`; the run must not fail. */
 	async function run(
-		fixture: WorkflowFixtureName,
+		fixture: WorkflowFixtureName | IWorkflowBase,
 		input: object[],
 		credentialId?: string,
-	): Promise<WorkflowRun> {
-		const workflow = readWorkflowFixture(fixture);
+	) {
+		const workflow = typeof fixture === 'string' ? readWorkflowFixture(fixture) : fixture;
 		const result = await runWorkflow(
 			credentialId ? withCredential(workflow, credentialId) : workflow,
 			{
@@ -52,19 +53,20 @@ describe(scenario('actions.outputs'), () => {
 		expect(result.error).toBeUndefined();
 		return result;
 	}
+	/** The items of the fixture's one node. */
+	const itemsOf = async (fixture: WorkflowFixtureName, input: object[], credentialId?: string) =>
+		(await run(fixture, input, credentialId)).output(readWorkflowFixture(fixture).nodes[0].name);
 
 	describe.each(['photopal-v2', 'photopal-v1'])('authorization with %s', (credentialId) => {
 		it('Authorize returns a one-time code and the redirect URL', async () => {
-			const out = (
-				await run(
-					'authorization-authorize',
-					[
-						{ userId: 'pp_1', name: 'Ada' },
-						{ userId: 'pp_2', name: 'Bo' },
-					],
-					credentialId,
-				)
-			).output('Authorize');
+			const out = await itemsOf(
+				'authorization-authorize',
+				[
+					{ userId: 'pp_1', name: 'Ada' },
+					{ userId: 'pp_2', name: 'Bo' },
+				],
+				credentialId,
+			);
 			expect(out).toHaveLength(2);
 			expect(paired(out)).toEqual([{ item: 0 }, { item: 1 }]);
 			for (const { json: data } of out) {
@@ -75,13 +77,11 @@ describe(scenario('actions.outputs'), () => {
 		});
 
 		it('Authorize and get redirect returns the Location and its ps_ref and x_auth_code', async () => {
-			const [item] = (
-				await run(
-					'authorization-authorizeAndRedirect',
-					[{ userId: 'pp 1/ü', name: 'Ada' }],
-					credentialId,
-				)
-			).output('Authorize and Redirect');
+			const [item] = await itemsOf(
+				'authorization-authorizeAndRedirect',
+				[{ userId: 'pp 1/ü', name: 'Ada' }],
+				credentialId,
+			);
 			expect(item.json.redirect_url).toMatch(
 				/^https:\/\/videomax\.example\/landing\?ps_ref=rl_[0-9a-f]+&x_auth_code=[0-9a-f]{32}$/,
 			);
@@ -97,17 +97,10 @@ describe(scenario('actions.outputs'), () => {
 		'Exchange Code (%s) returns the authorized user of a relay',
 		async (exchangeCredential, authorizeCredential) => {
 			const workflow = readWorkflowFixture('authorization-exchangeCode');
-			workflow.nodes[0].credentials = {
-				affiliateTrackingApi: { id: authorizeCredential, name: authorizeCredential },
-			};
-			workflow.nodes[1].credentials = {
-				affiliateTrackingApi: { id: exchangeCredential, name: exchangeCredential },
-			};
-			const result = await runWorkflow(workflow, {
-				credentials: allCredentials(sandbox),
-				input: [{ json: { userId: 'pp_9', name: 'Ada' } }],
+			[authorizeCredential, exchangeCredential].forEach((id, node) => {
+				workflow.nodes[node].credentials = { affiliateTrackingApi: { id, name: id } };
 			});
-			expect(result.error).toBeUndefined();
+			const result = await run(workflow, [{ userId: 'pp_9', name: 'Ada' }]);
 			expect(json(result.output('Exchange Code'))).toEqual([
 				{
 					user_key: expect.stringMatching(/^uk_/),
@@ -135,16 +128,14 @@ describe(scenario('actions.outputs'), () => {
 
 	describe.each(['videomax-v2', 'videomax-v1'])('conversions with %s', (credentialId) => {
 		it('Track Signup reports signups attributed by the invite code', async () => {
-			const out = (
-				await run(
-					'conversion-trackSignup',
-					[
-						{ userId: 'vm_1', name: 'Ann', ps_ref: 'ADA2026' },
-						{ userId: 'vm_2', name: 'Ben', ps_ref: 'ADA-SPRING' },
-					],
-					credentialId,
-				)
-			).output('Track Signup');
+			const out = await itemsOf(
+				'conversion-trackSignup',
+				[
+					{ userId: 'vm_1', name: 'Ann', ps_ref: 'ADA2026' },
+					{ userId: 'vm_2', name: 'Ben', ps_ref: 'ADA-SPRING' },
+				],
+				credentialId,
+			);
 			const signup = {
 				conversion_id: expect.any(Number),
 				campaign_id: 202,
@@ -157,57 +148,43 @@ describe(scenario('actions.outputs'), () => {
 			expect(paired(out)).toEqual([{ item: 0 }, { item: 1 }]);
 		});
 
-		it('Track Purchase reports a paid conversion after the signup', async () => {
-			const out = (
-				await run(
-					'conversion-trackPurchase',
-					[{ userId: 'buyer_1', orderId: 'order_77', amount: '49.90' }],
-					credentialId,
-				)
-			).output('Track Purchase');
-			expect(out[0].json).toMatchObject({ event_name: 'purchase', event_type: 2, status: 1 });
-			const recorded = sandbox.state.conversions.find((c) => c.transactionId === 'order_77');
-			expect(recorded).toMatchObject({
-				eventName: 'purchase',
-				invitedUserId: 'buyer_1',
-				valueCents: 4990,
+		it.each([
+			[
+				'Track Purchase reports a paid conversion after the signup',
+				'conversion-trackPurchase',
+				{ userId: 'buyer_1', orderId: 'order_77', amount: '49.90' },
+				{ event_name: 'purchase', event_type: 2, status: 1 },
 				// The fixture's Extra Body Fields, as the service received them.
-				otherFields: { currency: 'USD' },
-			});
-		});
-
-		it('Track Custom Event reports a custom event with a value', async () => {
-			const out = (
-				await run(
-					'conversion-trackEvent',
-					[{ event: 'renewal', userId: 'buyer_2', orderId: 'renew_1', amount: 9.5 }],
-					credentialId,
-				)
-			).output('Track Custom Event');
-			expect(out[0].json).toMatchObject({ event_name: 'renewal', event_type: 3 });
-			const recorded = sandbox.state.conversions.find((c) => c.transactionId === 'renew_1');
-			expect(recorded).toMatchObject({
-				eventName: 'renewal',
-				invitedUserId: 'buyer_2',
-				valueCents: 950,
-				otherFields: {},
-			});
+				{
+					eventName: 'purchase',
+					invitedUserId: 'buyer_1',
+					valueCents: 4990,
+					otherFields: { currency: 'USD' },
+				},
+			],
+			[
+				'Track Custom Event reports a custom event with a value',
+				'conversion-trackEvent',
+				{ event: 'renewal', userId: 'buyer_2', orderId: 'renew_1', amount: 9.5 },
+				{ event_name: 'renewal', event_type: 3 },
+				{ eventName: 'renewal', invitedUserId: 'buyer_2', valueCents: 950, otherFields: {} },
+			],
+		] as const)('%s', async (_name, fixture, input, answer, recorded) => {
+			const out = await itemsOf(fixture, [input], credentialId);
+			expect(out[0].json).toMatchObject(answer);
+			const conversion = sandbox.state.conversions.find((c) => c.transactionId === input.orderId);
+			expect(conversion).toMatchObject(recorded);
 		});
 	});
 
 	it('Refund applies once; a repeat is a success with ALREADY_PROCESSED', async () => {
-		const out = (
-			await run('conversion-refund', [
-				{ transactionId: 'txn_1001', reason: 'customer request' },
-				{ transactionId: 'txn_1001', reason: '' },
-				{ transactionId: 20260301 },
-			])
-		).output('Refund');
-		expect(json(out).map((data) => data.status)).toEqual([
-			'APPLIED',
-			'ALREADY_PROCESSED',
-			'APPLIED',
+		const out = await itemsOf('conversion-refund', [
+			{ transactionId: 'txn_1001', reason: 'customer request' },
+			{ transactionId: 'txn_1001', reason: '' },
+			{ transactionId: 20260301 },
 		]);
+		const statuses = json(out).map((data) => data.status);
+		expect(statuses).toEqual(['APPLIED', 'ALREADY_PROCESSED', 'APPLIED']);
 		expect(out[0].json).toMatchObject({
 			cancelled_reward_count: 2,
 			preserved_paid_reward_count: 1,
@@ -218,20 +195,18 @@ describe(scenario('actions.outputs'), () => {
 			cancelled_reward_count: 0,
 			preserved_paid_reward_count: 0,
 		});
-		expect(sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001')?.reason).toBe(
-			'customer request',
-		);
+		const refunded = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
+		expect(refunded?.reason).toBe('customer request');
 	});
 
-	describe.each(['videomax-v2', 'videomax-v1'])('Promoter Login with %s', (credentialId) => {
-		it('returns the token and the promoter-center addresses', async () => {
-			const [item] = (
-				await run(
-					'promoter-login',
-					[{ userId: 'brand_user_5', email: 'eve@example.com', name: 'Eve' }],
-					credentialId,
-				)
-			).output('Promoter Login');
+	it.each(['videomax-v2', 'videomax-v1'])(
+		'Promoter Login with %s returns the token and the promoter-center addresses',
+		async (credentialId) => {
+			const [item] = await itemsOf(
+				'promoter-login',
+				[{ userId: 'brand_user_5', email: 'eve@example.com', name: 'Eve' }],
+				credentialId,
+			);
 			const token = String(item.json.token);
 			expect(item.json).toEqual({
 				token,
@@ -241,8 +216,8 @@ describe(scenario('actions.outputs'), () => {
 				promoterCenterUrl: `${PROMOTER_CENTER_URL}?at=${encodeURIComponent(token)}`,
 				promoterCenterIframeUrl: `${PROMOTER_CENTER_URL}/iframe/${encodeURIComponent(token)}`,
 			});
-		});
-	});
+		},
+	);
 
 	it('Promoter Login without a promoter-center address returns the API data only', async () => {
 		const credentials = allCredentials(sandbox);
@@ -251,16 +226,12 @@ describe(scenario('actions.outputs'), () => {
 			credentials,
 			input: [{ json: { userId: 'u5' } }],
 		});
-		expect(Object.keys(result.output('Promoter Login')[0].json).sort()).toEqual([
-			'lang',
-			'theme_mode',
-			'token',
-			'user_string_id',
-		]);
+		const fields = Object.keys(result.output('Promoter Login')[0].json).sort();
+		expect(fields).toEqual(['lang', 'theme_mode', 'token', 'user_string_id']);
 	});
 
 	it('Get Promoter returns the promoter with links, statistics and balances', async () => {
-		const [item] = (await run('promoter-get', [{ userId: 'user_1001' }])).output('Get Promoter');
+		const [item] = await itemsOf('promoter-get', [{ userId: 'user_1001' }]);
 		expect(item.json).toMatchObject({
 			object: 'promoter',
 			external_user_id: 'user_1001',
@@ -273,37 +244,42 @@ describe(scenario('actions.outputs'), () => {
 		expect(item.json.balances).toHaveLength(2);
 	});
 
-	it('Get Promoter Links gives one item per link, paired with its input', async () => {
-		const out = (
-			await run('promoter-getLinks', [{ userId: 'user_1001' }, { userId: 'user_1002' }])
-		).output('Get Promoter Links');
-		expect(json(out).map((link) => link.url)).toEqual([
-			'https://go.videomax.example/ADA2026',
-			'https://go.videomax.example/ADA-SPRING',
-			'https://cn.go.videomax.example/LILEI88',
-		]);
+	it.each([
+		[
+			'Get Promoter Links gives one item per link',
+			'promoter-getLinks',
+			'url',
+			[
+				'https://go.videomax.example/ADA2026',
+				'https://go.videomax.example/ADA-SPRING',
+				'https://cn.go.videomax.example/LILEI88',
+			],
+		],
+		[
+			'Get Promoter Balances gives one item per currency',
+			'promoter-getBalances',
+			'currency',
+			['EUR', 'USD', 'USD'],
+		],
+	] as const)('%s, paired with its input', async (_name, fixture, field, expected) => {
+		const out = await itemsOf(fixture, [{ userId: 'user_1001' }, { userId: 'user_1002' }]);
+		expect(json(out).map((data) => data[field])).toEqual(expected);
 		expect(paired(out)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
 	});
 
 	it('Get Promoter Links with Split Into Items off gives one item per input, even without links', async () => {
 		const workflow = readWorkflowFixture('promoter-getLinks');
 		workflow.nodes[0].parameters.splitIntoItems = false;
-		const result = await runWorkflow(workflow, {
-			credentials: allCredentials(sandbox),
-			input: [{ json: { userId: 'user_1001' } }, { json: { userId: 'user/with space&ü' } }],
-		});
-		expect(
-			json(result.output('Get Promoter Links')).map((data) => (data.links as unknown[]).length),
-		).toEqual([2, 0]);
+		const result = await run(workflow, [{ userId: 'user_1001' }, { userId: 'user/with space&ü' }]);
+		const links = json(result.output('Get Promoter Links')).map((data) => data.links as unknown[]);
+		expect(links.map((list) => list.length)).toEqual([2, 0]);
 	});
 
 	it('Get Promoter Statistics passes the date range (read in UTC+8)', async () => {
-		const out = (
-			await run('promoter-getStatistics', [
-				{ userId: 'user_1001', from: '2026-03-01', to: '2026-03-01' },
-				{ userId: 'user_1001', from: '', to: '' },
-			])
-		).output('Get Promoter Statistics');
+		const out = await itemsOf('promoter-getStatistics', [
+			{ userId: 'user_1001', from: '2026-03-01', to: '2026-03-01' },
+			{ userId: 'user_1001', from: '', to: '' },
+		]);
 		expect(out[0].json).toMatchObject({
 			object: 'promoter_statistics',
 			clicks: 1,
@@ -311,14 +287,6 @@ describe(scenario('actions.outputs'), () => {
 			end_date: '2026-03-01',
 		});
 		expect(out[1].json).toMatchObject({ clicks: 4, start_date: null, end_date: null });
-	});
-
-	it('Get Promoter Balances gives one item per currency', async () => {
-		const out = (
-			await run('promoter-getBalances', [{ userId: 'user_1001' }, { userId: 'user_1002' }])
-		).output('Get Promoter Balances');
-		expect(json(out).map((balance) => balance.currency)).toEqual(['EUR', 'USD', 'USD']);
-		expect(paired(out)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
 	});
 
 	// What each operation answers is asserted above, once; here the one workflow test:e2e and the

@@ -2,7 +2,7 @@
  * Every operation through the router, on the sources: the request each one builds from its
  * parameters, and the items it gives for the service's answer.
  */
-import type { IDataObject, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { router } from '../../nodes/AffiliateTracking/actions/router';
 import {
@@ -17,38 +17,38 @@ const API = 'https://api.example.com/api/open/v1';
 
 interface Case {
 	parameters: IDataObject;
-	request: Pick<IHttpRequestOptions, 'method' | 'url'> & { body?: IDataObject };
+	/** The request sent: method and URL below the API prefix. */
+	request: string;
+	/** The JSON body sent (none when not given). */
+	body?: IDataObject;
 	answer?: unknown;
 	output?: IDataObject[];
 }
 
 const relay = { productKey: 'prd_a', targetProductKey: 'prd_b', userId: 'u 1' };
 const relayBody = { product_key: 'prd_a', target_product_key: 'prd_b', user_id: 'u 1' };
+/** The body of a Track operation for invited user vm_1. */
+const conversion = (event_name: string, fields: IDataObject) => ({
+	event_name,
+	invited_user_id: 'vm_1',
+	...fields,
+});
 
 const CASES: Record<string, Case> = {
 	'authorization.authorize': {
 		parameters: { ...relay, additionalFields: { extra: '{"name":"Ada"}' } },
-		request: {
-			method: 'POST',
-			url: `${API}/oauth/authorize`,
-			body: { ...relayBody, extra: { name: 'Ada' } },
-		},
+		request: 'POST /oauth/authorize',
+		body: { ...relayBody, extra: { name: 'Ada' } },
 	},
 	'authorization.getDebugCode': {
 		parameters: { sourceProductKey: 'prd_a', targetProductKey: 'prd_b', userId: 'u 1' },
-		request: {
-			method: 'POST',
-			url: `${API}/oauth/getDebugAuthCode`,
-			body: { source_product_key: 'prd_a', target_product_key: 'prd_b', user_id: 'u 1' },
-		},
+		request: 'POST /oauth/getDebugAuthCode',
+		body: { source_product_key: 'prd_a', target_product_key: 'prd_b', user_id: 'u 1' },
 	},
 	'authorization.exchangeCode': {
 		parameters: { code: ' abc ' },
-		request: {
-			method: 'POST',
-			url: `${API}/oauth/getUserByAuthorizationCode`,
-			body: { code: 'abc' },
-		},
+		request: 'POST /oauth/getUserByAuthorizationCode',
+		body: { code: 'abc' },
 	},
 	'conversion.trackSignup': {
 		parameters: {
@@ -56,17 +56,8 @@ const CASES: Record<string, Case> = {
 			inviteCode: 'ADA',
 			additionalFields: { clickId: 'c1', invitedUserName: 'Ann' },
 		},
-		request: {
-			method: 'POST',
-			url: `${API}/track/conversion`,
-			body: {
-				event_name: 'signup',
-				invited_user_id: 'vm_1',
-				invite_code: 'ADA',
-				invited_user_name: 'Ann',
-				click_id: 'c1',
-			},
-		},
+		request: 'POST /track/conversion',
+		body: conversion('signup', { invite_code: 'ADA', invited_user_name: 'Ann', click_id: 'c1' }),
 	},
 	'conversion.trackPurchase': {
 		parameters: {
@@ -75,17 +66,8 @@ const CASES: Record<string, Case> = {
 			conversionValue: '49.90',
 			additionalFields: { extraBodyFields: '{"currency":"USD"}' },
 		},
-		request: {
-			method: 'POST',
-			url: `${API}/track/conversion`,
-			body: {
-				event_name: 'purchase',
-				invited_user_id: 'vm_1',
-				transaction_id: 'o1',
-				conversion_value: 49.9,
-				currency: 'USD',
-			},
-		},
+		request: 'POST /track/conversion',
+		body: conversion('purchase', { transaction_id: 'o1', conversion_value: 49.9, currency: 'USD' }),
 	},
 	'conversion.trackEvent': {
 		parameters: {
@@ -93,32 +75,18 @@ const CASES: Record<string, Case> = {
 			invitedUserId: 'vm_1',
 			additionalFields: { transactionId: 'r1', conversionValue: 9.5 },
 		},
-		request: {
-			method: 'POST',
-			url: `${API}/track/conversion`,
-			body: {
-				event_name: 'renewal',
-				invited_user_id: 'vm_1',
-				transaction_id: 'r1',
-				conversion_value: 9.5,
-			},
-		},
+		request: 'POST /track/conversion',
+		body: conversion('renewal', { transaction_id: 'r1', conversion_value: 9.5 }),
 	},
 	'conversion.refund': {
 		parameters: { transactionId: 'o1', reason: 'customer request' },
-		request: {
-			method: 'POST',
-			url: `${API}/track/refund`,
-			body: { transaction_id: 'o1', reason: 'customer request' },
-		},
+		request: 'POST /track/refund',
+		body: { transaction_id: 'o1', reason: 'customer request' },
 	},
 	'promoter.login': {
 		parameters: { userId: 'u1', additionalFields: { lang: 'en', themeMode: 'dark' } },
-		request: {
-			method: 'POST',
-			url: `${API}/promoter/login`,
-			body: { user_id: 'u1', lang: 'en', theme_mode: 'dark' },
-		},
+		request: 'POST /promoter/login',
+		body: { user_id: 'u1', lang: 'en', theme_mode: 'dark' },
 		answer: { token: 'a/b', user_string_id: 's1' },
 		output: [
 			{
@@ -131,24 +99,21 @@ const CASES: Record<string, Case> = {
 	},
 	'promoter.get': {
 		parameters: { userId: 'user/1 ü', expand: ['links', 'balances'] },
-		request: { method: 'GET', url: `${API}/promoters/user%2F1%20%C3%BC?expand=links%2Cbalances` },
+		request: 'GET /promoters/user%2F1%20%C3%BC?expand=links%2Cbalances',
 	},
 	'promoter.getLinks': {
 		parameters: { userId: 'u1' },
-		request: { method: 'GET', url: `${API}/promoters/u1/links` },
+		request: 'GET /promoters/u1/links',
 		answer: [{ url: 'https://t.example/A' }, { url: 'https://t.example/B' }],
 		output: [{ url: 'https://t.example/A' }, { url: 'https://t.example/B' }],
 	},
 	'promoter.getStatistics': {
 		parameters: { userId: 'u1', startDate: '2026-03-01', endDate: '2026-03-31' },
-		request: {
-			method: 'GET',
-			url: `${API}/promoters/u1/statistics?start_date=2026-03-01&end_date=2026-03-31`,
-		},
+		request: 'GET /promoters/u1/statistics?start_date=2026-03-01&end_date=2026-03-31',
 	},
 	'promoter.getBalances': {
 		parameters: { userId: 'u1', splitIntoItems: false },
-		request: { method: 'GET', url: `${API}/promoters/u1/balances` },
+		request: 'GET /promoters/u1/balances',
 		answer: [{ currency: 'USD', available: '1.00' }],
 		output: [{ balances: [{ currency: 'USD', available: '1.00' }] }],
 	},
@@ -171,12 +136,10 @@ describe(scenario('actions.requests'), () => {
 		const { items, requests } = await runOperation(name, testCase);
 		expect(requests).toHaveLength(1);
 		const [request] = requests;
-		expect({ method: request.method, url: request.url }).toEqual({
-			method: testCase.request.method,
-			url: testCase.request.url,
-		});
-		if (testCase.request.body === undefined) expect(request.body).toBeUndefined();
-		else expect(JSON.parse(String(request.body))).toEqual(testCase.request.body);
+		const [method, path] = testCase.request.split(' ');
+		expect({ method: request.method, url: request.url }).toEqual({ method, url: `${API}${path}` });
+		if (testCase.body === undefined) expect(request.body).toBeUndefined();
+		else expect(JSON.parse(String(request.body))).toEqual(testCase.body);
 		expect(items.map((item) => item.json)).toEqual(
 			testCase.output ?? [testCase.answer ?? { ok: true }],
 		);
@@ -184,44 +147,33 @@ describe(scenario('actions.requests'), () => {
 	});
 
 	it('authorization.authorizeAndRedirect gives the Location of the 302', async () => {
+		const location = 'https://app.example.com/?ps_ref=A&x_auth_code=c';
 		const fake = fakeContext({
 			parameters: { resource: 'authorization', operation: 'authorizeAndRedirect', ...relay },
-			respond: () =>
-				httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A&x_auth_code=c' }),
+			respond: () => httpAnswer(302, '', { location }),
 		});
 		const [items] = await router(fake.context);
 		expect(fake.requests[0].url).toBe(
 			`${API}/oauth/authorizeAndRedirect?product_key=prd_a&target_product_key=prd_b&user_id=u%201`,
 		);
-		expect(items.map((item) => item.json)).toEqual([
-			{
-				redirect_url: 'https://app.example.com/?ps_ref=A&x_auth_code=c',
-				ps_ref: 'A',
-				x_auth_code: 'c',
-			},
-		]);
+		const redirect = { redirect_url: location, ps_ref: 'A', x_auth_code: 'c' };
+		expect(items.map((item) => item.json)).toEqual([redirect]);
 	});
 
-	it('an unknown operation is refused before any request', async () => {
-		const fake = fakeContext({ parameters: { resource: 'conversion', operation: 'void' } });
-		await expect(router(fake.context)).rejects.toThrow(
+	it.each([
+		[
+			'an unknown operation is refused before any request',
+			{ resource: 'conversion', operation: 'void' },
 			'The operation "void" of resource "conversion" is not supported',
-		);
-		expect(fake.requests).toHaveLength(0);
-	});
-
-	it('Track Custom Event refuses "signup", which needs Track Signup', async () => {
-		const fake = fakeContext({
-			parameters: {
-				resource: 'conversion',
-				operation: 'trackEvent',
-				eventName: 'signup',
-				invitedUserId: 'u',
-			},
-		});
-		await expect(router(fake.context)).rejects.toThrow(
+		],
+		[
+			'Track Custom Event refuses "signup", which needs Track Signup',
+			{ resource: 'conversion', operation: 'trackEvent', eventName: 'signup', invitedUserId: 'u' },
 			'Parameter "Event Name" must not be "signup": use the Track Signup operation, which sends the invite code',
-		);
+		],
+	])('%s', async (_name, parameters, message) => {
+		const fake = fakeContext({ parameters });
+		await expect(router(fake.context)).rejects.toThrow(message);
 		expect(fake.requests).toHaveLength(0);
 	});
 });

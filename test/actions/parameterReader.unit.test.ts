@@ -34,23 +34,23 @@ function outcome(read: (params: ParameterReader) => unknown, value: unknown): un
 }
 
 const longText = 'x'.repeat(256);
+/** A reader's refusal: the message names the field's label. */
+const fails = (message: string) => ({ error: `Parameter "Field" ${message}` });
+const notDate = (got: string) =>
+	fails(`must be a real date written YYYY-MM-DD, like 2026-03-01 (got "${got}")`);
 
 describe(scenario('actions.parameterReader'), () => {
 	it.each<[string, unknown, unknown]>([
 		['trimmed text', '  u_1 ', { value: 'u_1' }],
 		['a number from an expression', 20260301, { value: '20260301' }],
 		['255 characters', 'y'.repeat(255), { value: 'y'.repeat(255) }],
-		['empty', '', { error: 'Parameter "Field" is required and must not be empty' }],
-		['missing', undefined, { error: 'Parameter "Field" is required and must not be empty' }],
-		['whitespace', '   ', { error: 'Parameter "Field" is required and must not be empty' }],
-		[
-			'256 characters',
-			longText,
-			{ error: 'Parameter "Field" must be at most 255 characters (got 256)' },
-		],
-		['an object', { a: 1 }, { error: 'Parameter "Field" must be text, got an object' }],
-		['a list', [1], { error: 'Parameter "Field" must be text, got a list' }],
-		['a boolean', true, { error: 'Parameter "Field" must be text, got boolean true' }],
+		['empty', '', fails('is required and must not be empty')],
+		['missing', undefined, fails('is required and must not be empty')],
+		['whitespace', '   ', fails('is required and must not be empty')],
+		['256 characters', longText, fails('must be at most 255 characters (got 256)')],
+		['an object', { a: 1 }, fails('must be text, got an object')],
+		['a list', [1], fails('must be text, got a list')],
+		['a boolean', true, fails('must be text, got boolean true')],
 	])('requiredString: %s', (_name, value, expected) => {
 		expect(outcome((params) => params.requiredString(FIELD), value)).toEqual(expected);
 	});
@@ -87,11 +87,7 @@ describe(scenario('actions.parameterReader'), () => {
 		['whitespace', '  ', { value: undefined }],
 		['null', null, { value: undefined }],
 		['text', ' a ', { value: 'a' }],
-		[
-			'256 characters',
-			longText,
-			{ error: 'Parameter "Field" must be at most 255 characters (got 256)' },
-		],
+		['256 characters', longText, fails('must be at most 255 characters (got 256)')],
 	])('optionalString: %s', (_name, value, expected) => {
 		expect(outcome((params) => params.optionalString(FIELD), value)).toEqual(expected);
 	});
@@ -99,18 +95,14 @@ describe(scenario('actions.parameterReader'), () => {
 	it.each<[string, unknown, unknown]>([
 		['allowed', 'dark', { value: 'dark' }],
 		['empty', '', { value: undefined }],
-		['other', 'blue', { error: 'Parameter "Field" must be one of light, dark (got "blue")' }],
+		['other', 'blue', fails('must be one of light, dark (got "blue")')],
 	])('oneOf: %s', (_name, value, expected) => {
 		expect(outcome((params) => params.oneOf(FIELD, ['light', 'dark']), value)).toEqual(expected);
 	});
 
 	it.each<[string, unknown, unknown]>([
 		['an address', 'ada@example.com', { value: 'ada@example.com' }],
-		[
-			'no domain',
-			'ada@',
-			{ error: 'Parameter "Field" must be an email address like name@example.com (got "ada@")' },
-		],
+		['no domain', 'ada@', fails('must be an email address like name@example.com (got "ada@")')],
 	])('email: %s', (_name, value, expected) => {
 		expect(outcome((params) => params.email(FIELD), value)).toEqual(expected);
 	});
@@ -120,15 +112,10 @@ describe(scenario('actions.parameterReader'), () => {
 		['numeric text', ' 49.90 ', true, { value: 49.9 }],
 		['zero', 0, true, { value: 0 }],
 		['empty, optional', '', false, { value: undefined }],
-		['empty, required', '', true, { error: 'Parameter "Field" is required' }],
-		['negative', -1, true, { error: 'Parameter "Field" must not be negative (got -1)' }],
-		['text', 'ten', true, { error: 'Parameter "Field" must be a number, got "ten"' }],
-		[
-			'infinite',
-			Infinity,
-			true,
-			{ error: 'Parameter "Field" must be a number, got number Infinity' },
-		],
+		['empty, required', '', true, fails('is required')],
+		['negative', -1, true, fails('must not be negative (got -1)')],
+		['text', 'ten', true, fails('must be a number, got "ten"')],
+		['infinite', Infinity, true, fails('must be a number, got number Infinity')],
 	])('amount: %s', (_name, value, required, expected) => {
 		expect(
 			outcome((params) => params.amount({ ...FIELD, type: 'number', required }), value),
@@ -139,16 +126,8 @@ describe(scenario('actions.parameterReader'), () => {
 		['an object', { a: 1 }, { value: { a: 1 } }],
 		['the text of one', '{"a": 1}', { value: { a: 1 } }],
 		['empty text', ' ', { value: undefined }],
-		[
-			'a list',
-			'[1]',
-			{ error: 'Parameter "Field" must be a JSON object like {"key": "value"}, got a list' },
-		],
-		[
-			'null',
-			'null',
-			{ error: 'Parameter "Field" must be a JSON object like {"key": "value"}, got null' },
-		],
+		['a list', '[1]', fails('must be a JSON object like {"key": "value"}, got a list')],
+		['null', 'null', fails('must be a JSON object like {"key": "value"}, got null')],
 		[
 			'invalid JSON',
 			'{"a": ',
@@ -166,30 +145,9 @@ describe(scenario('actions.parameterReader'), () => {
 		['a date', '2026-02-28', { value: '2026-02-28' }],
 		['a leap day', '2028-02-29', { value: '2028-02-29' }],
 		['empty', '', { value: undefined }],
-		[
-			'30 February',
-			'2026-02-30',
-			{
-				error:
-					'Parameter "Field" must be a real date written YYYY-MM-DD, like 2026-03-01 (got "2026-02-30")',
-			},
-		],
-		[
-			'unpadded',
-			'2026-3-1',
-			{
-				error:
-					'Parameter "Field" must be a real date written YYYY-MM-DD, like 2026-03-01 (got "2026-3-1")',
-			},
-		],
-		[
-			'a time',
-			'2026-03-01T10:00',
-			{
-				error:
-					'Parameter "Field" must be a real date written YYYY-MM-DD, like 2026-03-01 (got "2026-03-01T10:00")',
-			},
-		],
+		['30 February', '2026-02-30', notDate('2026-02-30')],
+		['unpadded', '2026-3-1', notDate('2026-3-1')],
+		['a time', '2026-03-01T10:00', notDate('2026-03-01T10:00')],
 	])('date: %s', (_name, value, expected) => {
 		expect(outcome((params) => params.date(FIELD), value)).toEqual(expected);
 	});

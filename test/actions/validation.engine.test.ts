@@ -15,6 +15,8 @@ const long = 'x'.repeat(256);
 const EMPTY = '={{ "" }}';
 const relay = { productKey: 'prd_photopal', targetProductKey: 'prd_videomax', userId: 'u1' };
 const purchase = { invitedUserId: 'buyer_1', transactionId: 't1', conversionValue: 10 };
+const debugCode = { ...relay, sourceProductKey: 'prd_photopal' };
+const signup = { invitedUserId: 'u', inviteCode: 'ADA2026' };
 
 const op = (resource: string, operation: string, parameters: INodeParameters): INodeParameters => ({
 	resource,
@@ -22,10 +24,7 @@ const op = (resource: string, operation: string, parameters: INodeParameters): I
 	...parameters,
 });
 
-/**
- * The refused input of one operation: each case changes the operation's valid parameters and
- * names the message expected; its test is called "<label>: <case>".
- */
+/** One operation's refused cases, each a change to its valid parameters and the message. */
 function refused(
 	label: string,
 	[resource, operation]: [string, string],
@@ -44,6 +43,7 @@ const required = (label: string) => `Parameter "${label}" is required`;
 const atMost255 = (label: string) => `Parameter "${label}" must be at most 255`;
 const got256 = (label: string) => `${atMost255(label)} characters (got 256)`;
 const NOT_JSON_OBJECT = 'Parameter "Extra User Info" must be a JSON object';
+const NOT_NUMBER = 'Parameter "Conversion Value" must be a number';
 const NOT_EMAIL = 'Parameter "Email" must be an email address';
 const DOTS = 'Parameter "User ID" cannot be "." or ".."';
 const notDate = (label: string) => `Parameter "${label}" must be a real date written YYYY-MM-DD`;
@@ -52,8 +52,9 @@ const notOneOf = (label: string, allowed: string, got: string) =>
 const notIncluded = (got: string) =>
 	`Parameter "Include" can only hold balances, links, statistics (got "${got}")`;
 
-/** The change to a relay operation's valid parameters that sets Extra User Info. */
-const extraUserInfo = (extra: string): INodeParameters => ({ additionalFields: { extra } });
+/** The change that sets fields of the Additional Fields collection; Extra User Info is one. */
+const additional = (fields: INodeParameters): INodeParameters => ({ additionalFields: fields });
+const extraUserInfo = (extra: string) => additional({ extra });
 
 const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 	...refused('authorize', ['authorization', 'authorize'], relay, [
@@ -76,33 +77,23 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		['empty', { code: EMPTY }, required('Authorization Code')],
 		['256 characters', { code: long }, atMost255('Authorization Code')],
 	]),
-	...refused(
-		'debug code',
-		['authorization', 'getDebugCode'],
-		{ ...relay, sourceProductKey: 'prd_photopal' },
+	...refused('debug code', ['authorization', 'getDebugCode'], debugCode, [
+		['empty source', { sourceProductKey: EMPTY }, required('Source Product Key')],
+		['extra is a number', extraUserInfo('42'), NOT_JSON_OBJECT],
+	]),
+	...refused('signup', ['conversion', 'trackSignup'], signup, [
+		['empty invited user', { invitedUserId: EMPTY }, required('Invited User ID')],
+		['whitespace invite code', { inviteCode: '  ' }, required('Invite Code')],
 		[
-			['empty source', { sourceProductKey: EMPTY }, required('Source Product Key')],
-			['extra is a number', extraUserInfo('42'), NOT_JSON_OBJECT],
+			'256-character user name',
+			additional({ invitedUserName: long }),
+			atMost255('Invited User Name'),
 		],
-	),
-	...refused(
-		'signup',
-		['conversion', 'trackSignup'],
-		{ invitedUserId: 'u', inviteCode: 'ADA2026' },
-		[
-			['empty invited user', { invitedUserId: EMPTY }, required('Invited User ID')],
-			['whitespace invite code', { inviteCode: '  ' }, required('Invite Code')],
-			[
-				'256-character user name',
-				{ additionalFields: { invitedUserName: long } },
-				atMost255('Invited User Name'),
-			],
-		],
-	),
+	]),
 	...refused('purchase', ['conversion', 'trackPurchase'], purchase, [
 		['empty transaction id', { transactionId: EMPTY }, required('Transaction ID')],
 		['256-character transaction id', { transactionId: long }, atMost255('Transaction ID')],
-		['value is text', { conversionValue: 'abc' }, 'Parameter "Conversion Value" must be a number'],
+		['value is text', { conversionValue: 'abc' }, NOT_NUMBER],
 		[
 			'negative value',
 			{ conversionValue: -5 },
@@ -111,26 +102,22 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 		['empty value', { conversionValue: '' }, required('Conversion Value')],
 		[
 			'extra fields override event_name',
-			{ additionalFields: { extraBodyFields: '{"event_name": "x"}' } },
+			additional({ extraBodyFields: '{"event_name": "x"}' }),
 			'Parameter "Extra Body Fields" must not contain "event_name"',
 		],
 		[
 			'extra fields are a list',
-			{ additionalFields: { extraBodyFields: '[1]' } },
+			additional({ extraBodyFields: '[1]' }),
 			'Parameter "Extra Body Fields" must be a JSON object',
 		],
 	]),
 	...refused('custom event', ['conversion', 'trackEvent'], { eventName: 'e', invitedUserId: 'u' }, [
 		['empty name', { eventName: EMPTY }, required('Event Name')],
 		['named signup', { eventName: 'signup' }, 'Parameter "Event Name" must not be "signup"'],
-		[
-			'value is text',
-			{ additionalFields: { conversionValue: 'ten' } },
-			'Parameter "Conversion Value" must be a number',
-		],
+		['value is text', additional({ conversionValue: 'ten' }), NOT_NUMBER],
 		[
 			'256-character transaction id',
-			{ additionalFields: { transactionId: long } },
+			additional({ transactionId: long }),
 			atMost255('Transaction ID'),
 		],
 	]),
@@ -142,18 +129,10 @@ const BAD_INPUT: Array<[string, INodeParameters, string]> = [
 	]),
 	...refused('login', ['promoter', 'login'], { userId: 'u' }, [
 		['empty user id', { userId: EMPTY }, required('User ID')],
-		['bad email', { additionalFields: { email: 'not-an-email' } }, NOT_EMAIL],
-		['email without a domain dot', { additionalFields: { email: 'a@b' } }, NOT_EMAIL],
-		[
-			'unknown language',
-			{ additionalFields: { lang: 'fr' } },
-			notOneOf('Language', 'en, zh, zh-hk', 'fr'),
-		],
-		[
-			'unknown theme',
-			{ additionalFields: { themeMode: 'blue' } },
-			notOneOf('Theme', 'light, dark', 'blue'),
-		],
+		['bad email', additional({ email: 'not-an-email' }), NOT_EMAIL],
+		['email without a domain dot', additional({ email: 'a@b' }), NOT_EMAIL],
+		['unknown language', additional({ lang: 'fr' }), notOneOf('Language', 'en, zh, zh-hk', 'fr')],
+		['unknown theme', additional({ themeMode: 'blue' }), notOneOf('Theme', 'light, dark', 'blue')],
 	]),
 	...refused('get', ['promoter', 'get'], { userId: 'user_1001' }, [
 		['empty user id', { userId: EMPTY }, required('User ID')],

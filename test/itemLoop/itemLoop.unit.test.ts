@@ -16,7 +16,6 @@ import { DEFAULT_REQUEST_SETTINGS } from '../../nodes/shared/transport/requestSe
 import { fakeContext, type FakeContextOptions } from '../../support/fakes/fakeContext';
 import { scenario } from '../../support/scenarios';
 
-/** Track Purchase doing `handler` for each item. */
 const purchase = (handler: (itemIndex: number) => Promise<OperationResult>): Operation => ({
 	profile: PURCHASE,
 	execute: async ({ itemIndex }) => await handler(itemIndex),
@@ -49,74 +48,45 @@ async function later(turns: number): Promise<void> {
 	for (let turn = 0; turn < turns; turn++) await Promise.resolve();
 }
 
-/** Asserts the item states a stopped run's error reports: all four, those not given empty. */
-function expectItemStates(
-	error: Error & { context: IDataObject },
-	states: { succeeded?: string; failed?: string; uncertain?: string; notSent?: string },
-) {
-	expect(error.context.itemStates).toEqual({
-		succeeded: '',
-		failed: '',
-		uncertain: '',
-		notSent: '',
-		...states,
-	});
-}
+/** A stopped run's error reports all four item states; those a test does not name are empty. */
+const NO_ITEMS = { succeeded: '', failed: '', uncertain: '', notSent: '' };
 
-function apiError(
-	context: ReturnType<typeof fakeContext>['context'],
-	message: string,
-	code = 6000000,
-) {
+function apiError(context: ReturnType<typeof contextOf>, message: string) {
 	const error = new NodeApiError(context.getNode(), { message } as IDataObject as never, {
 		message,
-		description: `Code ${code}. Remedy.`,
+		description: 'Code 6000000. Remedy.',
 		httpCode: '200',
 	});
-	error.context[ERROR_CONTEXT.envelopeCode] = code;
+	error.context[ERROR_CONTEXT.envelopeCode] = 6000000;
 	return error;
 }
 
 describe(scenario('itemLoop.order'), () => {
 	it('keeps input order and pairs every result under concurrency, lists becoming items', async () => {
-		const context = contextOf(6);
 		let inFlight = 0;
 		let peak = 0;
 		const [out] = await runForEachItem(
-			context,
+			contextOf(6),
 			purchase(async (itemIndex) => {
 				inFlight++;
 				peak = Math.max(peak, inFlight);
 				await later(6 - itemIndex); // later items finish first
 				inFlight--;
-				return itemIndex === 2
-					? [
-							{ n: 2, part: 'a' },
-							{ n: 2, part: 'b' },
-						]
-					: { n: itemIndex };
+				return itemIndex === 2 ? ['a', 'b'].map((part) => ({ n: 2, part })) : { n: itemIndex };
 			}),
 			paced({ concurrency: 3, batchIntervalMs: 0 }),
 		);
 		expect(peak).toBe(3);
-		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual([
-			[0, { item: 0 }],
-			[1, { item: 1 }],
-			[2, { item: 2 }],
-			[2, { item: 2 }],
-			[3, { item: 3 }],
-			[4, { item: 4 }],
-			[5, { item: 5 }],
-		]);
+		const expected = [0, 1, 2, 2, 3, 4, 5].map((n) => [n, { item: n }]);
+		expect(out.map((item) => [item.json.n, item.pairedItem])).toEqual(expected);
 	});
 
 	it('batches: never more than the batch in flight, and a pause between batches', async () => {
-		const context = contextOf(5);
 		const started: number[] = [];
 		let inFlight = 0;
 		let peak = 0;
 		await runForEachItem(
-			context,
+			contextOf(5),
 			purchase(async (itemIndex) => {
 				started.push(itemIndex);
 				inFlight++;
@@ -133,11 +103,12 @@ describe(scenario('itemLoop.order'), () => {
 });
 
 describe(scenario('itemLoop.continueOnFail'), () => {
-	const failOdd =
-		(context: ReturnType<typeof fakeContext>['context']) => async (itemIndex: number) => {
-			if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
-			return { ok: itemIndex };
-		};
+	/** What an error item says of apiError's failure, besides its message. */
+	const FAILURE = { code: 6000000, httpCode: '200', description: 'Code 6000000. Remedy.' };
+	const failOdd = (context: ReturnType<typeof contextOf>) => async (itemIndex: number) => {
+		if (itemIndex % 2 === 1) throw apiError(context, `item ${itemIndex} failed`);
+		return { ok: itemIndex };
+	};
 
 	it('regular output: an error item with message, code and remedy in place of each failure', async () => {
 		const context = contextOf(3, 'continueRegularOutput');
@@ -148,15 +119,7 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 		);
 		expect(out).toEqual([
 			{ json: { ok: 0 }, pairedItem: { item: 0 } },
-			{
-				json: {
-					error: 'item 1 failed',
-					code: 6000000,
-					httpCode: '200',
-					description: 'Code 6000000. Remedy.',
-				},
-				pairedItem: { item: 1 },
-			},
+			{ json: { error: 'item 1 failed', ...FAILURE }, pairedItem: { item: 1 } },
 			{ json: { ok: 2 }, pairedItem: { item: 2 } },
 		]);
 	});
@@ -165,14 +128,7 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 		const context = contextOf(2, 'continueErrorOutput');
 		const [out] = await runForEachItem(context, purchase(failOdd(context)), paced());
 		expect(out[1]).toEqual({
-			json: {
-				error: {
-					message: 'item 1 failed',
-					code: 6000000,
-					httpCode: '200',
-					description: 'Code 6000000. Remedy.',
-				},
-			},
+			json: { error: { message: 'item 1 failed', ...FAILURE } },
 			pairedItem: { item: 1 },
 		});
 		// n8n 1.x and 2.x before 2.34.4 send an item to the error output only as { error } or
@@ -191,20 +147,15 @@ describe(scenario('itemLoop.continueOnFail'), () => {
 			}),
 			paced(),
 		);
-		expect(out.map((item) => (item.json.error as IDataObject).outcomeUnknown)).toEqual([
-			true,
-			undefined,
-		]);
+		const outcomeUnknown = out.map((item) => (item.json.error as IDataObject).outcomeUnknown);
+		expect(outcomeUnknown).toEqual([true, undefined]);
 		expect(out.map((item) => Object.keys(item.json))).toEqual([['error'], ['error']]);
 	});
 
 	it('an error that is not a node error still becomes a paired error item', async () => {
-		const context = contextOf(1, 'continueRegularOutput');
 		const [out] = await runForEachItem(
-			context,
-			purchase(async () => {
-				throw new TypeError('unexpected');
-			}),
+			contextOf(1, 'continueRegularOutput'),
+			purchase(() => Promise.reject(new TypeError('unexpected'))),
 			paced(),
 		);
 		expect(out).toEqual([{ json: { error: 'unexpected' }, pairedItem: { item: 0 } }]);
@@ -238,7 +189,8 @@ describe(scenario('itemLoop.stopped'), () => {
 		// Items 3 and 5 were under way when item 4 failed: they finished; nothing started after.
 		expect(started.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(finished.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 5]);
-		expectItemStates(error, { succeeded: '0-3, 5', failed: '4', notSent: '6-11' });
+		const reported = { ...NO_ITEMS, succeeded: '0-3, 5', failed: '4', notSent: '6-11' };
+		expect(error.context.itemStates).toEqual(reported);
 		expect(error.description).toBe(
 			[
 				'Code 6000000. Remedy.',
@@ -273,7 +225,8 @@ describe(scenario('itemLoop.stopped'), () => {
 		);
 		expect(error.message).toBe('first failure');
 		expect(error.context.itemIndex).toBe(0);
-		expectItemStates(error, { failed: '0, 2', uncertain: '1', notSent: '3' });
+		const reported = { ...NO_ITEMS, failed: '0, 2', uncertain: '1', notSent: '3' };
+		expect(error.context.itemStates).toEqual(reported);
 		expect(error.description).toContain(
 			'- Failed, not recorded (2): 0, 2. 0: first failure; 2: second failure.',
 		);
@@ -288,9 +241,7 @@ describe(scenario('itemLoop.stopped'), () => {
 		const error = await rejection<NodeApiError>(
 			runForEachItem(
 				context,
-				purchase(async () => {
-					throw thrown;
-				}),
+				purchase(() => Promise.reject(thrown)),
 				paced(),
 			),
 		);

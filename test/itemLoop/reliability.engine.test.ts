@@ -27,7 +27,6 @@ interface OperationClass {
 	name: string;
 	match: 'promoterRead' | 'refund' | 'promoterLogin' | 'conversion';
 	parameters: INodeParameters;
-	input: IDataObject;
 }
 
 const CLASSES: OperationClass[] = [
@@ -35,19 +34,16 @@ const CLASSES: OperationClass[] = [
 		name: 'promoter read (Get Promoter)',
 		match: 'promoterRead',
 		parameters: { resource: 'promoter', operation: 'get', userId: 'user_1001' },
-		input: {},
 	},
 	{
 		name: 'Refund',
 		match: 'refund',
 		parameters: { resource: 'conversion', operation: 'refund', transactionId: 'txn_1001' },
-		input: {},
 	},
 	{
 		name: 'Promoter Login',
 		match: 'promoterLogin',
 		parameters: { resource: 'promoter', operation: 'login', userId: 'fault_user' },
-		input: {},
 	},
 	{
 		name: 'Track Purchase (not safe to repeat)',
@@ -59,50 +55,30 @@ const CLASSES: OperationClass[] = [
 			transactionId: 'order_fault',
 			conversionValue: 10,
 		},
-		input: {},
 	},
 ];
 
-const FAULTS: Array<{
-	kind: FaultKind;
-	label: string;
-	when?: 'before' | 'after';
-	latencyMs?: number;
-	retryAfterSeconds?: number;
-}> = [
+const FAULTS = [
 	{ kind: 'latency', label: 'latency past the timeout', latencyMs: PAST_TIMEOUT_MS },
 	{ kind: 'http5xx', label: '502 with an HTML body' },
 	{ kind: 'rateLimit', label: '429 with Retry-After', retryAfterSeconds: 0 },
 	{ kind: 'malformedJson', label: 'malformed JSON (after processing)' },
 	{ kind: 'drop', label: 'dropped connection' },
 	{ kind: 'appError', label: '6000000 server failure' },
-];
+] as const;
 
 /**
  * The policy: reads, Refund and Promoter Login are retried on anything; Track operations only
  * when the request cannot have been processed (429). A 6000000 is retried only where the
  * spec says "retry allowed" (Refund, promoter reads).
  */
-const ALWAYS_RECOVERED: Record<FaultKind, Outcome> = {
-	latency: 'recovered',
-	http5xx: 'recovered',
-	rateLimit: 'recovered',
-	malformedJson: 'recovered',
-	drop: 'recovered',
-	appError: 'recovered',
-};
+const every = (outcome: Outcome) =>
+	Object.fromEntries(FAULTS.map(({ kind }) => [kind, outcome])) as Record<FaultKind, Outcome>;
 const EXPECTED: Record<OperationClass['match'], Record<FaultKind, Outcome>> = {
-	promoterRead: ALWAYS_RECOVERED,
-	refund: ALWAYS_RECOVERED,
-	promoterLogin: { ...ALWAYS_RECOVERED, appError: 'error' },
-	conversion: {
-		latency: 'error',
-		http5xx: 'error',
-		rateLimit: 'recovered',
-		malformedJson: 'error',
-		drop: 'error',
-		appError: 'error',
-	},
+	promoterRead: every('recovered'),
+	refund: every('recovered'),
+	promoterLogin: { ...every('recovered'), appError: 'error' },
+	conversion: { ...every('error'), rateLimit: 'recovered' },
 };
 
 /** The server's message of the 6000000 fault, per class (sandbox/api/routes.js). */
@@ -115,29 +91,22 @@ const SERVER_ERROR: Record<OperationClass['match'], string> = {
 
 /** Where a class ends in an error item: the message, code and remedy it must carry. */
 // Track Purchase is the operation these faults fail: a write whose answer was lost says so.
+const notResent = (fields: IDataObject) => () => ({
+	...fields,
+	description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
+	outcomeUnknown: true,
+});
 const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDataObject> = {
-	latency: () => ({
-		error: TIMED_OUT,
-		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
-		outcomeUnknown: true,
-	}),
-	http5xx: () => ({
+	latency: notResent({ error: TIMED_OUT }),
+	http5xx: notResent({
 		error: 'The service answered HTTP 502 instead of an API response',
 		httpCode: '502',
-		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
-		outcomeUnknown: true,
 	}),
 	rateLimit: () => ({}),
-	malformedJson: () => ({
+	malformedJson: notResent({
 		error: 'The service answered with a body that is not a JSON API response',
-		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
-		outcomeUnknown: true,
 	}),
-	drop: () => ({
-		error: expect.stringMatching(/^The connection to the service failed: /),
-		description: expect.stringMatching(/not safe to repeat, so it was not sent again/),
-		outcomeUnknown: true,
-	}),
+	drop: notResent({ error: expect.stringMatching(/^The connection to the service failed: /) }),
 	appError: (match) => ({
 		error: SERVER_ERROR[match],
 		code: 6000000,
@@ -149,6 +118,18 @@ const EXPECTED_ERROR: Record<FaultKind, (match: OperationClass['match']) => IDat
 describe(scenario('itemLoop.faults'), () => {
 	const sandbox = useSandbox();
 	const table: string[] = [];
+	/** The node's items for `items` (one empty item when not given), Continue On Fail unless told. */
+	const run = async (
+		parameters: INodeParameters,
+		items?: IDataObject[],
+		settings: Parameters<typeof singleNodeWorkflow>[1] = { onError: 'continueRegularOutput' },
+	) =>
+		(
+			await runWorkflow(singleNodeWorkflow(parameters, settings), {
+				credentials: allCredentials(sandbox),
+				input: items?.map((json) => ({ json })),
+			})
+		).output('Affiliate Tracking');
 
 	afterAll(() => {
 		printTable('fault × operation class → outcome (requests the sandbox saw)', table);
@@ -157,14 +138,7 @@ describe(scenario('itemLoop.faults'), () => {
 	describe.each(CLASSES)('$name', (operationClass) => {
 		it.each(FAULTS)('$label', async (fault) => {
 			sandbox.addFault({ ...fault, match: operationClass.match, times: 1 });
-			const result = await runWorkflow(
-				singleNodeWorkflow(
-					{ ...operationClass.parameters, options: TEST_OPTIONS },
-					{ onError: 'continueRegularOutput' },
-				),
-				{ credentials: allCredentials(sandbox), input: [{ json: operationClass.input }] },
-			);
-			const items = result.output('Affiliate Tracking');
+			const items = await run({ ...operationClass.parameters, options: TEST_OPTIONS }, [{}]);
 			expect(items).toHaveLength(1);
 			expect(items[0].pairedItem).toEqual({ item: 0 });
 			const outcome: Outcome = items[0].json.error === undefined ? 'recovered' : 'error';
@@ -188,19 +162,13 @@ describe(scenario('itemLoop.faults'), () => {
 
 	it('a 502 that outlasts the retries gives one error item with the HTTP status', async () => {
 		sandbox.addFault({ kind: 'http5xx', match: 'promoterRead', times: 10 });
-		const result = await runWorkflow(
-			singleNodeWorkflow(
-				{
-					resource: 'promoter',
-					operation: 'getBalances',
-					userId: 'user_1001',
-					options: TEST_OPTIONS,
-				},
-				{ onError: 'continueRegularOutput' },
-			),
-			{ credentials: allCredentials(sandbox) },
-		);
-		expect(result.output('Affiliate Tracking').map((item) => item.json)).toEqual([
+		const items = await run({
+			resource: 'promoter',
+			operation: 'getBalances',
+			userId: 'user_1001',
+			options: TEST_OPTIONS,
+		});
+		expect(items.map((item) => item.json)).toEqual([
 			{
 				error: 'The service answered HTTP 502 instead of an API response',
 				httpCode: '502',
@@ -219,28 +187,25 @@ describe(scenario('itemLoop.faults'), () => {
 			options: TEST_OPTIONS,
 		};
 		sandbox.addFault(answerLostOnce('conversion'));
-		const first = await runWorkflow(
-			singleNodeWorkflow(signup, { onError: 'continueRegularOutput' }),
-			{ credentials: allCredentials(sandbox) },
-		);
-		expect(first.output('Affiliate Tracking')[0].json.error).toBe(TIMED_OUT);
+		const [first] = await run(signup);
+		expect(first.json.error).toBe(TIMED_OUT);
 		await waitUntil(
 			() => sandbox.state.conversions.some((c) => c.invitedUserId === 'rerun_user'),
 			'the sandbox to record the delayed signup',
 		);
-		const rerun = await runWorkflow(
-			singleNodeWorkflow({ ...signup, additionalFields: { alreadyExistsIsSuccess: true } }),
-			{ credentials: allCredentials(sandbox) },
+		const [rerun] = await run(
+			{ ...signup, additionalFields: { alreadyExistsIsSuccess: true } },
+			undefined,
+			{},
 		);
-		expect(rerun.output('Affiliate Tracking')[0].json).toEqual({
+		expect(rerun.json).toEqual({
 			event_name: 'signup',
 			invited_user_id: 'rerun_user',
 			status: 'ALREADY_EXISTS',
 			message: 'The conversion event already exists',
 		});
-		expect(sandbox.state.conversions.filter((c) => c.invitedUserId === 'rerun_user')).toHaveLength(
-			1,
-		);
+		const recorded = sandbox.state.conversions.filter((c) => c.invitedUserId === 'rerun_user');
+		expect(recorded).toHaveLength(1);
 	});
 
 	it('1,000 refunds with 10 % random faults: 1,000 outcomes, each refund applied exactly once', async () => {
@@ -255,22 +220,15 @@ describe(scenario('itemLoop.faults'), () => {
 		] as const) {
 			sandbox.addFault({ ...fault, match: 'refund', probability: 0.1 / 6 });
 		}
-		const result = await runWorkflow(
-			singleNodeWorkflow(
-				{
-					resource: 'conversion',
-					operation: 'refund',
-					transactionId: '={{ $json.id }}',
-					options: { maxRetries: 5, retryDelay: 5, timeout: 5000, concurrency: 10 },
-				},
-				{ onError: 'continueRegularOutput' },
-			),
+		const items = await run(
 			{
-				credentials: allCredentials(sandbox),
-				input: transactionIds.map((id) => ({ json: { id } })),
+				resource: 'conversion',
+				operation: 'refund',
+				transactionId: '={{ $json.id }}',
+				options: { maxRetries: 5, retryDelay: 5, timeout: 5000, concurrency: 10 },
 			},
+			transactionIds.map((id) => ({ id })),
 		);
-		const items = result.output('Affiliate Tracking');
 		expect(items).toHaveLength(1000);
 		expect(items.map((item) => item.pairedItem)).toEqual(
 			transactionIds.map((_, item) => ({ item })),

@@ -50,9 +50,8 @@ describe(scenario('itemLoop.runOptions'), () => {
 	});
 
 	it('out-of-range request settings fall back to the defaults', () => {
-		expect(parseRunOptions({ maxRetries: -1, retryDelay: 'soon', timeout: NaN }).request).toEqual(
-			DEFAULT_REQUEST_SETTINGS,
-		);
+		const { request } = parseRunOptions({ maxRetries: -1, retryDelay: 'soon', timeout: NaN });
+		expect(request).toEqual(DEFAULT_REQUEST_SETTINGS);
 		expect(parseRunOptions({ maxRetries: 2.7 }).request.maxRetries).toBe(2);
 	});
 
@@ -83,17 +82,14 @@ describe(scenario('itemLoop.n8nFloor'), () => {
 	});
 
 	it('refuses an n8n-workflow without NodeConnectionTypes (n8n before 1.85), naming the floor', () => {
-		let thrown: unknown;
-		try {
-			assertSupportedN8n({ updateDisplayOptions: undefined });
-		} catch (error) {
-			thrown = error;
-		}
+		const load = () => assertSupportedN8n({ updateDisplayOptions: undefined });
 		// A TypeError would become n8n's generic "Class could not be found".
-		expect(thrown).toBeInstanceOf(Error);
-		expect(thrown).not.toBeInstanceOf(TypeError);
-		expect((thrown as Error).message).toBe(
-			`n8n-nodes-affiliate-tracking needs n8n ${MINIMUM_N8N_VERSION} or newer; this n8n is older (its n8n-workflow has no NodeConnectionTypes). Update n8n, or uninstall the package.`,
+		expect(load).toThrow(Error);
+		expect(load).not.toThrow(TypeError);
+		expect(load).toThrow(
+			new Error(
+				`n8n-nodes-affiliate-tracking needs n8n ${MINIMUM_N8N_VERSION} or newer; this n8n is older (its n8n-workflow has no NodeConnectionTypes). Update n8n, or uninstall the package.`,
+			),
 		);
 		expect(MINIMUM_N8N_VERSION).toBe('1.85');
 	});

@@ -30,15 +30,10 @@ describe(scenario('itemLoop.ranges'), () => {
 
 describe(scenario('itemLoop.stopReport'), () => {
 	it('stays short for 10,000 items: ranges, and only the first keys read', () => {
-		const states: ItemState[] = Array.from({ length: 10_000 }, (_, i) =>
-			i < 4_000
-				? 'succeeded'
-				: i === 4_000
-					? 'failed'
-					: i < 4_020 && i % 2 === 0
-						? 'succeeded'
-						: 'notSent',
-		);
+		const states = Array.from({ length: 10_000 }, (_, i): ItemState => {
+			if (i === 4_000) return 'failed';
+			return i < 4_000 || (i < 4_020 && i % 2 === 0) ? 'succeeded' : 'notSent';
+		});
 		const keysRead: number[] = [];
 		const report = describeStoppedRun({
 			states,

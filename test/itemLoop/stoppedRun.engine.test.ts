@@ -1,7 +1,6 @@
 /**
- * A concurrent batch that stops on one item's error (On Error: Stop Workflow): no further item
- * starts, those under way finish, and the error accounts for every item, which the sandbox's
- * own records must confirm.
+ * A concurrent batch stopped by one item's error: no item starts after it, those under way finish,
+ * and the error accounts for every item as the sandbox's own records confirm.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -31,29 +30,20 @@ function expandRanges(ranges: unknown): number[] {
 	});
 }
 
-interface ItemStates {
-	succeeded: number[];
-	failed: number[];
-	uncertain: number[];
-	notSent: number[];
-}
-
+const GROUPS = ['succeeded', 'failed', 'uncertain', 'notSent'] as const;
+type ItemStates = Record<(typeof GROUPS)[number], number[]>;
 type StoppedRunError = Error & { description?: string; context?: IDataObject };
 
 function itemStatesOf(error: StoppedRunError | undefined): ItemStates {
 	const states = error?.context?.itemStates as IDataObject | undefined;
 	expect(states).toBeDefined();
-	return {
-		succeeded: expandRanges(states?.succeeded),
-		failed: expandRanges(states?.failed),
-		uncertain: expandRanges(states?.uncertain),
-		notSent: expandRanges(states?.notSent),
-	};
+	return Object.fromEntries(
+		GROUPS.map((group) => [group, expandRanges(states?.[group])]),
+	) as ItemStates;
 }
 
-/** Every index in exactly one group. */
 function expectEveryItemOnce(states: ItemStates): void {
-	const all = [...states.succeeded, ...states.failed, ...states.uncertain, ...states.notSent];
+	const all = GROUPS.flatMap((group) => states[group]);
 	expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: ITEMS }, (_, index) => index));
 }
 
@@ -72,35 +62,34 @@ function expectStoppedAtFailingItem(states: ItemStates): void {
 describe(scenario('itemLoop.stoppedBatch'), () => {
 	const sandbox = useSandbox();
 
-	/** Track Purchase for ITEMS signed-up users (order_acct_0 …), stopping on the first error. */
+	/** Runs the node over ITEMS items (`json` gives each one's fields), stopping on the first error. */
+	async function stoppedRun(parameters: INodeParameters, json: (i: number) => IDataObject) {
+		const result = await runWorkflow(singleNodeWorkflow(parameters), {
+			credentials: allCredentials(sandbox),
+			input: Array.from({ length: ITEMS }, (_, i) => ({ json: json(i) })),
+		});
+		return result.error as StoppedRunError | undefined;
+	}
+
+	/** Track Purchase for ITEMS signed-up users (order_acct_0 …). */
 	async function trackPurchases(options: INodeParameters): Promise<StoppedRunError | undefined> {
 		sandbox.instrumentation.addPurchases('prd_videomax', ITEMS, 'acct');
-		const result = await runWorkflow(
-			singleNodeWorkflow({
+		return await stoppedRun(
+			{
 				resource: 'conversion',
 				operation: 'trackPurchase',
 				invitedUserId: '={{ $json.user }}',
 				transactionId: '={{ $json.order }}',
 				conversionValue: 10,
 				options,
-			}),
-			{
-				credentials: allCredentials(sandbox),
-				input: Array.from({ length: ITEMS }, (_, i) => ({
-					json: { user: `acct_user_${i}`, order: `order_acct_${i}` },
-				})),
 			},
+			(i) => ({ user: `acct_user_${i}`, order: `order_acct_${i}` }),
 		);
-		return result.error as StoppedRunError | undefined;
 	}
 
-	beforeEach(() => {
-		// Every request takes a while, so that others are under way when one fails.
-		sandbox.latencyMs = 30;
-	});
-	afterEach(() => {
-		sandbox.latencyMs = 0;
-	});
+	// Every request takes a while, so that others are under way when one fails.
+	beforeEach(() => (sandbox.latencyMs = 30));
+	afterEach(() => (sandbox.latencyMs = 0));
 
 	it('Track Purchase: the error names what the service recorded, what failed and what was never sent', async () => {
 		sandbox.addFault({
@@ -145,22 +134,16 @@ describe(scenario('itemLoop.stoppedBatch'), () => {
 			match: 'promoterRead',
 			requestContains: `start_date=2026-01-${FAILING_ITEM + 1}`,
 		});
-		const result = await runWorkflow(
-			singleNodeWorkflow({
+		const error = await stoppedRun(
+			{
 				resource: 'promoter',
 				operation: 'getStatistics',
 				userId: 'user_1001',
 				startDate: '={{ $json.from }}',
 				options: OPTIONS,
-			}),
-			{
-				credentials: allCredentials(sandbox),
-				input: Array.from({ length: ITEMS }, (_, i) => ({
-					json: { from: `2026-01-${String(i + 1).padStart(2, '0')}` },
-				})),
 			},
+			(i) => ({ from: `2026-01-${String(i + 1).padStart(2, '0')}` }),
 		);
-		const error = result.error as StoppedRunError | undefined;
 		expect(error?.message).toBe('The service answered HTTP 502 instead of an API response');
 		const states = itemStatesOf(error);
 		// A read that failed after reaching the service recorded nothing: failed, not uncertain.

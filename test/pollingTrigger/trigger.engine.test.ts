@@ -1,13 +1,10 @@
 /**
- * The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox: the first
- * poll only records, increases and balance changes become items, the state stays small and
- * survives a restart, a poll run again on unsaved state repeats a change with the same
- * change_id, failures are reported without stopping the others, and Fetch Test Event shows the
- * current figures.
+ * The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox: what a poll
+ * records and emits, its state across restarts, change_ids, failures, and Fetch Test Event.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { pollTrigger, type PollResult } from '../../support/n8n/core/pollTrigger';
+import { pollTrigger, type PollOptions, type PollResult } from '../../support/n8n/core/pollTrigger';
 import { allCredentials, useSandbox } from '../../support/services/sandbox';
 import { scenario } from '../../support/scenarios';
 
@@ -23,6 +20,10 @@ const BALANCES: INodeParameters = {
 
 const json = (result: PollResult) => (result.items ?? []).map((item) => item.json);
 const CHANGE_ID = expect.stringMatching(/^[0-9a-f]{16}$/);
+const MANUAL = { mode: 'manual' } as const;
+/** An item of `user_id` whose increase holds these figures. */
+const increased = (user_id: string, increase: IDataObject) =>
+	expect.objectContaining({ user_id, increase: expect.objectContaining(increase) });
 const changeIds = (result: PollResult) => json(result).map((item) => item.change_id);
 
 describe(scenario('pollingTrigger.polls'), () => {
@@ -30,36 +31,23 @@ describe(scenario('pollingTrigger.polls'), () => {
 	const poll = async (
 		parameters: INodeParameters,
 		staticData?: IDataObject,
-		mode: 'trigger' | 'manual' = 'trigger',
-		credentialId?: string,
+		options: Partial<Pick<PollOptions, 'mode' | 'credentialId' | 'withoutPollBudget'>> = {},
 	) =>
 		await pollTrigger(parameters, {
 			credentials: allCredentials(sandbox),
-			mode,
+			mode: 'trigger',
 			staticData,
-			credentialId,
+			...options,
 		});
 
 	it('polls as on n8n before 2.38, whose poll context has no getPollBudgetMs', async () => {
-		const asBefore238 = async (staticData?: IDataObject) =>
-			await pollTrigger(RESULTS, {
-				credentials: allCredentials(sandbox),
-				mode: 'trigger',
-				staticData,
-				withoutPollBudget: true,
-			});
-		const first = await asBefore238();
+		const first = await poll(RESULTS, undefined, { withoutPollBudget: true });
 		expect(first.thrown).toBeUndefined();
 		expect(first.items).toBeNull();
 		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { clicks: 2 });
-		const changed = await asBefore238(first.staticData);
+		const changed = await poll(RESULTS, first.staticData, { withoutPollBudget: true });
 		expect(changed.thrown).toBeUndefined();
-		expect(json(changed)).toEqual([
-			expect.objectContaining({
-				user_id: 'user_1001',
-				increase: expect.objectContaining({ clicks: 2 }),
-			}),
-		]);
+		expect(json(changed)).toEqual([increased('user_1001', { clicks: 2 })]);
 	});
 
 	it('Promoter Results Changed: the first poll records, later ones emit increases only', async () => {
@@ -100,7 +88,6 @@ describe(scenario('pollingTrigger.polls'), () => {
 		]);
 		expect(changed.items?.[0].pairedItem).toBeUndefined();
 
-		// The next poll has nothing new again.
 		expect((await poll(RESULTS, changed.staticData)).items).toBeNull();
 	});
 
@@ -112,12 +99,7 @@ describe(scenario('pollingTrigger.polls'), () => {
 		expect(clicksOnly.items).toBeNull();
 		sandbox.instrumentation.addActivity(PRODUCT, 'user_1001', { payingCustomers: 2 });
 		const paying = await poll(parameters, clicksOnly.staticData);
-		expect(json(paying)).toEqual([
-			expect.objectContaining({
-				user_id: 'user_1001',
-				increase: expect.objectContaining({ clicks: 0, paying_customers: 2 }),
-			}),
-		]);
+		expect(json(paying)).toEqual([increased('user_1001', { clicks: 0, paying_customers: 2 })]);
 	});
 
 	it('Promoter Balance Changed: one item per promoter and currency that changed, old and new', async () => {
@@ -223,19 +205,18 @@ describe(scenario('pollingTrigger.polls'), () => {
 	});
 
 	it('a key without promoter:read is reported as one error, not a crash', async () => {
-		const result = await poll(RESULTS, undefined, 'trigger', 'adjustonly-v2');
+		const result = await poll(RESULTS, undefined, { credentialId: 'adjustonly-v2' });
 		expect(result.thrown).toBeUndefined();
 		expect(result.items).toBeNull();
-		expect(result.reportedErrors.map((error) => error.message)).toEqual([
-			'2 of 2 watched promoters could not be read',
-		]);
+		const messages = result.reportedErrors.map((error) => error.message);
+		expect(messages).toEqual(['2 of 2 watched promoters could not be read']);
 		expect((result.reportedErrors[0] as Error & { description?: string }).description).toContain(
 			'user_1001: Missing required permission: promoter:read (code 6000000)',
 		);
 	});
 
 	it('Fetch Test Event shows the current figures, shaped as events, and remembers nothing', async () => {
-		const results = await poll(RESULTS, undefined, 'manual');
+		const results = await poll(RESULTS, undefined, MANUAL);
 		expect(json(results)).toEqual([
 			expect.objectContaining({
 				change_id: CHANGE_ID,
@@ -245,31 +226,25 @@ describe(scenario('pollingTrigger.polls'), () => {
 			expect.objectContaining({ user_id: 'user_1002', currency: 'USD' }),
 		]);
 		expect(results.staticData).toEqual({});
-		const balances = await poll(BALANCES, undefined, 'manual');
-		expect(json(balances).map((item) => `${item.user_id} ${item.currency}`)).toEqual([
-			'user_1001 EUR',
-			'user_1001 USD',
-			'user_1002 USD',
-		]);
-		const failing = await poll({ ...RESULTS, userIds: 'nobody_here' }, undefined, 'manual');
+		const balances = await poll(BALANCES, undefined, MANUAL);
+		const shown = json(balances).map((item) => `${item.user_id} ${item.currency}`);
+		expect(shown).toEqual(['user_1001 EUR', 'user_1001 USD', 'user_1002 USD']);
+		const failing = await poll({ ...RESULTS, userIds: 'nobody_here' }, undefined, MANUAL);
 		expect(failing.thrown?.message).toBe('1 of 1 watched promoters could not be read');
 	});
 
+	const IDS = 'Parameter "Promoter User IDs"';
 	it.each([
-		[
-			'empty',
-			{ userIds: ' , \n' },
-			'Parameter "Promoter User IDs" must name at least one promoter user ID',
-		],
+		['empty', { userIds: ' , \n' }, `${IDS} must name at least one promoter user ID`],
 		[
 			'longer than the cap',
 			{ userIds: 'a,b,c', options: { maxPromoters: 2 } },
-			'Parameter "Promoter User IDs" holds 3 user IDs, more than Max Promoters per Poll (2). Raise that option (up to 1000), or split the list across several triggers.',
+			`${IDS} holds 3 user IDs, more than Max Promoters per Poll (2). Raise that option (up to 1000), or split the list across several triggers.`,
 		],
 		[
 			'an over-long ID',
 			{ userIds: 'x'.repeat(256) },
-			'Parameter "Promoter User IDs" holds an ID longer than 255 characters',
+			`${IDS} holds an ID longer than 255 characters`,
 		],
 	])('a watch list %s stops the poll before any request', async (_name, parameters, message) => {
 		const result = await poll({ event: 'promoterResultsChanged', ...parameters });

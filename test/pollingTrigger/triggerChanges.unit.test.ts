@@ -96,25 +96,18 @@ describe(scenario('pollingTrigger.balance'), () => {
 		const current = balanceFiguresOf([
 			balances[0],
 			{ ...balances[1], pending: '4.00' },
-			{
-				object: 'balance',
-				currency: 'GBP',
-				available: '1.00',
-				pending: '0.00',
-				withdrawing: '0.00',
-			},
+			{ ...balances[0], currency: 'GBP', available: '1.00' },
 		]);
+		const item = { change_id: expect.stringMatching(/^[0-9a-f]{16}$/), user_id: 'u1' };
 		expect(balanceItems('u1', current, previous, 1)).toEqual([
 			{
-				change_id: expect.stringMatching(/^[0-9a-f]{16}$/),
-				user_id: 'u1',
+				...item,
 				currency: 'USD',
 				old: { available: '125.50', pending: '3.00', withdrawing: '20.00' },
 				new: { available: '125.50', pending: '4.00', withdrawing: '20.00' },
 			},
 			{
-				change_id: expect.stringMatching(/^[0-9a-f]{16}$/),
-				user_id: 'u1',
+				...item,
 				currency: 'GBP',
 				old: null,
 				new: { available: '1.00', pending: '0.00', withdrawing: '0.00' },
@@ -123,9 +116,8 @@ describe(scenario('pollingTrigger.balance'), () => {
 	});
 
 	it('for Fetch Test Event, every currency', () => {
-		expect(
-			balanceItems('u1', previous, undefined, undefined, true).map((item) => item.currency),
-		).toEqual(['EUR', 'USD']);
+		const items = balanceItems('u1', previous, undefined, undefined, true);
+		expect(items.map((item) => item.currency)).toEqual(['EUR', 'USD']);
 	});
 });
 

@@ -3,77 +3,75 @@
  * byte for byte, from the node's own requests and from the HTTP Request node's request-library
  * options; plain http:// only on loopback. The signatures themselves: signing.unit.test.ts.
  */
-import {
-	readWireRequest,
-	type SignableRequestOptions,
-} from '../../nodes/shared/transport/httpRequestAdapter';
+import type { SignableRequestOptions } from '../../nodes/shared/transport/httpRequestAdapter';
 import { signRequestOptions } from '../../nodes/shared/transport/requestSigner';
 import { scenario } from '../../support/scenarios';
-import { EMPTY_SHA256, hmac, SECRET, sha256, TS } from './knownAnswers';
+import { hmac, SECRET, sha256, TS } from './knownAnswers';
+
+const SERVICE = 'https://api.example.com';
+const PREFIX = `${SERVICE}/api/open/v1`;
+const credentials = { baseUrl: SERVICE, apiKey: 'pk_x', apiSecret: SECRET, signatureVersion: 'v2' };
+const headersOf = (signed: { headers?: unknown }) => signed.headers as Record<string, string>;
+
+interface SignedCase {
+	name: string;
+	options: SignableRequestOptions;
+	url: string;
+	body: string | undefined;
+	contentType?: string;
+}
+
+/** Signed with v2, the request sends `url`, `body` and `contentType`, signed over those bytes. */
+function expectSignedAsSent(
+	{ options, url, body, contentType }: SignedCase,
+	signingCredentials = credentials,
+) {
+	const signed = signRequestOptions(signingCredentials, options, Number(TS));
+	expect(signed.url).toBe(url);
+	if (options.uri !== undefined) expect(signed.uri).toBe(url);
+	expect(signed.body).toBe(body);
+	expect(signed.qs).toBeUndefined();
+	expect(signed.form).toBeUndefined();
+	const headers = headersOf(signed);
+	expect(headers['X-Api-Timestamp']).toBe(TS);
+	expect(headers['Content-Type']).toBe(contentType);
+	const { pathname, search } = new URL(url);
+	expect(headers['X-Api-Sign']).toBe(
+		hmac(
+			`PS-HMAC-SHA256\n${String(options.method)}\n${pathname}\n${search.replace(/^\?/, '')}\n${TS}\n${sha256(body ?? '')}`,
+		),
+	);
+	expect(JSON.stringify(signed)).not.toContain(SECRET);
+}
 
 describe(scenario('transport.authenticate'), () => {
-	const credentials = {
-		baseUrl: 'https://api.example.com/',
-		apiKey: 'pk_x',
-		apiSecret: SECRET,
-		signatureVersion: 'v2',
-	};
+	const withSlash = { ...credentials, baseUrl: `${SERVICE}/` };
 
-	it('serializes an object body once and signs those exact bytes', () => {
-		const signed = signRequestOptions(
-			credentials,
-			{ method: 'POST', url: '/promoter/login', body: { user_id: '李雷', n: 1 } },
-			Number(TS),
-		);
-		expect(signed.body).toBe('{"user_id":"李雷","n":1}');
-		expect(signed.url).toBe('https://api.example.com/api/open/v1/promoter/login');
-		const headers = signed.headers as Record<string, string>;
-		expect(headers['X-Api-Timestamp']).toBe(TS);
-		expect(headers['Content-Type']).toBe('application/json');
-		expect(headers['X-Api-Sign']).toBe(
-			hmac(
-				`PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${sha256('{"user_id":"李雷","n":1}')}`,
-			),
-		);
-		expect(JSON.stringify(signed)).not.toContain(SECRET);
-	});
-
-	it('writes qs into the URL itself and signs it byte for byte', () => {
-		const signed = signRequestOptions(
-			credentials,
-			{ method: 'GET', url: '/promoters/u%201', qs: { expand: 'links,statistics' } },
-			Number(TS),
-		);
-		expect(signed.url).toBe(
-			'https://api.example.com/api/open/v1/promoters/u%201?expand=links%2Cstatistics',
-		);
-		expect(signed.qs).toBeUndefined();
-		expect(signed.body).toBeUndefined();
-		expect((signed.headers as Record<string, string>)['X-Api-Sign']).toBe(
-			hmac(
-				`PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/u%201\nexpand=links%2Cstatistics\n${TS}\n${EMPTY_SHA256}`,
-			),
-		);
-	});
-
-	it('signs the path in the form the URL parser sends it', () => {
-		const wire = readWireRequest(
-			{ method: 'GET', url: 'https://api.example.com/api/open/v1/promoters/a b' },
-			'https://api.example.com',
-		);
-		expect(wire.path).toBe('/api/open/v1/promoters/a%20b');
-	});
+	it.each<SignedCase>([
+		{
+			name: 'serializes an object body once and signs those exact bytes',
+			options: { method: 'POST', url: '/promoter/login', body: { user_id: '李雷', n: 1 } },
+			url: `${PREFIX}/promoter/login`,
+			body: '{"user_id":"李雷","n":1}',
+			contentType: 'application/json',
+		},
+		{
+			name: 'writes qs into the URL itself and signs it byte for byte',
+			options: { method: 'GET', url: '/promoters/u%201', qs: { expand: 'links,statistics' } },
+			url: `${PREFIX}/promoters/u%201?expand=links%2Cstatistics`,
+			body: undefined,
+		},
+	])('$name', (signedCase) => expectSignedAsSent(signedCase, withSlash));
 
 	it('keeps a timestamp given by the caller (clock-skew correction)', () => {
 		const signed = signRequestOptions(
-			credentials,
+			withSlash,
 			{ method: 'GET', url: '/promoters/x', headers: { 'x-api-timestamp': '42' } },
 			Number(TS),
 		);
-		expect((signed.headers as Record<string, string>)['X-Api-Timestamp']).toBe('42');
-		expect(Object.keys(signed.headers ?? {}).filter((key) => /timestamp/i.test(key))).toHaveLength(
-			1,
-		);
+		expect(headersOf(signed)['X-Api-Timestamp']).toBe('42');
+		const timestamps = Object.keys(signed.headers ?? {}).filter((key) => /timestamp/i.test(key));
+		expect(timestamps).toHaveLength(1);
 	});
 
 	it.each([
@@ -99,29 +97,16 @@ describe(scenario('transport.authenticate'), () => {
 describe(scenario('transport.authenticateHttpRequestNode'), () => {
 	// n8n's requestWithAuthentication (the HTTP Request node v3 and v4.x, its pagination) hands
 	// the credential { uri, qs, body, form, formData, json } instead of { url, baseURL, qs, body }.
-	const SERVICE = 'https://api.example.com';
-	const PREFIX = `${SERVICE}/api/open/v1`;
-	const v2 = { baseUrl: SERVICE, apiKey: 'pk_x', apiSecret: SECRET, signatureVersion: 'v2' };
-	const v1 = { ...v2, signatureVersion: 'v1' };
-	const headersOf = (signed: { headers?: unknown }) => signed.headers as Record<string, string>;
-	const v2Sign = (method: string, path: string, query: string, body: string) =>
-		hmac(`PS-HMAC-SHA256\n${method}\n${path}\n${query}\n${TS}\n${sha256(body)}`);
-
-	const cases: Array<{
-		name: string;
-		options: SignableRequestOptions;
-		url: string;
-		body: string | undefined;
-		contentType?: string;
-	}> = [
+	/** A request-library POST to `path` below the API prefix. */
+	const post = (path: string, options: SignableRequestOptions): SignableRequestOptions => ({
+		method: 'POST',
+		uri: `${PREFIX}${path}`,
+		...options,
+	});
+	it.each<SignedCase>([
 		{
 			name: 'absolute uri, JSON body object, json: true',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: { transaction_id: 't-1', reason: 'x' },
-				json: true,
-			},
+			options: post('/track/refund', { body: { transaction_id: 't-1', reason: 'x' }, json: true }),
 			url: `${PREFIX}/track/refund`,
 			body: '{"transaction_id":"t-1","reason":"x"}',
 			contentType: 'application/json',
@@ -139,11 +124,7 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		},
 		{
 			name: 'a JSON body given as a string is sent and signed as written',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
-				body: '{ "transaction_id" : "t-2" }',
-			},
+			options: post('/track/refund', { body: '{ "transaction_id" : "t-2" }' }),
 			url: `${PREFIX}/track/refund`,
 			body: '{ "transaction_id" : "t-2" }',
 			contentType: 'application/json',
@@ -157,12 +138,10 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		},
 		{
 			name: 'form fields, arrays repeated (useQuerystring), in form-urlencoded normal form',
-			options: {
-				method: 'POST',
-				uri: `${PREFIX}/track/refund`,
+			options: post('/track/refund', {
 				form: { transaction_id: 't 4', tags: ['a', 'b'] },
 				useQuerystring: true,
-			},
+			}),
 			url: `${PREFIX}/track/refund`,
 			body: 'transaction_id=t+4&tags=a&tags=b',
 			contentType: 'application/x-www-form-urlencoded',
@@ -195,32 +174,14 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 			url: `${PREFIX}/promoters/u1?ids=1&ids=2`,
 			body: undefined,
 		},
-	];
-
-	it.each(cases)('$name', ({ options, url, body, contentType }) => {
-		const signed = signRequestOptions(v2, options, Number(TS));
-		expect(signed.url).toBe(url);
-		if (options.uri !== undefined) expect(signed.uri).toBe(url);
-		expect(signed.body).toBe(body);
-		expect(signed.qs).toBeUndefined();
-		expect(signed.form).toBeUndefined();
-		const headers = headersOf(signed);
-		expect(headers['Content-Type']).toBe(contentType);
-		const parsed = new URL(url);
-		expect(headers['X-Api-Sign']).toBe(
-			v2Sign(String(options.method), parsed.pathname, parsed.search.replace(/^\?/, ''), body ?? ''),
-		);
-		expect(JSON.stringify(signed)).not.toContain(SECRET);
-	});
+	])('$name', (signedCase) => expectSignedAsSent(signedCase));
 
 	it('signs v1 over the top-level names of the query and the form body', () => {
 		const signed = signRequestOptions(
-			v1,
-			{
-				method: 'POST',
-				uri: `${PREFIX}/track/conversion?event_name=purchase`,
+			{ ...credentials, signatureVersion: 'v1' },
+			post('/track/conversion?event_name=purchase', {
 				form: { invited_user_id: 'u', Amount: '1.00' },
-			},
+			}),
 			Number(TS),
 		);
 		expect(headersOf(signed)['X-Api-Sign']).toBe(
@@ -231,13 +192,8 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 	it('replaces a declared form content type only with its own, and keeps a JSON charset', () => {
 		const refund = (transactionId: string, headers: Record<string, string>) =>
 			signRequestOptions(
-				v2,
-				{
-					method: 'POST',
-					uri: `${PREFIX}/track/refund`,
-					body: { transaction_id: transactionId },
-					headers,
-				},
+				credentials,
+				post('/track/refund', { body: { transaction_id: transactionId }, headers }),
 				Number(TS),
 			);
 		const json = refund('t', { 'content-type': 'application/json; charset=utf-8' });
@@ -247,53 +203,34 @@ describe(scenario('transport.authenticateHttpRequestNode'), () => {
 		expect(headersOf(form)['Content-Type']).toBe('application/x-www-form-urlencoded');
 	});
 
-	const refused: Array<[string, SignableRequestOptions, RegExp]> = [
-		[
-			'multipart formData',
-			{ method: 'POST', uri: `${PREFIX}/x`, formData: { f: 'v' } },
-			/Multipart/,
-		],
+	it.each<[string, SignableRequestOptions, RegExp]>([
+		['multipart formData', post('/x', { formData: { f: 'v' } }), /Multipart/],
 		[
 			'a multipart content type',
-			{
-				method: 'POST',
-				uri: `${PREFIX}/x`,
+			post('/x', {
 				body: { f: 'v' },
 				headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
-			},
+			}),
 			/Multipart/,
 		],
-		['a Buffer body', { method: 'POST', uri: `${PREFIX}/x`, body: Buffer.from('{}') }, /Binary/],
+		['a Buffer body', post('/x', { body: Buffer.from('{}') }), /Binary/],
 		[
 			'a stream body',
-			{ method: 'POST', uri: `${PREFIX}/x`, body: { pipe: () => undefined } as unknown as string },
+			post('/x', { body: { pipe: () => undefined } as unknown as string }),
 			/Binary/,
 		],
-		[
-			'a body and form fields',
-			{ method: 'POST', uri: `${PREFIX}/x`, body: { a: 1 }, form: { b: 2 } },
-			/both/,
-		],
+		['a body and form fields', post('/x', { body: { a: 1 }, form: { b: 2 } }), /both/],
 		[
 			'another host',
 			{ method: 'GET', uri: 'https://elsewhere.example.com/api/open/v1/x' },
 			/not the credential's Base URL/,
 		],
 		['no URL at all', { method: 'GET' }, /no URL/],
-	];
-	it.each(refused)(
-		'refuses %s before anything is sent, naming what is supported',
-		(_name, options, message) => {
-			let thrown: unknown;
-			try {
-				signRequestOptions(v2, options, Number(TS));
-			} catch (error) {
-				thrown = error;
-			}
-			expect(thrown).toBeInstanceOf(Error);
-			expect((thrown as Error).message).toMatch(message);
-			if (/Multipart|Binary|both/.test(message.source))
-				expect((thrown as Error).message).toContain('Supported: a JSON body');
-		},
-	);
+	])('refuses %s before anything is sent, naming what is supported', (_name, options, message) => {
+		const sign = () => signRequestOptions(credentials, options, Number(TS));
+		expect(sign).toThrow(Error);
+		expect(sign).toThrow(message);
+		if (/Multipart|Binary|both/.test(message.source))
+			expect(sign).toThrow('Supported: a JSON body');
+	});
 });

@@ -50,10 +50,7 @@ describe(scenario('transport.clockSkewMemory'), () => {
 		clock.nowMs = START_MS + CLOCK_SKEW_MAX_AGE_MS - 1000;
 		expect(skew.secondsFor(SERVICE)).toBe(600);
 		clock.nowMs = START_MS + CLOCK_SKEW_MAX_AGE_MS;
-		expect(skew.signingTime(SERVICE)).toEqual({
-			timestamp: String(clock.nowMs / 1000),
-			skew: 0,
-		});
+		expect(skew.signingTime(SERVICE)).toEqual({ timestamp: String(clock.nowMs / 1000), skew: 0 });
 		// The same skew again is news once more: its hint is shown again.
 		expect(skew.learn(SERVICE, 0, dateHeader(clock.nowMs, 600))).toBe('new');
 		clock.nowMs += CLOCK_SKEW_MAX_AGE_MS - 1000;

@@ -1,12 +1,12 @@
 /**
- * Errors and items through the n8n engine: authentication messages with remedies, Continue On
- * Fail and the error output, one outcome per input item, validation before any request, and
- * the secret kept out of every run.
+ * Errors through the n8n engine: authentication remedies, Continue On Fail and the error output,
+ * one outcome per input item whether valid or not, and the secret scan of every run.
  */
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeExecutionData,
+	INodeParameters,
 	IRun,
 } from 'n8n-workflow';
 
@@ -27,9 +27,19 @@ const getPromoter = { resource: 'promoter', operation: 'get', userId: '={{ $json
 
 describe(scenario('itemLoop.workflowExecute'), () => {
 	const sandbox = useSandbox();
+	/** The node on items with these fields, with the sandbox's credentials. */
+	const run = async (
+		parameters: INodeParameters,
+		settings: Parameters<typeof singleNodeWorkflow>[1],
+		items: IDataObject[],
+	) =>
+		await runWorkflow(singleNodeWorkflow(parameters, settings), {
+			credentials: allCredentials(sandbox),
+			input: items.map((json) => ({ json })),
+		});
 
 	describe(scenario('transport.authErrors'), () => {
-		const cases: Array<[string, string, ICredentialDataDecryptedObject, string, string]> = [
+		it.each<[string, string, ICredentialDataDecryptedObject, string, string]>([
 			[
 				'unknown key',
 				'pk_test_videomax_v2',
@@ -68,8 +78,7 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 				'Missing required permission: promoter:read',
 				'promoter:read',
 			],
-		];
-		it.each(cases)('%s', async (_name, apiKey, overrides, message, hint) => {
+		])('%s', async (_name, apiKey, overrides, message, hint) => {
 			const result = await runWorkflow(
 				singleNodeWorkflow(getPromoter, { credentialId: 'under-test' }),
 				{
@@ -85,26 +94,17 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 
 	it('the secret scan fails a run whose data holds a secret', () => {
 		const secret = KEYS.pk_test_videomax_v2.secret;
-		const run = {
-			data: {
-				resultData: { runData: { x: [{ data: { main: [[{ json: { leaked: secret } }]] } }] } },
-			},
-		} as unknown as IRun;
+		const runData = { x: [{ data: { main: [[{ json: { leaked: secret } }]] } }] };
+		const run = { data: { resultData: { runData } } } as unknown as IRun;
 		expect(() => assertNoSecrets(run, [{ apiSecret: secret }])).toThrow(/API secret appears/);
 	});
 
 	it('Continue On Fail: an error item with the server message and code, paired with its input', async () => {
-		const result = await runWorkflow(
-			singleNodeWorkflow(getPromoter, { onError: 'continueRegularOutput' }),
-			{
-				credentials: allCredentials(sandbox),
-				input: [
-					{ json: { userId: 'user_1001' } },
-					{ json: { userId: 'nobody' } },
-					{ json: { userId: '' } },
-				],
-			},
-		);
+		const result = await run(getPromoter, { onError: 'continueRegularOutput' }, [
+			{ userId: 'user_1001' },
+			{ userId: 'nobody' },
+			{ userId: '' },
+		]);
 		expect(result.error).toBeUndefined();
 		const out = result.output('Affiliate Tracking');
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -121,19 +121,10 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 	});
 
 	it('the error output receives the failed items and the main output the rest', async () => {
-		const result = await runWorkflow(
-			singleNodeWorkflow(
-				{ resource: 'conversion', operation: 'refund', transactionId: '={{ $json.id }}' },
-				{ onError: 'continueErrorOutput' },
-			),
-			{
-				credentials: allCredentials(sandbox),
-				input: [
-					{ json: { id: 'txn_1002' } },
-					{ json: { id: 'txn_voided' } },
-					{ json: { id: 'txn_duplicate' } },
-				],
-			},
+		const result = await run(
+			{ resource: 'conversion', operation: 'refund', transactionId: '={{ $json.id }}' },
+			{ onError: 'continueErrorOutput' },
+			[{ id: 'txn_1002' }, { id: 'txn_voided' }, { id: 'txn_duplicate' }],
 		);
 		const success = result.output('Affiliate Tracking', 0);
 		const failed = result.output('Affiliate Tracking', 1);
@@ -151,39 +142,29 @@ describe(scenario('itemLoop.workflowExecute'), () => {
 	});
 
 	it('without Continue On Fail the first failure stops the node with that item index', async () => {
-		const result = await runWorkflow(singleNodeWorkflow(getPromoter), {
-			credentials: allCredentials(sandbox),
-			input: [{ json: { userId: 'user_1001' } }, { json: { userId: 'nobody' } }],
-		});
+		const result = await run(getPromoter, {}, [{ userId: 'user_1001' }, { userId: 'nobody' }]);
 		expect(result.error?.message).toBe('The promoter was not found');
 		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
 	});
 
 	it('50 items mixing valid and invalid rows give 50 outcomes in order', async () => {
-		const rows = Array.from({ length: 50 }, (_, i) => {
-			switch (i % 5) {
-				case 0:
-					return { userId: 'user_1001', expect: 'promoter' };
-				case 1:
-					return { userId: 'nobody', expect: 'The promoter was not found' };
-				case 2:
-					return { userId: '  ', expect: 'Parameter "User ID" is required and must not be empty' };
-				case 3:
-					return {
-						userId: 'x'.repeat(256),
-						expect: 'Parameter "User ID" must be at most 255 characters (got 256)',
-					};
-				default:
-					return { userId: 'user_1002', expect: 'promoter' };
-			}
-		});
-		const before = sandbox.requestCount;
-		const result = await runWorkflow(
-			singleNodeWorkflow(getPromoter, { onError: 'continueRegularOutput' }),
+		// Every fifth row alike: a promoter, an unknown one, a blank ID, an over-long ID, a promoter.
+		const kinds = [
+			{ userId: 'user_1001', expect: 'promoter' },
+			{ userId: 'nobody', expect: 'The promoter was not found' },
+			{ userId: '  ', expect: 'Parameter "User ID" is required and must not be empty' },
 			{
-				credentials: allCredentials(sandbox),
-				input: rows.map((row) => ({ json: { userId: row.userId } })),
+				userId: 'x'.repeat(256),
+				expect: 'Parameter "User ID" must be at most 255 characters (got 256)',
 			},
+			{ userId: 'user_1002', expect: 'promoter' },
+		];
+		const rows = Array.from({ length: 50 }, (_, i) => kinds[i % 5]);
+		const before = sandbox.requestCount;
+		const result = await run(
+			getPromoter,
+			{ onError: 'continueRegularOutput' },
+			rows.map((row) => ({ userId: row.userId })),
 		);
 		const out: INodeExecutionData[] = result.output('Affiliate Tracking');
 		expect(out).toHaveLength(50);

@@ -1,6 +1,6 @@
 /**
- * The signing tests' key, timestamp and hashes, computed with node:crypto apart from the code under
- * test (signing.unit.test.ts, authenticate.unit.test.ts).
+ * The transport tests' key, timestamp and hashes, computed with node:crypto apart from the code
+ * under test.
  */
 import { createHash, createHmac } from 'node:crypto';
 

@@ -18,7 +18,7 @@ import { scenario } from '../../support/scenarios';
 import { EMPTY_SHA256, hmac, SECRET, sha256, TS } from './knownAnswers';
 
 describe(scenario('transport.signatureV1'), () => {
-	const v1Vectors: Array<[string, string[], string]> = [
+	it.each<[string, string[], string]>([
 		[
 			'spec example',
 			['event_name', 'invite_code', 'invited_user_id'],
@@ -45,8 +45,7 @@ describe(scenario('transport.signatureV1'), () => {
 			['user_id', 'theme_mode', 'lang', 'email', 'username', 'phone'],
 			'email&lang&phone&theme_mode&user_id&username',
 		],
-	];
-	it.each(v1Vectors)('%s', (_name, names, joined) => {
+	])('%s', (_name, names, joined) => {
 		expect(v1StringToSign(names, TS)).toBe(`${joined}${TS}`);
 		expect(signV1(names, TS, SECRET)).toBe(sha256(`${joined}${TS}${SECRET}`));
 	});
@@ -86,95 +85,65 @@ describe(scenario('transport.signatureV1'), () => {
 });
 
 describe(scenario('transport.signatureV2'), () => {
-	it('POST with a JSON body', () => {
-		const body = '{"event_name":"signup","invited_user_id":"u1","invite_code":"ADA2026"}';
-		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/track/conversion\n\n${TS}\n${sha256(body)}`;
-		const input = {
-			method: 'post',
-			path: '/api/open/v1/track/conversion',
-			query: '',
-			timestamp: TS,
-			body,
-		};
-		expect(v2StringToSign(input)).toBe(expected);
-		expect(signV2(input, SECRET)).toBe(hmac(expected));
+	const SIGNUP = '{"event_name":"signup","invited_user_id":"u1","invite_code":"ADA2026"}';
+	const INTEGER = '{"transaction_id":20260301}';
+	const v2 = (method: string, path: string, query: string, body: string) => ({
+		method,
+		path: `/api/open/v1${path}`,
+		query,
+		timestamp: TS,
+		body,
 	});
-
-	it('GET with a query string and an empty body', () => {
-		const expected = `PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/user_1001/statistics\nstart_date=2026-03-01&end_date=2026-03-31\n${TS}\n${EMPTY_SHA256}`;
-		const input = {
-			method: 'GET',
-			path: '/api/open/v1/promoters/user_1001/statistics',
-			query: 'start_date=2026-03-01&end_date=2026-03-31',
-			timestamp: TS,
-			body: '',
-		};
-		expect(signV2(input, SECRET)).toBe(hmac(expected));
-	});
-
-	it('GET without a query leaves line 4 empty', () => {
-		const expected = `PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/user_1001\n\n${TS}\n${EMPTY_SHA256}`;
-		expect(
-			signV2(
-				{
-					method: 'GET',
-					path: '/api/open/v1/promoters/user_1001',
-					query: '',
-					timestamp: TS,
-					body: '',
-				},
-				SECRET,
-			),
-		).toBe(hmac(expected));
-	});
-
-	it('POST with an empty body hashes the empty string', () => {
-		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${EMPTY_SHA256}`;
-		expect(
-			signV2(
-				{ method: 'POST', path: '/api/open/v1/promoter/login', query: '', timestamp: TS, body: '' },
-				SECRET,
-			),
-		).toBe(hmac(expected));
+	it.each([
+		[
+			'POST with a JSON body',
+			v2('post', '/track/conversion', '', SIGNUP),
+			`PS-HMAC-SHA256\nPOST\n/api/open/v1/track/conversion\n\n${TS}\n${sha256(SIGNUP)}`,
+		],
+		[
+			'GET with a query string and an empty body',
+			v2('GET', '/promoters/user_1001/statistics', 'start_date=2026-03-01&end_date=2026-03-31', ''),
+			`PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/user_1001/statistics\nstart_date=2026-03-01&end_date=2026-03-31\n${TS}\n${EMPTY_SHA256}`,
+		],
+		[
+			'GET without a query leaves line 4 empty',
+			v2('GET', '/promoters/user_1001', '', ''),
+			`PS-HMAC-SHA256\nGET\n/api/open/v1/promoters/user_1001\n\n${TS}\n${EMPTY_SHA256}`,
+		],
+		[
+			'POST with an empty body hashes the empty string',
+			v2('POST', '/promoter/login', '', ''),
+			`PS-HMAC-SHA256\nPOST\n/api/open/v1/promoter/login\n\n${TS}\n${EMPTY_SHA256}`,
+		],
+		[
+			'integer values are signed as serialized',
+			v2('POST', '/track/refund', '', INTEGER),
+			`PS-HMAC-SHA256\nPOST\n/api/open/v1/track/refund\n\n${TS}\n${sha256(INTEGER)}`,
+		],
+	])('%s', (_name, input, stringToSign) => {
+		expect(v2StringToSign(input)).toBe(stringToSign);
+		expect(signV2(input, SECRET)).toBe(hmac(stringToSign));
 	});
 
 	it('a non-ASCII JSON body is hashed as its UTF-8 bytes (fixed hex from Python)', () => {
 		const body = '{"transaction_id":"txn_1001","reason":"客户退款"}';
-		expect(
-			signV2(
-				{ method: 'POST', path: '/api/open/v1/track/refund', query: '', timestamp: TS, body },
-				SECRET,
-			),
-		).toBe('ce990f9508cb804aeccd4f4da7d8bbd1f5236c1ab628146776786de00b2f520d');
+		expect(signV2(v2('POST', '/track/refund', '', body), SECRET)).toBe(
+			'ce990f9508cb804aeccd4f4da7d8bbd1f5236c1ab628146776786de00b2f520d',
+		);
 		expect(sha256(Buffer.from(body, 'utf8'))).toBe(sha256(body));
 	});
 
-	it('integer values are signed as serialized', () => {
-		const body = '{"transaction_id":20260301}';
-		const expected = `PS-HMAC-SHA256\nPOST\n/api/open/v1/track/refund\n\n${TS}\n${sha256(body)}`;
-		expect(
-			signV2(
-				{ method: 'POST', path: '/api/open/v1/track/refund', query: '', timestamp: TS, body },
-				SECRET,
-			),
-		).toBe(hmac(expected));
-	});
-
 	it('a path segment with "/", spaces and non-ASCII is signed percent-encoded (fixed hex from Python)', () => {
-		const path = `/api/open/v1/promoters/${encodeRfc3986('a/b c ü')}/statistics`;
-		expect(path).toBe('/api/open/v1/promoters/a%2Fb%20c%20%C3%BC/statistics');
-		expect(
-			signV2(
-				{
-					method: 'GET',
-					path,
-					query: 'start_date=2026-03-01&end_date=2026-03-31',
-					timestamp: TS,
-					body: '',
-				},
-				SECRET,
-			),
-		).toBe('e39dfd0e402e40fc838a06d76d043c9503f1384593c6d954317f210f775e02a1');
+		const input = v2(
+			'GET',
+			`/promoters/${encodeRfc3986('a/b c ü')}/statistics`,
+			'start_date=2026-03-01&end_date=2026-03-31',
+			'',
+		);
+		expect(input.path).toBe('/api/open/v1/promoters/a%2Fb%20c%20%C3%BC/statistics');
+		expect(signV2(input, SECRET)).toBe(
+			'e39dfd0e402e40fc838a06d76d043c9503f1384593c6d954317f210f775e02a1',
+		);
 	});
 
 	it('query values are RFC 3986 encoded in the given order', () => {

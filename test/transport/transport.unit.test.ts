@@ -2,14 +2,9 @@
  * The transport's decisions, on the sources with a scripted HTTP helper: what is retried for
  * which kind of operation, how long it waits, the clock-skew correction, and the errors it gives.
  */
-import { createHash } from 'node:crypto';
-
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type {
-	OperationKind,
-	OperationProfile,
-} from '../../nodes/shared/transport/operationProfile';
+import type { OperationKind } from '../../nodes/shared/transport/operationProfile';
 import { apiRequest, redirectRequest, type ApiCall } from '../../nodes/shared/transport';
 import { ERROR_CONTEXT, SERVER_MESSAGES } from '../../nodes/shared/transport/errors';
 import {
@@ -26,6 +21,7 @@ import {
 	type Responder,
 } from '../../support/fakes/fakeContext';
 import { scenario } from '../../support/scenarios';
+import { sha256 } from './knownAnswers';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -33,17 +29,15 @@ jest.mock('n8n-workflow', () => ({
 }));
 const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 
-const profileOf = (kind: OperationKind): OperationProfile => ({
-	action: `A ${kind} operation`,
-	kind,
-	key: { displayName: 'User ID', name: 'userId' },
-});
-
 const call = (kind: OperationKind, extra: Partial<ApiCall> = {}): ApiCall => ({
 	method: 'POST',
 	path: '/track/refund',
 	body: { transaction_id: 't1' },
-	operation: profileOf(kind),
+	operation: {
+		action: `A ${kind} operation`,
+		kind,
+		key: { displayName: 'User ID', name: 'userId' },
+	},
 	...extra,
 });
 
@@ -111,9 +105,7 @@ describe(scenario('transport.retries'), () => {
 	> = [
 		[
 			'connection refused',
-			() => {
-				throw networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787');
-			},
+			() => Promise.reject(networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787')),
 			// n8n's own wording for a message that names ECONNREFUSED.
 			'The service refused the connection - perhaps it is offline',
 			'notProcessed',
@@ -126,17 +118,13 @@ describe(scenario('transport.retries'), () => {
 		],
 		[
 			'a timeout',
-			() => {
-				throw networkError('ECONNABORTED', 'timeout of 100ms exceeded');
-			},
+			() => Promise.reject(networkError('ECONNABORTED', 'timeout of 100ms exceeded')),
 			'The service did not answer within 30000 ms',
 			'maybeProcessed',
 		],
 		[
 			'a dropped connection',
-			() => {
-				throw networkError('ECONNRESET', 'socket hang up');
-			},
+			() => Promise.reject(networkError('ECONNRESET', 'socket hang up')),
 			'The connection to the service failed: socket hang up',
 			'maybeProcessed',
 		],
@@ -240,15 +228,13 @@ describe(scenario('transport.clockSkew'), () => {
 		envelope(1000004, SERVER_MESSAGES.timestampExpired, null, {
 			date: new Date(Date.now() + serverAheadS * 1000).toUTCString(),
 		});
+	// Each test its own host: the learned skew is kept per service.
+	const writeTo = async (host: string, respond: Responder) =>
+		await send(call('write'), respond, undefined, { ...TEST_CREDENTIALS, baseUrl: host });
 
 	it("re-signs once with the service's time and says so in a hint", async () => {
-		const credentials = { ...TEST_CREDENTIALS, baseUrl: 'https://skew-ahead.example.com' };
-		const first = await send(
-			call('write'),
-			(_options, n) => (n === 1 ? expired(600) : OK),
-			undefined,
-			credentials,
-		);
+		const host = 'https://skew-ahead.example.com';
+		const first = await writeTo(host, (_options, n) => (n === 1 ? expired(600) : OK));
 		expect(first.data).toEqual({ status: 'APPLIED' });
 		expect(first.requests).toHaveLength(2);
 		const [before, after] = first.requests.map((r) => Number(r.headers?.[TIMESTAMP_HEADER]));
@@ -265,19 +251,15 @@ describe(scenario('transport.clockSkew'), () => {
 		expect(sleepMock).not.toHaveBeenCalled();
 
 		// The next execution against the same host signs with the learned time at once.
-		const second = await send(call('write'), () => OK, undefined, credentials);
+		const second = await writeTo(host, () => OK);
 		expect(second.requests).toHaveLength(1);
 		expect(Number(second.requests[0].headers?.[TIMESTAMP_HEADER])).toBeGreaterThanOrEqual(after);
 		expect(second.hints).toEqual([]);
 	});
 
 	it('gives the error when the service sends no usable Date header', async () => {
-		const credentials = { ...TEST_CREDENTIALS, baseUrl: 'https://skew-nodate.example.com' };
-		const { error, requests } = await send(
-			call('write'),
-			() => envelope(1000004, SERVER_MESSAGES.timestampExpired),
-			undefined,
-			credentials,
+		const { error, requests } = await writeTo('https://skew-nodate.example.com', () =>
+			envelope(1000004, SERVER_MESSAGES.timestampExpired),
 		);
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toBe(SERVER_MESSAGES.timestampExpired);
@@ -306,29 +288,21 @@ describe(scenario('transport.envelopeErrors'), () => {
 		);
 		expect(error?.description).toContain('Check that the API Secret belongs to this API Key');
 		expect(error?.description).toContain('Signed with signature version v2. String to sign');
-		// The string the credential signed for the request sent, line by line.
+		// The string the credential signed for the request sent.
 		const sent = requests[0];
 		expect(error?.description).toContain(
-			[
-				'PS-HMAC-SHA256',
-				'POST',
-				'/api/open/v1/track/refund',
-				'',
-				sent.headers?.[TIMESTAMP_HEADER],
-				createHash('sha256').update(String(sent.body)).digest('hex'),
-			].join('\n'),
+			`PS-HMAC-SHA256\nPOST\n/api/open/v1/track/refund\n\n${sent.headers?.[TIMESTAMP_HEADER]}\n${sha256(String(sent.body))}`,
 		);
 		expect(JSON.stringify(error)).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 		expect(error?.description).not.toContain(String(TEST_CREDENTIALS.apiSecret));
 	});
 
 	it('a failed v1 signature shows the names and timestamp, with the secret replaced', async () => {
-		const v1 = { ...TEST_CREDENTIALS, signatureVersion: 'v1' };
 		const { error, requests } = await send(
 			call('write', { body: { user_id: 'u1', email: 'a@b.co' } }),
 			() => envelope(1000004, SERVER_MESSAGES.signatureFailed),
 			undefined,
-			v1,
+			{ ...TEST_CREDENTIALS, signatureVersion: 'v1' },
 		);
 		expect(error?.description).toContain('Signed with signature version v1');
 		expect(error?.description).toContain(
@@ -362,19 +336,18 @@ describe(scenario('transport.notAnApiAnswer'), () => {
 
 	it("the redirect endpoint gives the Location of a 302, and the service's error otherwise", async () => {
 		const redirectCall = call('idempotentWrite', { method: 'GET', body: undefined });
-		const found = fakeContext({
-			parameters: {},
-			respond: () => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' }),
-		});
+		const redirect = async (respond: Responder) =>
+			await redirectRequest(
+				fakeContext({ parameters: {}, respond }).context,
+				redirectCall,
+				0,
+				DEFAULT_REQUEST_SETTINGS,
+			);
 		await expect(
-			redirectRequest(found.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+			redirect(() => httpAnswer(302, '', { location: 'https://app.example.com/?ps_ref=A' })),
 		).resolves.toBe('https://app.example.com/?ps_ref=A');
-		const failed = fakeContext({
-			parameters: {},
-			respond: () => envelope(1000001, 'The authorization target product does not exist'),
-		});
 		await expect(
-			redirectRequest(failed.context, redirectCall, 0, DEFAULT_REQUEST_SETTINGS),
+			redirect(() => envelope(1000001, 'The authorization target product does not exist')),
 		).rejects.toThrow('The authorization target product does not exist');
 	});
 });

@@ -1,10 +1,7 @@
 /**
- * The one function that fixes a request's bytes (toWireRequest); the HTTP Request node adapter
- * (readWireRequest), which reads n8n's request options (the current shape, the request-library
- * shape of the HTTP Request node v3 and v4.x, the credential test's) into the wire request; and
- * that every way in comes to the same bytes: the options the node hands n8n read back by the
- * credential, and the package root's buildSignedRequest. The signatures over these shapes are in
- * signing.unit.test.ts; here, the bytes.
+ * The bytes of a request: toWireRequest; the HTTP Request node adapter (readWireRequest) over n8n's
+ * request-option shapes; and that every way in (the node's options read back by the credential,
+ * buildSignedRequest) comes to the same bytes. The signatures: signing.unit.test.ts.
  */
 import { createHash, createHmac } from 'node:crypto';
 
@@ -17,6 +14,8 @@ import {
 	apiRoot,
 	toWireRequest,
 	type OperationRequest,
+	type RequestParts,
+	type WireRequest,
 } from '../../nodes/shared/transport/wireRequest';
 import { scenario } from '../../support/scenarios';
 
@@ -25,51 +24,60 @@ const ROOT = `${BASE}/api/open/v1`;
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
+/** A request in, and the URL, body and content type of the wire request out. */
+interface WireCase<Request> {
+	name: string;
+	options: Request;
+	url: string;
+	body?: string;
+	contentType?: string;
+}
+
+/** The whole wire request: its path and query are those of `url`. */
+function expectWire(
+	wire: WireRequest,
+	{ options, url, body = '', contentType }: WireCase<{ method?: string }>,
+) {
+	const parsed = new URL(url);
+	expect(wire).toEqual({
+		method: (options.method ?? 'GET').toUpperCase(),
+		url,
+		path: parsed.pathname,
+		query: parsed.search.slice(1),
+		body,
+		contentType,
+	});
+}
+
 describe(scenario('transport.wireRequest'), () => {
-	it('a POST: the URL below the API prefix, the body serialized once as JSON', () => {
-		expect(
-			toWireRequest(
-				{ method: 'POST', path: '/track/refund', body: { transaction_id: 't1', n: 1 } },
-				apiRoot(BASE),
-			),
-		).toEqual({
-			method: 'POST',
+	it.each<WireCase<RequestParts>>([
+		{
+			name: 'a POST: the URL below the API prefix, the body serialized once as JSON',
+			options: { method: 'POST', path: '/track/refund', body: { transaction_id: 't1', n: 1 } },
 			url: `${ROOT}/track/refund`,
-			path: '/api/open/v1/track/refund',
-			query: '',
 			body: '{"transaction_id":"t1","n":1}',
-			contentType: 'application/json',
-		});
-	});
-
-	it('a POST without a body sends an empty JSON object', () => {
-		const wire = toWireRequest({ method: 'post', path: '/promoter/login' }, ROOT);
-		expect([wire.method, wire.body, wire.contentType]).toEqual(['POST', '{}', 'application/json']);
-	});
-
-	it('a GET: the query written out RFC 3986-encoded in the given order, no body', () => {
-		const wire = toWireRequest(
-			{
+			contentType: JSON_TYPE,
+		},
+		{
+			name: 'a POST without a body sends an empty JSON object',
+			options: { method: 'post', path: '/promoter/login' },
+			url: `${ROOT}/promoter/login`,
+			body: '{}',
+			contentType: JSON_TYPE,
+		},
+		{
+			name: 'a GET: the query written out RFC 3986-encoded in the given order, no body',
+			options: {
 				method: 'GET',
 				path: '/promoters/u%201/statistics',
 				query: { start_date: '2026-03-01', skipped: undefined, note: "a b&c'", n: 5 },
 				body: { ignored: true },
 			},
-			ROOT,
-		);
-		expect(wire).toEqual({
-			method: 'GET',
 			url: `${ROOT}/promoters/u%201/statistics?start_date=2026-03-01&note=a%20b%26c%27&n=5`,
-			path: '/api/open/v1/promoters/u%201/statistics',
-			query: 'start_date=2026-03-01&note=a%20b%26c%27&n=5',
-			body: '',
-			contentType: undefined,
-		});
-	});
-
-	it('the path in the form the URL parser sends it; a query it carries comes first', () => {
-		const wire = toWireRequest(
-			{
+		},
+		{
+			name: 'the path in the form the URL parser sends it; a query it carries comes first',
+			options: {
 				method: 'GET',
 				path: '/promoters/a b?x=1',
 				query: [
@@ -77,27 +85,21 @@ describe(scenario('transport.wireRequest'), () => {
 					['y', '3'],
 				],
 			},
-			ROOT,
-		);
-		expect([wire.path, wire.query, wire.url]).toEqual([
-			'/api/open/v1/promoters/a%20b',
-			'x=1&y=2&y=3',
-			`${ROOT}/promoters/a%20b?x=1&y=2&y=3`,
-		]);
-	});
-
-	it('bytes already fixed are sent as they are', () => {
-		const wire = toWireRequest(
-			{
+			url: `${ROOT}/promoters/a%20b?x=1&y=2&y=3`,
+		},
+		{
+			name: 'bytes already fixed are sent as they are',
+			options: {
 				method: 'POST',
 				path: '/track/refund',
 				body: { not: 'this' },
 				serializedBody: { bytes: 'transaction_id=t+1', contentType: FORM },
 			},
-			ROOT,
-		);
-		expect([wire.body, wire.contentType]).toEqual(['transaction_id=t+1', FORM]);
-	});
+			url: `${ROOT}/track/refund`,
+			body: 'transaction_id=t+1',
+			contentType: FORM,
+		},
+	])('$name', (wireCase) => expectWire(toWireRequest(wireCase.options, apiRoot(BASE)), wireCase));
 });
 
 describe(scenario('transport.sameBytes'), () => {
@@ -139,13 +141,7 @@ describe(scenario('transport.sameBytes'), () => {
 	});
 });
 
-const cases: Array<{
-	name: string;
-	options: SignableRequestOptions;
-	url: string;
-	body?: string;
-	contentType?: string;
-}> = [
+const cases: Array<WireCase<SignableRequestOptions>> = [
 	{
 		name: "the credential test's baseURL and relative url",
 		options: {
@@ -157,6 +153,11 @@ const cases: Array<{
 		url: `${ROOT}/oauth/getUserByAuthorizationCode`,
 		body: '{"code":"c"}',
 		contentType: JSON_TYPE,
+	},
+	{
+		name: 'an absolute url, its path in the form the URL parser sends it',
+		options: { method: 'GET', url: `${ROOT}/promoters/a b` },
+		url: `${ROOT}/promoters/a%20b`,
 	},
 	{
 		name: 'a relative url with leading slashes, below the API prefix',
@@ -188,11 +189,7 @@ const cases: Array<{
 		options: {
 			method: 'GET',
 			url: '/promoters/u1',
-			qs: {
-				from: new Date(Date.UTC(2026, 0, 2)),
-				none: null,
-				rows: [{ id: 7 }],
-			},
+			qs: { from: new Date(Date.UTC(2026, 0, 2)), none: null, rows: [{ id: 7 }] },
 		},
 		url: `${ROOT}/promoters/u1?from=2026-01-02T00%3A00%3A00.000Z&rows%5B%5D%5Bid%5D=7`,
 	},
@@ -226,18 +223,9 @@ const cases: Array<{
 ];
 
 describe(scenario('transport.httpRequestAdapter'), () => {
-	it.each(cases)('$name', ({ options, url, body = '', contentType }) => {
-		const wire = readWireRequest(options, BASE);
-		const parsed = new URL(url);
-		expect(wire).toEqual({
-			method: (options.method ?? 'GET').toUpperCase(),
-			url,
-			path: parsed.pathname,
-			query: parsed.search.slice(1),
-			body,
-			contentType,
-		});
-	});
+	it.each(cases)('$name', (wireCase) =>
+		expectWire(readWireRequest(wireCase.options, BASE), wireCase),
+	);
 
 	it.each<[string, SignableRequestOptions, RegExp]>([
 		['an absolute URL that does not parse', { url: 'https://' }, /not a valid address/],
