@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * The benchmarks' webhook deliveries over HTTP: one POST, a batch with a number in flight, a paced
- * series, and the checks on their answers' statuses.
+ * The benchmarks' webhook deliveries over HTTP: one POST, a series with a number in flight (paced
+ * or not), and the checks on their answers' statuses.
  */
 const http = require('node:http');
 
@@ -47,49 +47,26 @@ function post(agent, url, { body, headers }) {
 }
 
 /**
- * Sends deliveries with `inFlight` at once: `deliveries` made beforehand, or, while `more()` says
- * so, deliveries made by `make`. Resolves with every answer.
+ * Sends deliveries made by `make` (given how many were sent before), `inFlight` at once: `until`
+ * of them, or while `until(sent)` says so; with `perSecond`, the i-th not before i / perSecond
+ * seconds (the provider's pace). Resolves with every answer.
  * @param {http.Agent} agent @param {string} url @param {number} inFlight
- * @param {{ deliveries: Delivery[] } | { make: () => Delivery, more: (sent: number) => boolean }} source
+ * @param {(sent: number) => Delivery} make @param {number | ((sent: number) => boolean)} until
+ * @param {number} [perSecond]
  */
-async function send(agent, url, inFlight, source) {
-	/** @type {Answer[]} */
-	const answers = [];
-	let sent = 0;
-	const next = () => {
-		if ('deliveries' in source)
-			return sent < source.deliveries.length ? source.deliveries[sent++] : null;
-		if (!source.more(sent)) return null;
-		sent++;
-		return source.make();
-	};
-	await Promise.all(
-		Array.from({ length: inFlight }, async () => {
-			for (let delivery = next(); delivery; delivery = next())
-				answers.push(await post(agent, url, delivery));
-		}),
-	);
-	return answers;
-}
-
-/**
- * The provider's deliveries: `count` made by `make`, the i-th sent at i / perSecond seconds (or
- * later, with `inFlight` at most at once). Resolves with every answer.
- * @param {http.Agent} agent @param {string} url @param {number} count @param {() => Delivery} make
- * @param {{ perSecond: number, inFlight: number }} pace
- */
-async function sendPaced(agent, url, count, make, { perSecond, inFlight }) {
+async function send(agent, url, inFlight, make, until, perSecond = Infinity) {
+	const more = typeof until === 'number' ? (/** @type {number} */ sent) => sent < until : until;
 	const started = performance.now();
 	/** @type {Answer[]} */
 	const answers = [];
-	let next = 0;
+	let sent = 0;
 	await Promise.all(
 		Array.from({ length: inFlight }, async () => {
-			while (next < count) {
-				const i = next++;
+			while (more(sent)) {
+				const i = sent++;
 				const wait = started + (i * 1000) / perSecond - performance.now();
 				if (wait > 0) await sleep(wait);
-				answers.push(await post(agent, url, make()));
+				answers.push(await post(agent, url, make(i)));
 			}
 		}),
 	);
@@ -122,4 +99,4 @@ function expectStatuses(answers, statuses, what) {
 		);
 }
 
-module.exports = { expectStatuses, is2xx, send, sendPaced, statusCounts };
+module.exports = { expectStatuses, is2xx, send, statusCounts };
