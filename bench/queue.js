@@ -60,9 +60,10 @@ const SETTLE_MS = 1000;
 
 /** @param {number} value @param {number} [digits] */
 const fmt = (value, digits = 1) => value.toFixed(digits);
+const sum = (/** @type {number[]} */ values) => values.reduce((total, x) => total + x, 0);
 
 /**
- * @typedef {{ key: 'node' | 'handBuilt' | 'baseline' | 'unverified', name: string, url: string, sendsRefunds: boolean }} Variant
+ * @typedef {{ key: 'node' | 'handBuilt' | 'baseline' | 'unverified', name: string, url: string, sendsRefunds: boolean, check: { deliveries: number, bad: string[], transactions: string[] } }} Variant
  * @typedef {{ deliveries: number, elapsedMs: number, latencies: number[], main: number, workers: number, postgres: number, redis: number, own: number, retried: number }} Part
  *   one or more blocks of a workflow; CPU in seconds (own: this process's, sandbox and provider)
  */
@@ -99,44 +100,36 @@ async function main() {
 		// The hand-built Code node's require('crypto'): a user of that workflow sets this too.
 		extraEnvironment: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
 	});
-	/** @type {Variant[]} */
+	const urls = [deployment.webhookUrl, ...deployment.extraWebhookUrls];
+	/** @type {Variant[]} the workflows, in the order of their webhooks' URLs */
 	const variants = [
-		{
-			key: 'node',
-			name: 'example (a): Affiliate Tracking node',
-			url: deployment.webhookUrl,
-			sendsRefunds: true,
+		['node', 'example (a): Affiliate Tracking node', true],
+		['handBuilt', 'hand-built: Code node (v2 signature) + HTTP Request + If', true],
+		['baseline', 'baseline: Set node (signs and sends nothing)', false],
+		['unverified', 'example (a) behind the plain Webhook node (no signature check)', true],
+	].map(([key, name, sendsRefunds], i) => ({
+		key: /** @type {Variant['key']} */ (key),
+		name: String(name),
+		url: urls[i],
+		sendsRefunds: Boolean(sendsRefunds),
+		// The checks of every delivery: answered, transactions in the ledger.
+		check: {
+			deliveries: 0,
+			bad: /** @type {string[]} */ ([]),
+			transactions: /** @type {string[]} */ ([]),
 		},
-		{
-			key: 'handBuilt',
-			name: 'hand-built: Code node (v2 signature) + HTTP Request + If',
-			url: deployment.extraWebhookUrls[0],
-			sendsRefunds: true,
-		},
-		{
-			key: 'baseline',
-			name: 'baseline: Set node (signs and sends nothing)',
-			url: deployment.extraWebhookUrls[1],
-			sendsRefunds: false,
-		},
-		{
-			key: 'unverified',
-			name: 'example (a) behind the plain Webhook node (no signature check)',
-			url: deployment.extraWebhookUrls[2],
-			sendsRefunds: true,
-		},
+	}));
+	/** @type {(keyof Part)[]} */
+	const SUMMED = [
+		'deliveries',
+		'elapsedMs',
+		'main',
+		'workers',
+		'postgres',
+		'redis',
+		'own',
+		'retried',
 	];
-	/** Checks of every delivery, by workflow: answered, transactions in the ledger. */
-	const checked = new Map(
-		variants.map((v) => [
-			v.key,
-			{
-				deliveries: 0,
-				bad: /** @type {string[]} */ ([]),
-				transactions: /** @type {string[]} */ ([]),
-			},
-		]),
-	);
 	/**
 	 * One block of one workflow: deliver, let the workers settle, read CPU; check every answer.
 	 * @param {Variant} variant @param {number} count @returns {Promise<Part>}
@@ -149,9 +142,7 @@ async function main() {
 		await sleep(SETTLE_MS);
 		const after = deployment.cpuSeconds();
 		const own = process.cpuUsage(ownBefore);
-		const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
-			checked.get(variant.key)
-		);
+		const { check } = variant;
 		check.deliveries += result.deliveries.length;
 		check.transactions.push(...storm.refundIds);
 		for (const delivery of result.deliveries) {
@@ -177,10 +168,7 @@ async function main() {
 			elapsedMs: result.elapsedMs,
 			latencies: result.deliveries.map((d) => d.latencyMs),
 			main: after.main - before.main,
-			workers: after.workers.reduce(
-				(sum, seconds, i) => sum + seconds - (before.workers[i] ?? 0),
-				0,
-			),
+			workers: sum(after.workers.map((seconds, i) => seconds - (before.workers[i] ?? 0))),
 			postgres: after.postgres - before.postgres,
 			redis: after.redis - before.redis,
 			own: (own.user + own.system) / 1e6,
@@ -188,19 +176,15 @@ async function main() {
 		};
 	};
 	/** @param {Part[]} list @returns {Part} */
-	const total = (list) => ({
-		deliveries: list.reduce((sum, p) => sum + p.deliveries, 0),
-		elapsedMs: list.reduce((sum, p) => sum + p.elapsedMs, 0),
-		latencies: list.flatMap((p) => p.latencies),
-		main: list.reduce((sum, p) => sum + p.main, 0),
-		workers: list.reduce((sum, p) => sum + p.workers, 0),
-		postgres: list.reduce((sum, p) => sum + p.postgres, 0),
-		redis: list.reduce((sum, p) => sum + p.redis, 0),
-		own: list.reduce((sum, p) => sum + p.own, 0),
-		retried: list.reduce((sum, p) => sum + p.retried, 0),
-	});
+	const total = (list) =>
+		/** @type {Part} */ ({
+			...Object.fromEntries(SUMMED.map((key) => [key, sum(list.map((p) => Number(p[key])))])),
+			latencies: list.flatMap((p) => p.latencies),
+		});
 	/** CPU ms per delivery. @param {Part} part @param {'main' | 'workers' | 'postgres' | 'redis' | 'own'} who */
 	const perDelivery = (part, who) => (part[who] * 1000) / part.deliveries;
+	const byVariant = () =>
+		Object.fromEntries(variants.map((v) => [v.key, /** @type {Part[]} */ ([])]));
 
 	/** @type {string[]} */
 	const rows = [];
@@ -211,12 +195,11 @@ async function main() {
 		for (const workers of WORKER_COUNTS) {
 			while (deployment.workers.length > workers)
 				await deployment.stopWorker(deployment.workers[deployment.workers.length - 1]);
-			/** @type {Record<string, Part[]>} each workflow's rounds */
-			const rounds = { node: [], handBuilt: [], baseline: [], unverified: [] };
+			/** each workflow's rounds */
+			const rounds = byVariant();
 			for (let round = 1; round <= ROUNDS; round++) {
 				const count = Math.min(ROUND, DELIVERIES - (round - 1) * ROUND);
-				/** @type {Record<string, Part[]>} */
-				const blocks = { node: [], handBuilt: [], baseline: [], unverified: [] };
+				const blocks = byVariant();
 				for (let block = 0, done = 0; done < count; block++, done += BLOCK) {
 					// node, hand-built, baseline; then baseline, hand-built, node; …
 					const order = block % 2 === 0 ? variants : [...variants].reverse();
@@ -228,24 +211,22 @@ async function main() {
 					`  ${workers} worker${workers > 1 ? 's' : ''}, round ${round}/${ROUNDS}, ${count} deliveries each; workers CPU ms/delivery: ${variants.map((v) => `${v.key} ${fmt(perDelivery(rounds[v.key][round - 1], 'workers'))}`).join(', ')}`,
 				);
 			}
+			/** A workflow's CPU ms per delivery, round by round. @param {string} key @param {'main' | 'workers'} who */
+			const perRound = (key, who) => rounds[key].map((p) => perDelivery(p, who));
 			for (const variant of variants) {
 				const all = total(rounds[variant.key]);
 				rows.push(
-					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${medianAndRange(
-						rounds[variant.key].map((p) => perDelivery(p, 'workers')),
-						1,
-					)} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
+					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${medianAndRange(perRound(variant.key, 'workers'), 1)} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
 				);
 			}
-			const increment = (/** @type {'node' | 'handBuilt'} */ key) =>
-				rounds[key].map(
-					(p, i) => perDelivery(p, 'workers') - perDelivery(rounds.baseline[i], 'workers'),
-				);
-			const triggerOverWebhook = rounds.node.map(
-				(p, i) => perDelivery(p, 'main') - perDelivery(rounds.unverified[i], 'main'),
+			/** Round by round, xs minus ys. @param {number[]} xs @param {number[]} ys */
+			const minus = (xs, ys) => xs.map((x, i) => x - ys[i]);
+			const nodeIncrement = minus(perRound('node', 'workers'), perRound('baseline', 'workers'));
+			const handBuiltIncrement = minus(
+				perRound('handBuilt', 'workers'),
+				perRound('baseline', 'workers'),
 			);
-			const nodeIncrement = increment('node');
-			const handBuiltIncrement = increment('handBuilt');
+			const [trigger, webhook] = [perRound('node', 'main'), perRound('unverified', 'main')];
 			const label = `${workers} worker${workers > 1 ? 's' : ''}`;
 			summary.push(
 				`${label}: worker CPU ms per delivery over the baseline's in the same round: node ${medianAndRange(nodeIncrement, 1)}, hand-built ${medianAndRange(handBuiltIncrement, 1)}`,
@@ -254,20 +235,12 @@ async function main() {
 					nodeIncrement,
 					handBuiltIncrement,
 				),
-				`${label}: main CPU ms per delivery, verified trigger ${medianAndRange(
-					rounds.node.map((p) => perDelivery(p, 'main')),
-					2,
-				)}, plain Webhook node ${medianAndRange(
-					rounds.unverified.map((p) => perDelivery(p, 'main')),
-					2,
-				)}; the trigger over the plain Webhook node, same round: ${medianAndRange(triggerOverWebhook, 2)}`,
+				`${label}: main CPU ms per delivery, verified trigger ${medianAndRange(trigger, 2)}, plain Webhook node ${medianAndRange(webhook, 2)}; the trigger over the plain Webhook node, same round: ${medianAndRange(minus(trigger, webhook), 2)}`,
 			);
 		}
 		const ledger = sandbox.instrumentation.refundLedger;
 		for (const variant of variants) {
-			const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
-				checked.get(variant.key)
-			);
+			const { check } = variant;
 			const wrong = check.transactions.filter((id) => {
 				const entry = ledger.get(id);
 				return variant.sendsRefunds
@@ -280,13 +253,8 @@ async function main() {
 			if (check.bad.length > 0 || wrong.length > 0) {
 				process.exitCode = 1;
 				summary.push(...check.bad.slice(0, 5).map((line) => `  ${line}`));
-				if (wrong.length > 0)
-					summary.push(
-						`  ledger: ${wrong
-							.slice(0, 5)
-							.map((id) => `${id} ${JSON.stringify(ledger.get(id))}`)
-							.join(', ')}`,
-					);
+				const entries = wrong.slice(0, 5).map((id) => `${id} ${JSON.stringify(ledger.get(id))}`);
+				if (wrong.length > 0) summary.push(`  ledger: ${entries.join(', ')}`);
 			}
 		}
 		const header = [
