@@ -63,13 +63,8 @@ const { benchSettings } = require('./settings');
 
 const { freePort, processTreeCpuSeconds, sleep, stopProcess } = processes;
 const { fmt, median, medianAndRange, percentile, ratioLine, rounds } = statistics;
-const {
-	benchCredentials,
-	benchWorkflows,
-	forgedPurchase,
-	registeredStripeEndpoint,
-	signedPurchase,
-} = floodWorkflows;
+const { benchCredentials, benchWorkflows, registeredStripeEndpoint } = floodWorkflows;
+const { forgedPurchase, signedPurchase } = floodWorkflows;
 
 const SETTINGS = benchSettings('BENCH_FLOOD_', {
 	FORGED: 300,
@@ -131,24 +126,7 @@ async function quiet(pid) {
  * A flood's figures: forged deliveries sent, answered 429 (by nginx) and passed on (answered by
  * n8n), its seconds, the valid deliveries' latency and 2xx count, n8n's CPU in ms.
  * @typedef {{ forged: number, limited: number, passed: number, seconds: number, p50: number, p99: number, ok: number, valid: number, cpuMs: number }} Flood
- * @param {{ forgedAnswers: Answer[], validAnswers: Answer[], seconds: number, cpuMs: number }} run
- * @returns {Flood}
  */
-function floodFigures({ forgedAnswers, validAnswers, seconds, cpuMs }) {
-	const latencies = validAnswers.map((a) => a.ms);
-	const limited = forgedAnswers.filter((a) => a.status === 429).length;
-	return {
-		forged: forgedAnswers.length,
-		limited,
-		passed: forgedAnswers.length - limited,
-		seconds,
-		p50: /** @type {number} */ (percentile(latencies, 50)),
-		p99: /** @type {number} */ (percentile(latencies, 99)),
-		ok: is2xx(validAnswers),
-		valid: validAnswers.length,
-		cpuMs,
-	};
-}
 
 /**
  * @typedef {{ engine: Engine, forged: Record<string, number[]>, accepted: Record<string, number[]>, flood: Flood, nginxAlone: { sent: number, limited: number, cpuMs: number }, nginxFlood: Flood }} EngineResult
@@ -262,7 +240,20 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 				]),
 			);
 			const seconds = (performance.now() - started) / 1000;
-			const figures = floodFigures({ forgedAnswers, validAnswers, seconds, cpuMs });
+			const latencies = validAnswers.map((a) => a.ms);
+			const limited = forgedAnswers.filter((a) => a.status === 429).length;
+			/** @type {Flood} */
+			const figures = {
+				forged: forgedAnswers.length,
+				limited,
+				passed: forgedAnswers.length - limited,
+				seconds,
+				p50: /** @type {number} */ (percentile(latencies, 50)),
+				p99: /** @type {number} */ (percentile(latencies, 99)),
+				ok: is2xx(validAnswers),
+				valid: validAnswers.length,
+				cpuMs,
+			};
 			console.log(
 				`  ${engine.key}, ${what}: forged ${statusCounts(forgedAnswers)} in ${fmt(seconds, 1)} s; valid ${statusCounts(validAnswers)}, p50 ${fmt(figures.p50)} ms, p99 ${fmt(figures.p99)} ms; n8n CPU ${fmt(cpuMs / 1000, 1)} s`,
 			);
