@@ -17,12 +17,9 @@
  * or the run fails. Accepted deliveries are a Stripe `checkout.session.completed` event signed
  * with the stripe SDK to (a), the right token to (c); each must get 2xx.
  *
- * The Stripe Trigger's activation (`webhookMethods.checkExists`/`create`) calls api.stripe.com,
- * which this machine cannot reach. n8n 2.41.1's publication service (on by default) does not run
- * them again for a published workflow whose recorded published version is the active one and
- * whose webhook is registered in its database: that is the state n8n keeps after it created the
- * endpoint at Stripe. `registeredStripeEndpoint` writes those two rows (workflow_published_version,
- * webhook_entity) into the user folder's SQLite before n8n starts; n8n's files are untouched.
+ * The Stripe Trigger's activation calls api.stripe.com, which this machine cannot reach: the rows
+ * n8n keeps once it has created the endpoint there are written beforehand
+ * (`registeredStripeEndpoint` in bench/floodWorkflows.js says how); n8n's files are untouched.
  *
  * Per engine: a warm-up; then BENCH_FLOOD_ROUNDS rounds, each a block of forged deliveries to
  * every receiver (in turn, the order reversed every other round, so that the machine's other load

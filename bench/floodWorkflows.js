@@ -175,11 +175,12 @@ function benchWorkflows() {
 }
 
 /**
+ * The Stripe Trigger's activation (`webhookMethods.checkExists`/`create`) calls api.stripe.com.
  * Writes into the user folder's SQLite (n8n stopped) what n8n 2.41.1 keeps once it has created a
  * published Stripe Trigger's endpoint at Stripe: the published version (the active one) and the
- * registered webhook. Its publication service then finds nothing to activate at start
- * (workflow-publication-applier.js: an empty trigger diff and no unregistered webhook) and calls
- * no webhookMethods; the trigger checks deliveries with its credential's Signature Secret (no
+ * registered webhook. Its publication service (on by default) then finds nothing to activate at
+ * start (workflow-publication-applier.js: an empty trigger diff and no unregistered webhook) and
+ * calls no webhookMethods; the trigger checks deliveries with its credential's Signature Secret (no
  * secret in its static data). Run with the release's Node 24 (node:sqlite).
  * @param {string} userFolder @param {{ workflowId: string, node: string, path: string }} stripe
  */

@@ -89,14 +89,12 @@ async function main() {
 		apiKey: DEMO_KEY,
 		secret: KEYS[DEMO_KEY].secret,
 	});
-	const baseline = baselineWorkflow();
-	const unverified = unverifiedWorkflow();
 	const deployment = await startQueueDeployment({
 		folder,
 		workers: Math.max(...WORKER_COUNTS),
 		sandboxUrl: sandbox.url,
 		log: (line) => console.log(line),
-		extraWorkflows: [handBuilt, baseline, unverified],
+		extraWorkflows: [handBuilt, baselineWorkflow(), unverifiedWorkflow()],
 		// The hand-built Code node's require('crypto'): a user of that workflow sets this too.
 		extraEnvironment: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
 	});
@@ -155,13 +153,10 @@ async function main() {
 				delivery.attempts > 1 ||
 				answer?.status !== 'APPLIED' ||
 				answer.transaction_id !== transactionId
-			)
-				check.bad.push(
-					`${delivery.id}: ${delivery.status ?? 'no 2xx'} after ${delivery.attempts} attempts, ${JSON.stringify(delivery.answer)} ${delivery.failures.join('; ')}`.slice(
-						0,
-						300,
-					),
-				);
+			) {
+				const line = `${delivery.id}: ${delivery.status ?? 'no 2xx'} after ${delivery.attempts} attempts, ${JSON.stringify(delivery.answer)} ${delivery.failures.join('; ')}`;
+				check.bad.push(line.slice(0, 300));
+			}
 		}
 		return {
 			deliveries: count,
