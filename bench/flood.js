@@ -8,8 +8,7 @@
  * mode, SQLite, its own user folder, the package installed as a community package) serves four
  * published workflows, each a receiver followed by a NoOp node:
  *   a. the Payment Webhook Trigger, provider Stripe, at version 2, and the same at version 1
- *      (n8n evaluates a version-1 start node's `binaryData` option as an expression on every
- *      delivery: `parseRequestBody` in n8n/dist/webhooks/webhook-helpers.js);
+ *      (why: bench/RESULTS.md);
  *   b. n8n's Stripe Trigger with its credential's Signature Secret;
  *   c. n8n's Webhook node (version 2, static parameters) with Header Auth.
  * A forged delivery is a Stripe-style `Stripe-Signature` header signed with a wrong secret for
@@ -313,10 +312,10 @@ async function main() {
 		const port = await freePort();
 		const baseEnv = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 		installPackedPackage(userFolder);
-		const { workflows, receivers, stripe } = benchWorkflows();
+		const { workflows, receivers } = benchWorkflows();
 		await importCredentials(baseEnv, benchCredentials());
 		await importWorkflows(baseEnv, workflows);
-		registeredStripeEndpoint(userFolder, stripe);
+		registeredStripeEndpoint(userFolder);
 
 		/** @type {EngineResult[]} */
 		const results = [];

@@ -82,6 +82,7 @@ function paymentTrigger(version) {
 	};
 }
 const STRIPE_WEBHOOK_ID = '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000b';
+const STRIPE_PATH = `${STRIPE_WEBHOOK_ID}/webhook`;
 const WEBHOOK_PATH = 'flood-webhook-node';
 
 /**
@@ -106,7 +107,7 @@ const RECEIVERS = [
 			parameters: { events: ['*'] },
 			credentials: { stripeApi: STRIPE_CREDENTIAL },
 		},
-		path: `${STRIPE_WEBHOOK_ID}/webhook`,
+		path: STRIPE_PATH,
 		refusal: 401,
 		forged: forgedPurchase,
 	},
@@ -139,7 +140,7 @@ const RECEIVERS = [
 
 /**
  * The four workflows, each a receiver and a NoOp node, with their receivers.
- * @returns {{ workflows: { workflow: object, id: string, publish: boolean }[], receivers: Receiver[], stripe: { workflowId: string, node: string, path: string } }}
+ * @returns {{ workflows: { workflow: object, id: string, publish: boolean }[], receivers: Receiver[] }}
  */
 function benchWorkflows() {
 	const workflows = RECEIVERS.map(({ workflowId: id, workflowName: name, node }) => ({
@@ -166,12 +167,7 @@ function benchWorkflows() {
 			settings: { executionOrder: 'v1' },
 		},
 	}));
-	const stripe = {
-		workflowId: 'floodStripeTrig1',
-		node: 'Stripe Trigger',
-		path: `${STRIPE_WEBHOOK_ID}/webhook`,
-	};
-	return { workflows, receivers: RECEIVERS, stripe };
+	return { workflows, receivers: RECEIVERS };
 }
 
 /**
@@ -182,9 +178,9 @@ function benchWorkflows() {
  * start (workflow-publication-applier.js: an empty trigger diff and no unregistered webhook) and
  * calls no webhookMethods; the trigger checks deliveries with its credential's Signature Secret (no
  * secret in its static data). Run with the release's Node 24 (node:sqlite).
- * @param {string} userFolder @param {{ workflowId: string, node: string, path: string }} stripe
+ * @param {string} userFolder
  */
-function registeredStripeEndpoint(userFolder, { workflowId, node, path: webhookPath }) {
+function registeredStripeEndpoint(userFolder) {
 	const script = `
 const { DatabaseSync } = require('node:sqlite');
 const [database, workflowId, node, webhookPath] = process.argv.slice(1);
@@ -194,19 +190,9 @@ if (!activeVersionId) throw new Error(workflowId + ' is not published');
 db.prepare('INSERT OR REPLACE INTO workflow_published_version (workflowId, publishedVersionId) VALUES (?, ?)').run(workflowId, activeVersionId);
 db.prepare('INSERT OR REPLACE INTO webhook_entity (workflowId, webhookPath, method, node) VALUES (?, ?, ?, ?)').run(workflowId, webhookPath, 'POST', node);
 db.close();`;
-	runOrThrow(
-		defaultReleaseNode(),
-		[
-			'--no-warnings',
-			'-e',
-			script,
-			path.join(userFolder, '.n8n', 'database.sqlite'),
-			workflowId,
-			node,
-			webhookPath,
-		],
-		{ stdio: 'pipe' },
-	);
+	const database = path.join(userFolder, '.n8n', 'database.sqlite');
+	const args = [script, database, 'floodStripeTrig1', 'Stripe Trigger', STRIPE_PATH];
+	runOrThrow(defaultReleaseNode(), ['--no-warnings', '-e', ...args], { stdio: 'pipe' });
 }
 
 /** The credentials the workflows use: the trigger's signing secret, Stripe's, the header token. */

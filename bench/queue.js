@@ -16,11 +16,8 @@
  * first attempt with APPLIED, and the sandbox's refund ledger must show each of their
  * transactions refunded exactly once; otherwise the run fails. Nothing else is asserted. A fourth
  * workflow, example (a) behind n8n's plain Webhook node (bench/queueWorkflows.js), runs in the same
- * blocks: the main's CPU per delivery behind each. The difference is not the signature check
- * (microseconds: `npm run bench:signatures`): on its default `vm` expression engine, n8n 2.41.1
- * acquires an expression isolate for the webhook phase of every trigger but its own Webhook node
- * (`webhookPhaseNeedsIsolate` in n8n's live-webhooks.js), and its pool builds a new one after each
- * use.
+ * blocks: the main's CPU per delivery behind each (bench/RESULTS.md says where the difference
+ * comes from).
  *
  * Environment: BENCH_QUEUE_DELIVERIES (default 1000 per workflow and worker count),
  * BENCH_QUEUE_ROUND (200 per workflow and round), BENCH_QUEUE_BLOCK (50), BENCH_QUEUE_WORKERS

@@ -49,7 +49,7 @@ const path = require('node:path');
 
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const { track } = require('../support/services/processes');
+const { outputOf, track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
 const { CONCURRENCY, NODES_BASE, VARIANTS } = require('./runClients');
@@ -170,11 +170,9 @@ function snapshot() {
 	if (process.env.BENCH_SNAPSHOT === '0') return { script: __filename, remove: () => {} };
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
 	const notDotFolder = (/** @type {string} */ source) => !path.basename(source).startsWith('.');
+	const options = { recursive: true, filter: notDotFolder };
 	for (const entry of ['package.json', 'dist', 'support', 'bench'])
-		fs.cpSync(path.join(root, entry), path.join(dir, entry), {
-			recursive: true,
-			filter: notDotFolder,
-		});
+		fs.cpSync(path.join(root, entry), path.join(dir, entry), options);
 	for (const entry of ['node_modules', 'sandbox', 'scripts'])
 		fs.symlinkSync(path.join(root, entry), path.join(dir, entry));
 	return {
@@ -204,10 +202,8 @@ async function measureRound(script, id, size, executions, url, profileName) {
 			{ stdio: ['ignore', 'pipe', 'inherit'] },
 		),
 	);
-	let out = '';
-	child.stdout.on('data', (chunk) => (out += chunk));
-	const code = await new Promise((resolve) => child.once('exit', resolve));
-	const line = out.split('\n').find((text) => text.startsWith('RESULT '));
+	const { code, stdout } = await outputOf(child);
+	const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
 	if (code !== 0 || !line) throw new Error(`round ${id} × ${size} failed (exit ${code})`);
 	return JSON.parse(line.slice('RESULT '.length));
 }
