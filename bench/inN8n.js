@@ -55,11 +55,11 @@ return Array.from({ length: items }, () => ({
 
 /**
  * A bench workflow: a webhook at `route` (the item count in its body), a Code node making the
- * items, then `last`.
- * @param {string} id @param {string} name @param {string} route
+ * items, then `last`; `label` names it in the table.
+ * @param {string} id @param {string} name @param {string} route @param {string} label
  * @param {string} jsCode @param {{ id: string, name: string, type: string, typeVersion: number, parameters: object, credentials?: object }} last
  */
-const benchWorkflow = (id, name, route, jsCode, last) => ({
+const benchWorkflow = (id, name, route, label, jsCode, last) => ({
 	workflow: {
 		id,
 		name,
@@ -99,6 +99,7 @@ const benchWorkflow = (id, name, route, jsCode, last) => ({
 	id,
 	publish: true,
 	route,
+	label,
 });
 
 /** @param {number} concurrency */
@@ -107,6 +108,7 @@ const nodeWorkflow = (concurrency) =>
 		`benchNode${concurrency}`,
 		`Bench: Affiliate Tracking node, concurrency ${concurrency}`,
 		`bench-node-${concurrency}`,
+		`a. this node, concurrency ${concurrency}`,
 		MAKE_ITEMS,
 		{
 			id: `node-${concurrency}`,
@@ -124,24 +126,22 @@ const nodeWorkflow = (concurrency) =>
 	);
 
 const WORKFLOWS = [
-	{ ...nodeWorkflow(20), label: 'a. this node, concurrency 20' },
-	{ ...nodeWorkflow(50), label: 'a. this node, concurrency 50' },
-	{
-		...benchWorkflow(
-			'benchHandBuilt01',
-			'Bench: Code-node signatures + HTTP Request',
-			'bench-hand-built',
-			MAKE_SIGNED_ITEMS,
-			{
-				id: 'http',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				parameters: handBuiltHttpRequestParameters(API_KEY),
-			},
-		),
-		label: 'b. Code node signing (task runner) + HTTP Request node, all at once',
-	},
+	nodeWorkflow(20),
+	nodeWorkflow(50),
+	benchWorkflow(
+		'benchHandBuilt01',
+		'Bench: Code-node signatures + HTTP Request',
+		'bench-hand-built',
+		'b. Code node signing (task runner) + HTTP Request node, all at once',
+		MAKE_SIGNED_ITEMS,
+		{
+			id: 'http',
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: handBuiltHttpRequestParameters(API_KEY),
+		},
+	),
 ];
 
 async function main() {

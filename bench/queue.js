@@ -108,23 +108,8 @@ async function main() {
 		url: urls[i],
 		sendsRefunds: Boolean(sendsRefunds),
 		// The checks of every delivery: answered, transactions in the ledger.
-		check: {
-			deliveries: 0,
-			bad: /** @type {string[]} */ ([]),
-			transactions: /** @type {string[]} */ ([]),
-		},
+		check: { deliveries: 0, bad: [], transactions: [] },
 	}));
-	/** @type {(keyof Part)[]} */
-	const SUMMED = [
-		'deliveries',
-		'elapsedMs',
-		'main',
-		'workers',
-		'postgres',
-		'redis',
-		'own',
-		'retried',
-	];
 	/**
 	 * One block of one workflow: deliver, let the workers settle, read CPU; check every answer.
 	 * @param {Variant} variant @param {number} count @returns {Promise<Part>}
@@ -167,12 +152,16 @@ async function main() {
 			retried: result.deliveries.filter((d) => d.status === null || d.attempts > 1).length,
 		};
 	};
-	/** @param {Part[]} list @returns {Part} */
+	/** Parts added up, their latencies put together. @param {Part[]} list @returns {Part} */
 	const total = (list) =>
-		/** @type {Part} */ ({
-			...Object.fromEntries(SUMMED.map((key) => [key, sum(list.map((p) => Number(p[key])))])),
-			latencies: list.flatMap((p) => p.latencies),
-		});
+		/** @type {Part} */ (
+			Object.fromEntries(
+				Object.keys(list[0]).map((key) => {
+					const values = list.map((p) => p[/** @type {keyof Part} */ (key)]);
+					return [key, key === 'latencies' ? values.flat() : sum(/** @type {number[]} */ (values))];
+				}),
+			)
+		);
 	/** CPU ms per delivery. @param {Part} part @param {'main' | 'workers' | 'postgres' | 'redis' | 'own'} who */
 	const perDelivery = (part, who) => (part[who] * 1000) / part.deliveries;
 	const byVariant = () =>
