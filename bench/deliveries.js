@@ -21,27 +21,24 @@ const { sleep } = require('../support/services/processes');
 function post(agent, url, { body, headers }) {
 	return new Promise((resolve) => {
 		const started = performance.now();
+		const answer = (/** @type {number} */ status) =>
+			resolve({ status, ms: performance.now() - started });
+		const headersSent = {
+			'Content-Type': 'application/json',
+			'Content-Length': String(Buffer.byteLength(body)),
+			...headers,
+		};
 		const request = http.request(
 			url,
-			{
-				method: 'POST',
-				agent,
-				headers: {
-					'Content-Type': 'application/json',
-					'Content-Length': String(Buffer.byteLength(body)),
-					...headers,
-				},
-			},
+			{ method: 'POST', agent, headers: headersSent },
 			(response) => {
 				response.resume();
-				response.once('end', () =>
-					resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }),
-				);
-				response.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
+				response.once('end', () => answer(response.statusCode ?? 0));
+				response.once('error', () => answer(0));
 			},
 		);
 		request.setTimeout(120_000, () => request.destroy(new Error('timeout')));
-		request.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
+		request.once('error', () => answer(0));
 		request.end(body);
 	});
 }
@@ -84,9 +81,6 @@ function statusCounts(answers) {
 		.join(', ');
 }
 
-/** @param {Answer[]} answers */
-const is2xx = (answers) => answers.filter((a) => a.status >= 200 && a.status < 300).length;
-
 /**
  * Fails the run unless every answer has one of `statuses`.
  * @param {Answer[]} answers @param {number[]} statuses @param {string} what
@@ -99,4 +93,4 @@ function expectStatuses(answers, statuses, what) {
 		);
 }
 
-module.exports = { expectStatuses, is2xx, send, statusCounts };
+module.exports = { expectStatuses, send, statusCounts };

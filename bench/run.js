@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * `npm run bench`: throughput of three ways to call the API from n8n, side by side, against the
+ * `npm run bench`: throughput of four ways to call the API from n8n, side by side, against the
  * sandbox in its own process (so that this process's CPU time is the client's alone):
  *   a. this node in n8n-core's engine;
  *   b. the hand-built alternative: v2 signatures computed per item as a Code node would, then
@@ -17,16 +17,14 @@
  * enough executions of `size` items to reach BENCH_ROUND_ITEMS items (3 executions of 1,000 by
  * default; one of 10,000), so that it lasts seconds, not one. The table gives each client's
  * medians (items/s and CPU per item with their min–max); the ratio lines are computed per round
- * (a of round i against d of round i) and print the median and min–max of those ratios:
- * `a/d median 0.97 (0.93–1.01), 7 rounds each`.
+ * (a of round i against d of round i) and print the median and min–max of those ratios.
  *
  * Then the memory round: one execution of BENCH_MEMORY_ITEMS items (100,000) for (a) and for (d),
  * each in a fresh process, interleaved, BENCH_MEMORY_ROUNDS times, with the sandbox's latency
  * lowered to BENCH_MEMORY_LATENCY_MS (0: the figure is memory, and 100,000 items at 20 ms and
  * concurrency 20 would take 3–4 minutes per client). Peak RSS growth is the kernel's high-water mark
  * (VmHWM, reset through /proc/self/clear_refs before the measured work; the 20 ms sampling where
- * that is not available) minus the RSS before it. Prints
- * `100,000 items in one execution: peak RSS growth a … MB, d … MB, a/d … (median of N rounds …)`.
+ * that is not available) minus the RSS before it.
  *
  * Prints markdown tables and ratio lines (progress goes to stderr). Targets are read from them,
  * never asserted: this machine is shared. On its 2 cores, quiet, `BENCH_SIZES=1000 npm run bench`
