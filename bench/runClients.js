@@ -30,6 +30,8 @@ const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
 const hasError = (/** @type {any} */ json) => json.error !== undefined;
+/** The HTTP Request node passes an envelope with a non-zero code as a success: it is an error. */
+const failedEnvelope = (/** @type {any} */ json) => hasError(json) || json.code !== 0;
 
 /**
  * Runs a one-node workflow on `size` items made by `item`, with the credential of the sandbox at
@@ -97,15 +99,7 @@ function runHandBuilt(url, size) {
 	});
 	const item = () => ({ url: `${url}${PATH}`, timestamp, sign: signLikeACodeNode(timestamp) });
 	const httpRequest = { 'n8n-nodes-base.httpRequest': loadHttpRequestNode() };
-	// The HTTP Request node passes an envelope with a non-zero code as a success: count it as the error it is.
-	return runCounted(
-		workflow,
-		url,
-		size,
-		item,
-		httpRequest,
-		(json) => hasError(json) || json.code !== 0,
-	);
+	return runCounted(workflow, url, size, item, httpRequest, failedEnvelope);
 }
 
 /**
