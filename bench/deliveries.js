@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * The benchmarks' webhook deliveries over HTTP: one POST, a batch with a number in flight, a paced
- * series, and the checks on their answers' statuses.
+ * The benchmarks' webhook deliveries over HTTP: one POST, a series with a number in flight (paced
+ * or not), and the checks on their answers' statuses.
  */
 const http = require('node:http');
 
@@ -21,75 +21,49 @@ const { sleep } = require('../support/services/processes');
 function post(agent, url, { body, headers }) {
 	return new Promise((resolve) => {
 		const started = performance.now();
+		const answer = (/** @type {number} */ status) =>
+			resolve({ status, ms: performance.now() - started });
+		const headersSent = {
+			'Content-Type': 'application/json',
+			'Content-Length': String(Buffer.byteLength(body)),
+			...headers,
+		};
 		const request = http.request(
 			url,
-			{
-				method: 'POST',
-				agent,
-				headers: {
-					'Content-Type': 'application/json',
-					'Content-Length': String(Buffer.byteLength(body)),
-					...headers,
-				},
-			},
+			{ method: 'POST', agent, headers: headersSent },
 			(response) => {
 				response.resume();
-				response.once('end', () =>
-					resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }),
-				);
-				response.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
+				response.once('end', () => answer(response.statusCode ?? 0));
+				response.once('error', () => answer(0));
 			},
 		);
 		request.setTimeout(120_000, () => request.destroy(new Error('timeout')));
-		request.once('error', () => resolve({ status: 0, ms: performance.now() - started }));
+		request.once('error', () => answer(0));
 		request.end(body);
 	});
 }
 
 /**
- * Sends deliveries with `inFlight` at once: `deliveries` made beforehand, or, while `more()` says
- * so, deliveries made by `make`. Resolves with every answer.
+ * Sends deliveries made by `make` (given how many were sent before), `inFlight` at once: `until`
+ * of them, or while `until(sent)` says so; with `perSecond`, the i-th not before i / perSecond
+ * seconds (the provider's pace). Resolves with every answer.
  * @param {http.Agent} agent @param {string} url @param {number} inFlight
- * @param {{ deliveries: Delivery[] } | { make: () => Delivery, more: (sent: number) => boolean }} source
+ * @param {(sent: number) => Delivery} make @param {number | ((sent: number) => boolean)} until
+ * @param {number} [perSecond]
  */
-async function send(agent, url, inFlight, source) {
-	/** @type {Answer[]} */
-	const answers = [];
-	let sent = 0;
-	const next = () => {
-		if ('deliveries' in source)
-			return sent < source.deliveries.length ? source.deliveries[sent++] : null;
-		if (!source.more(sent)) return null;
-		sent++;
-		return source.make();
-	};
-	await Promise.all(
-		Array.from({ length: inFlight }, async () => {
-			for (let delivery = next(); delivery; delivery = next())
-				answers.push(await post(agent, url, delivery));
-		}),
-	);
-	return answers;
-}
-
-/**
- * The provider's deliveries: `count` made by `make`, the i-th sent at i / perSecond seconds (or
- * later, with `inFlight` at most at once). Resolves with every answer.
- * @param {http.Agent} agent @param {string} url @param {number} count @param {() => Delivery} make
- * @param {{ perSecond: number, inFlight: number }} pace
- */
-async function sendPaced(agent, url, count, make, { perSecond, inFlight }) {
+async function send(agent, url, inFlight, make, until, perSecond = Infinity) {
+	const more = typeof until === 'number' ? (/** @type {number} */ sent) => sent < until : until;
 	const started = performance.now();
 	/** @type {Answer[]} */
 	const answers = [];
-	let next = 0;
+	let sent = 0;
 	await Promise.all(
 		Array.from({ length: inFlight }, async () => {
-			while (next < count) {
-				const i = next++;
+			while (more(sent)) {
+				const i = sent++;
 				const wait = started + (i * 1000) / perSecond - performance.now();
 				if (wait > 0) await sleep(wait);
-				answers.push(await post(agent, url, make()));
+				answers.push(await post(agent, url, make(i)));
 			}
 		}),
 	);
@@ -107,9 +81,6 @@ function statusCounts(answers) {
 		.join(', ');
 }
 
-/** @param {Answer[]} answers */
-const is2xx = (answers) => answers.filter((a) => a.status >= 200 && a.status < 300).length;
-
 /**
  * Fails the run unless every answer has one of `statuses`.
  * @param {Answer[]} answers @param {number[]} statuses @param {string} what
@@ -122,4 +93,4 @@ function expectStatuses(answers, statuses, what) {
 		);
 }
 
-module.exports = { expectStatuses, is2xx, send, sendPaced, statusCounts };
+module.exports = { expectStatuses, send, statusCounts };

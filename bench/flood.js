@@ -8,8 +8,7 @@
  * mode, SQLite, its own user folder, the package installed as a community package) serves four
  * published workflows, each a receiver followed by a NoOp node:
  *   a. the Payment Webhook Trigger, provider Stripe, at version 2, and the same at version 1
- *      (n8n evaluates a version-1 start node's `binaryData` option as an expression on every
- *      delivery: `parseRequestBody` in n8n/dist/webhooks/webhook-helpers.js);
+ *      (why: bench/RESULTS.md);
  *   b. n8n's Stripe Trigger with its credential's Signature Secret;
  *   c. n8n's Webhook node (version 2, static parameters) with Header Auth.
  * A forged delivery is a Stripe-style `Stripe-Signature` header signed with a wrong secret for
@@ -17,12 +16,9 @@
  * or the run fails. Accepted deliveries are a Stripe `checkout.session.completed` event signed
  * with the stripe SDK to (a), the right token to (c); each must get 2xx.
  *
- * The Stripe Trigger's activation (`webhookMethods.checkExists`/`create`) calls api.stripe.com,
- * which this machine cannot reach. n8n 2.41.1's publication service (on by default) does not run
- * them again for a published workflow whose recorded published version is the active one and
- * whose webhook is registered in its database: that is the state n8n keeps after it created the
- * endpoint at Stripe. `registeredStripeEndpoint` writes those two rows (workflow_published_version,
- * webhook_entity) into the user folder's SQLite before n8n starts; n8n's files are untouched.
+ * The Stripe Trigger's activation calls api.stripe.com, which this machine cannot reach: the rows
+ * n8n keeps once it has created the endpoint there are written beforehand
+ * (`registeredStripeEndpoint` in bench/floodWorkflows.js says how); n8n's files are untouched.
  *
  * Per engine: a warm-up; then BENCH_FLOOD_ROUNDS rounds, each a block of forged deliveries to
  * every receiver (in turn, the order reversed every other round, so that the machine's other load
@@ -57,19 +53,14 @@ const {
 const { DEFAULT_RATE_LIMIT, startNginx } = require('../support/services/nginx');
 const processes = require('../support/services/processes');
 const statistics = require('../support/statistics');
-const { expectStatuses, is2xx, send, sendPaced, statusCounts } = require('./deliveries');
+const { expectStatuses, send, statusCounts } = require('./deliveries');
 const floodWorkflows = require('./floodWorkflows');
 const { benchSettings } = require('./settings');
 
 const { freePort, processTreeCpuSeconds, sleep, stopProcess } = processes;
 const { fmt, median, medianAndRange, percentile, ratioLine, rounds } = statistics;
-const {
-	benchCredentials,
-	benchWorkflows,
-	forgedPurchase,
-	registeredStripeEndpoint,
-	signedPurchase,
-} = floodWorkflows;
+const { benchCredentials, benchWorkflows, registeredStripeEndpoint } = floodWorkflows;
+const { forgedPurchase, signedPurchase } = floodWorkflows;
 
 const SETTINGS = benchSettings('BENCH_FLOOD_', {
 	FORGED: 300,
@@ -131,24 +122,7 @@ async function quiet(pid) {
  * A flood's figures: forged deliveries sent, answered 429 (by nginx) and passed on (answered by
  * n8n), its seconds, the valid deliveries' latency and 2xx count, n8n's CPU in ms.
  * @typedef {{ forged: number, limited: number, passed: number, seconds: number, p50: number, p99: number, ok: number, valid: number, cpuMs: number }} Flood
- * @param {{ forgedAnswers: Answer[], validAnswers: Answer[], seconds: number, cpuMs: number }} run
- * @returns {Flood}
  */
-function floodFigures({ forgedAnswers, validAnswers, seconds, cpuMs }) {
-	const latencies = validAnswers.map((a) => a.ms);
-	const limited = forgedAnswers.filter((a) => a.status === 429).length;
-	return {
-		forged: forgedAnswers.length,
-		limited,
-		passed: forgedAnswers.length - limited,
-		seconds,
-		p50: /** @type {number} */ (percentile(latencies, 50)),
-		p99: /** @type {number} */ (percentile(latencies, 99)),
-		ok: is2xx(validAnswers),
-		valid: validAnswers.length,
-		cpuMs,
-	};
-}
 
 /**
  * @typedef {{ engine: Engine, forged: Record<string, number[]>, accepted: Record<string, number[]>, flood: Flood, nginxAlone: { sent: number, limited: number, cpuMs: number }, nginxFlood: Flood }} EngineResult
@@ -172,98 +146,119 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 	});
 	console.log(`${engine.label}: n8n serves the four webhooks after ${fmt(webhooksSeconds, 1)} s`);
 	const pid = /** @type {number} */ (child.pid);
-	const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+	/** @param {number} maxSockets @param {string} [localAddress] */
+	const newAgent = (maxSockets, localAddress) =>
+		new http.Agent({ keepAlive: true, maxSockets, localAddress });
+	const agent = newAgent(IN_FLIGHT);
 	const url = (/** @type {Receiver} */ receiver, base = `http://127.0.0.1:${port}`) =>
 		`${base}/webhook/${receiver.path}`;
 	const trigger2 = /** @type {Receiver} */ (receivers.find((r) => r.key === 'trigger2'));
-	const accepting = receivers.filter((receiver) => receiver.valid);
+	/**
+	 * `work`'s result and n8n's CPU in ms from its start until n8n is quiet again.
+	 * @template T @param {() => Promise<T>} work @returns {Promise<[T, number]>}
+	 */
+	const withCpuMs = async (work) => {
+		const before = processTreeCpuSeconds(pid);
+		const result = await work();
+		await quiet(pid);
+		return [result, (processTreeCpuSeconds(pid) - before) * 1000];
+	};
+	/** The forged deliveries to every receiver, then the accepted ones to those that take them. */
+	const kinds = [
+		{
+			name: 'forged',
+			of: receivers,
+			total: FORGED,
+			make: (/** @type {Receiver} */ r) => r.forged,
+			statuses: (/** @type {Receiver} */ r) => [r.refusal],
+		},
+		{
+			name: 'accepted',
+			of: receivers.filter((r) => r.valid),
+			total: ACCEPTED,
+			make: (/** @type {Receiver} */ r) => /** @type {() => Delivery} */ (r.valid),
+			statuses: () => [200, 201, 202, 204],
+		},
+	];
 	try {
 		/**
-		 * One measured block: `count` deliveries made by `make` (before the clock starts), n8n's
-		 * CPU in ms per delivery; every answer must have one of `statuses`.
-		 * @param {Receiver} receiver @param {number} count @param {() => Delivery} make
-		 * @param {number[]} statuses @param {string} what
+		 * One measured block of `count` deliveries of `kind` to `receiver`, made before the clock
+		 * starts: n8n's CPU in ms per delivery; every answer must have the kind's statuses.
+		 * @param {typeof kinds[number]} kind @param {Receiver} receiver @param {number} count @param {string} what
 		 */
-		const block = async (receiver, count, make, statuses, what) => {
-			const deliveries = Array.from({ length: count }, make);
-			const before = processTreeCpuSeconds(pid);
-			const answers = await send(agent, url(receiver), IN_FLIGHT, { deliveries });
-			await quiet(pid);
-			const cpuMs = (processTreeCpuSeconds(pid) - before) * 1000;
-			expectStatuses(answers, statuses, `${engine.key}, ${receiver.name}, ${what}`);
+		const block = async (kind, receiver, count, what) => {
+			const deliveries = Array.from({ length: count }, kind.make(receiver));
+			const [answers, cpuMs] = await withCpuMs(() =>
+				send(agent, url(receiver), IN_FLIGHT, (i) => deliveries[i], count),
+			);
+			expectStatuses(answers, kind.statuses(receiver), `${engine.key}, ${receiver.name}, ${what}`);
 			return cpuMs / count;
 		};
-		const is2xxStatus = [200, 201, 202, 204];
-		for (const receiver of receivers)
-			await block(receiver, WARM_UP, receiver.forged, [receiver.refusal], 'warm-up, forged');
-		for (const receiver of accepting)
-			await block(
-				receiver,
-				WARM_UP,
-				/** @type {() => Delivery} */ (receiver.valid),
-				is2xxStatus,
-				'warm-up, accepted',
-			);
+		for (const kind of kinds)
+			for (const receiver of kind.of) await block(kind, receiver, WARM_UP, `warm-up, ${kind.name}`);
 
-		/** @type {Record<string, number[]>} */
-		const forged = Object.fromEntries(receivers.map((r) => [r.key, []]));
-		/** @type {Record<string, number[]>} */
-		const accepted = Object.fromEntries(accepting.map((r) => [r.key, []]));
+		/** @type {Record<string, Record<string, number[]>>} by kind, then receiver key */
+		const cpu = Object.fromEntries(
+			kinds.map((k) => [k.name, Object.fromEntries(k.of.map((r) => [r.key, []]))]),
+		);
 		for (let round = 1; round <= ROUNDS; round++) {
-			const forward = round % 2 === 1;
-			const forgedCount = Math.round(FORGED / ROUNDS);
-			const acceptedCount = Math.round(ACCEPTED / ROUNDS);
-			for (const receiver of forward ? receivers : [...receivers].reverse())
-				forged[receiver.key].push(
-					await block(receiver, forgedCount, receiver.forged, [receiver.refusal], 'forged'),
-				);
-			for (const receiver of forward ? accepting : [...accepting].reverse())
-				accepted[receiver.key].push(
-					await block(
-						receiver,
-						acceptedCount,
-						/** @type {() => Delivery} */ (receiver.valid),
-						is2xxStatus,
-						'accepted',
-					),
-				);
+			for (const kind of kinds) {
+				// Reversed every other round, so that the machine's other load falls on all alike.
+				for (const receiver of round % 2 === 1 ? kind.of : [...kind.of].reverse())
+					cpu[kind.name][receiver.key].push(
+						await block(kind, receiver, Math.round(kind.total / ROUNDS), kind.name),
+					);
+			}
+			const [forged, accepted] = kinds.map((k) =>
+				k.of.map((r) => `${r.key} ${fmt(cpu[k.name][r.key][round - 1], 2)}`).join(', '),
+			);
 			console.log(
-				`  ${engine.key}, round ${round}/${ROUNDS}: CPU ms per forged delivery ${receivers.map((r) => `${r.key} ${fmt(forged[r.key][round - 1], 2)}`).join(', ')}; per accepted ${accepting.map((r) => `${r.key} ${fmt(accepted[r.key][round - 1], 2)}`).join(', ')}`,
+				`  ${engine.key}, round ${round}/${ROUNDS}: CPU ms per forged delivery ${forged}; per accepted ${accepted}`,
 			);
 		}
 
 		/**
 		 * The flood: forged deliveries to (a) v2 at full rate, from `attacker`, until the provider's
-		 * VALID deliveries (paced) are answered and at least `minimum` forged ones were sent.
-		 * @param {string} base @param {http.Agent} attacker @param {http.Agent} provider @param {number} minimum
+		 * VALID deliveries (paced) are answered and at least FORGED forged ones were sent.
+		 * @param {string} base @param {http.Agent} attacker @param {http.Agent} provider @param {string} what
 		 */
-		const flood = async (base, attacker, provider, minimum) => {
+		const flood = async (base, attacker, provider, what) => {
 			let validDone = false;
-			const before = processTreeCpuSeconds(pid);
 			const started = performance.now();
-			const [forgedAnswers, validAnswers] = await Promise.all([
-				send(attacker, url(trigger2, base), IN_FLIGHT, {
-					make: forgedPurchase,
-					more: (sent) => sent < minimum || !validDone,
-				}),
-				sendPaced(provider, url(trigger2, base), VALID, signedPurchase, {
-					perSecond: VALID_PER_SECOND,
-					inFlight: VALID_IN_FLIGHT,
-				}).finally(() => (validDone = true)),
-			]);
+			const to = url(trigger2, base);
+			const more = (/** @type {number} */ sent) => sent < FORGED || !validDone;
+			const [[forgedAnswers, validAnswers], cpuMs] = await withCpuMs(() =>
+				Promise.all([
+					send(attacker, to, IN_FLIGHT, forgedPurchase, more),
+					send(provider, to, VALID_IN_FLIGHT, signedPurchase, VALID, VALID_PER_SECOND).finally(
+						() => (validDone = true),
+					),
+				]),
+			);
 			const seconds = (performance.now() - started) / 1000;
-			await quiet(pid);
-			const cpuMs = (processTreeCpuSeconds(pid) - before) * 1000;
-			return { forgedAnswers, validAnswers, seconds, cpuMs };
+			const latencies = validAnswers.map((a) => a.ms);
+			const limited = forgedAnswers.filter((a) => a.status === 429).length;
+			/** @type {Flood} */
+			const figures = {
+				forged: forgedAnswers.length,
+				limited,
+				passed: forgedAnswers.length - limited,
+				seconds,
+				p50: /** @type {number} */ (percentile(latencies, 50)),
+				p99: /** @type {number} */ (percentile(latencies, 99)),
+				ok: validAnswers.filter((a) => a.status >= 200 && a.status < 300).length,
+				valid: validAnswers.length,
+				cpuMs,
+			};
+			console.log(
+				`  ${engine.key}, ${what}: forged ${statusCounts(forgedAnswers)} in ${fmt(seconds, 1)} s; valid ${statusCounts(validAnswers)}, p50 ${fmt(figures.p50)} ms, p99 ${fmt(figures.p99)} ms; n8n CPU ${fmt(cpuMs / 1000, 1)} s`,
+			);
+			return { figures, forgedAnswers };
 		};
 
 		// 3. The flood and valid deliveries, straight to n8n.
-		const direct = await flood(`http://127.0.0.1:${port}`, agent, agent, FORGED);
+		const direct = await flood(`http://127.0.0.1:${port}`, agent, agent, 'flood');
 		expectStatuses(direct.forgedAnswers, [401], `${engine.key}, flood, forged`);
-		const floodResult = floodFigures(direct);
-		console.log(
-			`  ${engine.key}, flood: ${floodResult.forged} forged in ${fmt(direct.seconds, 1)} s (${statusCounts(direct.forgedAnswers)}); valid ${statusCounts(direct.validAnswers)}, p50 ${fmt(floodResult.p50)} ms, p99 ${fmt(floodResult.p99)} ms; n8n CPU ${fmt(direct.cpuMs / 1000, 1)} s`,
-		);
 
 		// 4. The same through nginx with limit_req, the attacker and the provider from their own addresses.
 		const nginx = await startNginx(work, {
@@ -271,41 +266,26 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 			rateLimit: RATE_LIMIT,
 			name: `nginx-${engine.key}`,
 		});
-		const attacker = new http.Agent({
-			keepAlive: true,
-			maxSockets: IN_FLIGHT,
-			localAddress: ATTACKER_ADDRESS,
-		});
-		const provider = new http.Agent({
-			keepAlive: true,
-			maxSockets: VALID_IN_FLIGHT,
-			localAddress: PROVIDER_ADDRESS,
-		});
+		const attacker = newAgent(IN_FLIGHT, ATTACKER_ADDRESS);
+		const provider = newAgent(VALID_IN_FLIGHT, PROVIDER_ADDRESS);
 		try {
-			const before = processTreeCpuSeconds(pid);
-			const alone = await send(attacker, url(trigger2, nginx.url), IN_FLIGHT, {
-				deliveries: Array.from({ length: FORGED }, forgedPurchase),
-			});
-			await quiet(pid);
-			const aloneCpuMs = (processTreeCpuSeconds(pid) - before) * 1000;
+			const to = url(trigger2, nginx.url);
+			const [alone, aloneCpuMs] = await withCpuMs(() =>
+				send(attacker, to, IN_FLIGHT, forgedPurchase, FORGED),
+			);
 			expectStatuses(alone, [401, 429], `${engine.key}, nginx, forged alone`);
-			const nginxAlone = {
-				sent: alone.length,
-				limited: alone.filter((a) => a.status === 429).length,
-				cpuMs: aloneCpuMs,
-			};
+			const limited429 = alone.filter((a) => a.status === 429).length;
+			const nginxAlone = { sent: alone.length, limited: limited429, cpuMs: aloneCpuMs };
 			console.log(
 				`  ${engine.key}, nginx, forged alone: ${statusCounts(alone)}; n8n CPU ${fmt(aloneCpuMs / alone.length, 2)} ms per forged delivery sent`,
 			);
 			// The limit's bucket fills again before the flood with valid deliveries.
 			await sleep(((RATE_LIMIT.burst + 1) / RATE_LIMIT.perSecond) * 1000);
-			const limited = await flood(nginx.url, attacker, provider, FORGED);
+			const limited = await flood(nginx.url, attacker, provider, 'nginx, with valid deliveries');
 			expectStatuses(limited.forgedAnswers, [401, 429], `${engine.key}, nginx flood, forged`);
-			const nginxFlood = floodFigures(limited);
-			console.log(
-				`  ${engine.key}, nginx, with valid deliveries: forged ${statusCounts(limited.forgedAnswers)} in ${fmt(limited.seconds, 1)} s; valid ${statusCounts(limited.validAnswers)}, p50 ${fmt(nginxFlood.p50)} ms, p99 ${fmt(nginxFlood.p99)} ms; n8n CPU ${fmt(limited.cpuMs / 1000, 1)} s`,
-			);
-			return { engine, forged, accepted, flood: floodResult, nginxAlone, nginxFlood };
+			const { forged, accepted } = cpu;
+			const nginxFlood = limited.figures;
+			return { engine, forged, accepted, flood: direct.figures, nginxAlone, nginxFlood };
 		} finally {
 			attacker.destroy();
 			provider.destroy();
@@ -332,10 +312,10 @@ async function main() {
 		const port = await freePort();
 		const baseEnv = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 		installPackedPackage(userFolder);
-		const { workflows, receivers, stripe } = benchWorkflows();
+		const { workflows, receivers } = benchWorkflows();
 		await importCredentials(baseEnv, benchCredentials());
 		await importWorkflows(baseEnv, workflows);
-		registeredStripeEndpoint(userFolder, stripe);
+		registeredStripeEndpoint(userFolder);
 
 		/** @type {EngineResult[]} */
 		const results = [];

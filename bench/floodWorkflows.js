@@ -14,7 +14,7 @@ const { runOrThrow } = require('../support/services/processes');
 
 /**
  * @typedef {import('./deliveries').Delivery} Delivery
- * @typedef {{ key: 'trigger2' | 'trigger1' | 'stripe' | 'webhook', name: string, path: string, refusal: number, forged: () => Delivery, valid?: () => Delivery }} Receiver
+ * @typedef {{ key: string, name: string, path: string, refusal: number, forged: () => Delivery, valid?: () => Delivery }} Receiver
  */
 
 const STRIPE_SECRET = payment.TEST_SIGNING_SECRETS.stripe;
@@ -48,19 +48,108 @@ function forgedPurchase() {
 	return { body, headers: payment.signDelivery('stripe', body, `${STRIPE_SECRET}_guessed`) };
 }
 
+/** @param {string} body @param {string} token @returns {Delivery} */
+const withToken = (body, token) => ({ body, headers: { [HEADER_NAME]: token } });
+/**
+ * The Payment Webhook Trigger at `version`, its forged deliveries, and valid ones at version 2.
+ * @param {number} version @returns {ReceiverWithWorkflow}
+ */
+function paymentTrigger(version) {
+	const webhookId = `6f1d0c3e-2a4b-4c5d-8e9f-f100d000000${version}`;
+	return {
+		key: `trigger${version}`,
+		name: `Payment Webhook Trigger v${version}`,
+		workflowId: `floodTriggerV${version}`,
+		workflowName: `Flood: Payment Webhook Trigger v${version}`,
+		node: {
+			id: `flood-payment-trigger-v${version}`,
+			name: 'Payment Webhook Trigger',
+			type: n8nDemoData.PAYMENT_TRIGGER_TYPE,
+			typeVersion: version,
+			webhookId,
+			parameters: {
+				provider: 'stripe',
+				events: ['checkout.session.completed'],
+				responseMode: 'onReceived',
+				options: {},
+			},
+			credentials: { paymentWebhookSigningApi: n8nDemoData.SIGNING_CREDENTIALS.stripe },
+		},
+		path: n8nDemoData.paymentTriggerPath(webhookId),
+		refusal: 401,
+		forged: forgedPurchase,
+		valid: version === 2 ? signedPurchase : undefined,
+	};
+}
+const STRIPE_WEBHOOK_ID = '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000b';
+const STRIPE_PATH = `${STRIPE_WEBHOOK_ID}/webhook`;
+const WEBHOOK_PATH = 'flood-webhook-node';
+
+/**
+ * The receivers, each with its workflow's id and name and its receiving node.
+ * @typedef {Receiver & { workflowId: string, workflowName: string, node: { name: string } & Record<string, unknown> }} ReceiverWithWorkflow
+ * @type {ReceiverWithWorkflow[]}
+ */
+const RECEIVERS = [
+	paymentTrigger(2),
+	paymentTrigger(1),
+	{
+		key: 'stripe',
+		name: "n8n's Stripe Trigger",
+		workflowId: 'floodStripeTrig1',
+		workflowName: "Flood: n8n's Stripe Trigger",
+		node: {
+			id: 'flood-stripe-trigger',
+			name: 'Stripe Trigger',
+			type: 'n8n-nodes-base.stripeTrigger',
+			typeVersion: 1,
+			webhookId: STRIPE_WEBHOOK_ID,
+			parameters: { events: ['*'] },
+			credentials: { stripeApi: STRIPE_CREDENTIAL },
+		},
+		path: STRIPE_PATH,
+		refusal: 401,
+		forged: forgedPurchase,
+	},
+	{
+		key: 'webhook',
+		name: "n8n's Webhook node (v2, Header Auth)",
+		workflowId: 'floodWebhookNode',
+		workflowName: "Flood: n8n's Webhook node, Header Auth",
+		node: {
+			id: 'flood-webhook-node',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000c',
+			parameters: {
+				httpMethod: 'POST',
+				path: WEBHOOK_PATH,
+				authentication: 'headerAuth',
+				responseMode: 'onReceived',
+				options: {},
+			},
+			credentials: { httpHeaderAuth: HEADER_CREDENTIAL },
+		},
+		path: WEBHOOK_PATH,
+		refusal: 403,
+		forged: () => withToken(purchaseBody(), `${HEADER_TOKEN}-guessed`),
+		valid: () => withToken(purchaseBody(), HEADER_TOKEN),
+	},
+];
+
 /**
  * The four workflows, each a receiver and a NoOp node, with their receivers.
- * @returns {{ workflows: { workflow: object, id: string, publish: boolean }[], receivers: Receiver[], stripe: { workflowId: string, node: string, path: string } }}
+ * @returns {{ workflows: { workflow: object, id: string, publish: boolean }[], receivers: Receiver[] }}
  */
 function benchWorkflows() {
-	/** @param {string} id @param {string} name @param {Record<string, unknown>} receiver */
-	const workflow = (id, name, receiver) => ({
+	const workflows = RECEIVERS.map(({ workflowId: id, workflowName: name, node }) => ({
 		id,
 		publish: true,
 		workflow: {
 			name,
 			nodes: [
-				{ position: [0, 0], ...receiver },
+				{ position: [0, 0], ...node },
 				{
 					id: `${id}-noop`,
 					name: 'No Operation, do nothing',
@@ -71,127 +160,27 @@ function benchWorkflows() {
 				},
 			],
 			connections: {
-				[String(receiver.name)]: {
+				[String(node.name)]: {
 					main: [[{ node: 'No Operation, do nothing', type: 'main', index: 0 }]],
 				},
 			},
 			settings: { executionOrder: 'v1' },
 		},
-	});
-	/** @param {number} version @param {string} webhookId */
-	const paymentTrigger = (version, webhookId) => ({
-		id: `flood-payment-trigger-v${version}`,
-		name: 'Payment Webhook Trigger',
-		type: n8nDemoData.PAYMENT_TRIGGER_TYPE,
-		typeVersion: version,
-		webhookId,
-		parameters: {
-			provider: 'stripe',
-			events: ['checkout.session.completed'],
-			responseMode: 'onReceived',
-			options: {},
-		},
-		credentials: { paymentWebhookSigningApi: n8nDemoData.SIGNING_CREDENTIALS.stripe },
-	});
-	const ids = {
-		trigger2: '6f1d0c3e-2a4b-4c5d-8e9f-f100d0000002',
-		trigger1: '6f1d0c3e-2a4b-4c5d-8e9f-f100d0000001',
-		stripe: '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000b',
-		webhook: '6f1d0c3e-2a4b-4c5d-8e9f-f100d000000c',
-	};
-	const webhookPath = 'flood-webhook-node';
-	const workflows = [
-		workflow(
-			'floodTriggerV2',
-			'Flood: Payment Webhook Trigger v2',
-			paymentTrigger(2, ids.trigger2),
-		),
-		workflow(
-			'floodTriggerV1',
-			'Flood: Payment Webhook Trigger v1',
-			paymentTrigger(1, ids.trigger1),
-		),
-		workflow('floodStripeTrig1', "Flood: n8n's Stripe Trigger", {
-			id: 'flood-stripe-trigger',
-			name: 'Stripe Trigger',
-			type: 'n8n-nodes-base.stripeTrigger',
-			typeVersion: 1,
-			webhookId: ids.stripe,
-			parameters: { events: ['*'] },
-			credentials: { stripeApi: STRIPE_CREDENTIAL },
-		}),
-		workflow('floodWebhookNode', "Flood: n8n's Webhook node, Header Auth", {
-			id: 'flood-webhook-node',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			webhookId: ids.webhook,
-			parameters: {
-				httpMethod: 'POST',
-				path: webhookPath,
-				authentication: 'headerAuth',
-				responseMode: 'onReceived',
-				options: {},
-			},
-			credentials: { httpHeaderAuth: HEADER_CREDENTIAL },
-		}),
-	];
-	/** @param {string} body @param {string} token @returns {Delivery} */
-	const withToken = (body, token) => ({ body, headers: { [HEADER_NAME]: token } });
-	/** @type {Receiver[]} */
-	const receivers = [
-		{
-			key: 'trigger2',
-			name: 'Payment Webhook Trigger v2',
-			path: n8nDemoData.paymentTriggerPath(ids.trigger2),
-			refusal: 401,
-			forged: forgedPurchase,
-			valid: signedPurchase,
-		},
-		{
-			key: 'trigger1',
-			name: 'Payment Webhook Trigger v1',
-			path: n8nDemoData.paymentTriggerPath(ids.trigger1),
-			refusal: 401,
-			forged: forgedPurchase,
-		},
-		{
-			key: 'stripe',
-			name: "n8n's Stripe Trigger",
-			path: `${ids.stripe}/webhook`,
-			refusal: 401,
-			forged: forgedPurchase,
-		},
-		{
-			key: 'webhook',
-			name: "n8n's Webhook node (v2, Header Auth)",
-			path: webhookPath,
-			refusal: 403,
-			forged: () => withToken(purchaseBody(), `${HEADER_TOKEN}-guessed`),
-			valid: () => withToken(purchaseBody(), HEADER_TOKEN),
-		},
-	];
-	return {
-		workflows,
-		receivers,
-		stripe: {
-			workflowId: 'floodStripeTrig1',
-			node: 'Stripe Trigger',
-			path: `${ids.stripe}/webhook`,
-		},
-	};
+	}));
+	return { workflows, receivers: RECEIVERS };
 }
 
 /**
+ * The Stripe Trigger's activation (`webhookMethods.checkExists`/`create`) calls api.stripe.com.
  * Writes into the user folder's SQLite (n8n stopped) what n8n 2.41.1 keeps once it has created a
  * published Stripe Trigger's endpoint at Stripe: the published version (the active one) and the
- * registered webhook. Its publication service then finds nothing to activate at start
- * (workflow-publication-applier.js: an empty trigger diff and no unregistered webhook) and calls
- * no webhookMethods; the trigger checks deliveries with its credential's Signature Secret (no
+ * registered webhook. Its publication service (on by default) then finds nothing to activate at
+ * start (workflow-publication-applier.js: an empty trigger diff and no unregistered webhook) and
+ * calls no webhookMethods; the trigger checks deliveries with its credential's Signature Secret (no
  * secret in its static data). Run with the release's Node 24 (node:sqlite).
- * @param {string} userFolder @param {{ workflowId: string, node: string, path: string }} stripe
+ * @param {string} userFolder
  */
-function registeredStripeEndpoint(userFolder, { workflowId, node, path: webhookPath }) {
+function registeredStripeEndpoint(userFolder) {
 	const script = `
 const { DatabaseSync } = require('node:sqlite');
 const [database, workflowId, node, webhookPath] = process.argv.slice(1);
@@ -201,19 +190,9 @@ if (!activeVersionId) throw new Error(workflowId + ' is not published');
 db.prepare('INSERT OR REPLACE INTO workflow_published_version (workflowId, publishedVersionId) VALUES (?, ?)').run(workflowId, activeVersionId);
 db.prepare('INSERT OR REPLACE INTO webhook_entity (workflowId, webhookPath, method, node) VALUES (?, ?, ?, ?)').run(workflowId, webhookPath, 'POST', node);
 db.close();`;
-	runOrThrow(
-		defaultReleaseNode(),
-		[
-			'--no-warnings',
-			'-e',
-			script,
-			path.join(userFolder, '.n8n', 'database.sqlite'),
-			workflowId,
-			node,
-			webhookPath,
-		],
-		{ stdio: 'pipe' },
-	);
+	const database = path.join(userFolder, '.n8n', 'database.sqlite');
+	const args = [script, database, 'floodStripeTrig1', 'Stripe Trigger', STRIPE_PATH];
+	runOrThrow(defaultReleaseNode(), ['--no-warnings', '-e', ...args], { stdio: 'pipe' });
 }
 
 /** The credentials the workflows use: the trigger's signing secret, Stripe's, the header token. */

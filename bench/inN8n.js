@@ -27,7 +27,7 @@ const {
 	startN8nServing,
 } = require('../support/n8n/n8nInstance');
 const { DEMO_CREDENTIAL } = require('../support/n8n/n8nDemoData');
-const { freePort, stopProcess } = require('../support/services/processes');
+const { freePort, processTreeCpuSeconds, stopProcess } = require('../support/services/processes');
 const { handBuiltHttpRequestParameters } = require('./handBuilt');
 const { control, startSandbox } = require('./sandboxProcess');
 const { KEYS } = require('../sandbox');
@@ -37,34 +37,10 @@ const { SIZES, LATENCY_MS } = benchSettings('BENCH_', { SIZES: [10000], LATENCY_
 const API_KEY = 'pk_test_videomax_v2';
 const PATH = '/api/open/v1/promoters/user_1001/statistics';
 
-const webhook = (/** @type {string} */ name, /** @type {string} */ route) => ({
-	id: `${route}-webhook`,
-	name,
-	type: 'n8n-nodes-base.webhook',
-	typeVersion: 2,
-	position: [0, 0],
-	webhookId: `0b5e1c2a-7d3f-4e8a-9c61-${route === 'bench-node' ? '000000000001' : '000000000002'}`,
-	parameters: {
-		httpMethod: 'POST',
-		path: route,
-		responseMode: 'lastNode',
-		responseData: 'noData',
-		options: {},
-	},
-});
-
-/**
- * @typedef {{ id: string, name: string, type: string, typeVersion: number, position: number[], parameters: object, credentials?: object }} WorkflowNode
- * @typedef {Record<string, { main: { node: string, type: string, index: number }[][] }>} Connections
- * A bench workflow: its first node is the webhook that starts it.
- * @typedef {{ id: string, name: string, nodes: [ReturnType<typeof webhook>, ...WorkflowNode[]], connections: Connections, settings: { executionOrder: string } }} BenchWorkflow
- */
-
-/** The two workflows; the Code node reads the item count from the webhook's body. */
-function benchWorkflows() {
-	const makeItems = `const { items } = $input.first().json.body;
+/** The Code node's items: `{ userId }`, or (hand-built) signed v2 for the HTTP Request node. */
+const MAKE_ITEMS = `const { items } = $input.first().json.body;
 return Array.from({ length: items }, () => ({ json: { userId: 'user_1001' } }));`;
-	const makeSignedItems = `const crypto = require('crypto');
+const MAKE_SIGNED_ITEMS = `const crypto = require('crypto');
 const { items, baseUrl, secret } = $input.first().json.body;
 const path = '${PATH}';
 const timestamp = String(Math.floor(Date.now() / 1000));
@@ -76,93 +52,97 @@ return Array.from({ length: items }, () => ({
     sign: crypto.createHmac('sha256', secret).update(['PS-HMAC-SHA256', 'GET', path, '', timestamp, bodyHash].join('\\n')).digest('hex'),
   },
 }));`;
-	const code = (/** @type {string} */ id, /** @type {string} */ jsCode) => ({
+
+/**
+ * A bench workflow: a webhook at `route` (the item count in its body), a Code node making the
+ * items, then `last`; `label` names it in the table.
+ * @param {string} id @param {string} name @param {string} route @param {string} label
+ * @param {string} jsCode @param {{ id: string, name: string, type: string, typeVersion: number, parameters: object, credentials?: object }} last
+ */
+const benchWorkflow = (id, name, route, label, jsCode, last) => ({
+	workflow: {
 		id,
-		name: 'Make items',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0],
-		parameters: { jsCode },
-	});
-	/** @param {number} concurrency @returns {BenchWorkflow} */
-	const nodeWorkflow = (concurrency) => ({
-		id: `benchNode${concurrency}`,
-		name: `Bench: Affiliate Tracking node, concurrency ${concurrency}`,
+		name,
 		nodes: [
-			webhook('Webhook', `bench-node-${concurrency}`),
-			code(`make-${concurrency}`, makeItems),
 			{
-				id: `node-${concurrency}`,
-				name: 'Get Promoter Statistics',
-				type: 'n8n-nodes-affiliate-tracking.affiliateTracking',
-				typeVersion: 1,
-				position: [440, 0],
+				id: `${route}-webhook`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				// The three share it, as they always have; n8n serves them by path.
+				webhookId: '0b5e1c2a-7d3f-4e8a-9c61-000000000002',
 				parameters: {
-					resource: 'promoter',
-					operation: 'getStatistics',
-					userId: '={{ $json.userId }}',
-					options: { concurrency },
+					httpMethod: 'POST',
+					path: route,
+					responseMode: 'lastNode',
+					responseData: 'noData',
+					options: {},
 				},
-				credentials: { affiliateTrackingApi: DEMO_CREDENTIAL },
 			},
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Make items', type: 'main', index: 0 }]] },
-			'Make items': { main: [[{ node: 'Get Promoter Statistics', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	});
-	/** @type {BenchWorkflow} */
-	const handBuilt = {
-		id: 'benchHandBuilt01',
-		name: 'Bench: Code-node signatures + HTTP Request',
-		nodes: [
-			webhook('Webhook', 'bench-hand-built'),
-			code('make-signed', makeSignedItems),
 			{
-				id: 'http',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [440, 0],
-				parameters: handBuiltHttpRequestParameters(API_KEY),
+				id: `make-${id}`,
+				name: 'Make items',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: { jsCode },
 			},
+			{ ...last, position: [440, 0] },
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'Make items', type: 'main', index: 0 }]] },
-			'Make items': { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] },
+			'Make items': { main: [[{ node: last.name, type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
-	};
-	return [nodeWorkflow(20), nodeWorkflow(50), handBuilt];
-}
+	},
+	id,
+	publish: true,
+	route,
+	label,
+});
 
-/** A process and its descendants, from /proc. @param {number} pid @returns {number[]} */
-function processTree(pid) {
-	/** @type {number[]} */
-	const children = [];
-	for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-		const file = `/proc/${pid}/task/${task}/children`;
-		if (!fs.existsSync(file)) continue;
-		for (const child of fs.readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean)) {
-			children.push(...processTree(Number(child)));
-		}
-	}
-	return [pid, ...children];
-}
+/** @param {number} concurrency */
+const nodeWorkflow = (concurrency) =>
+	benchWorkflow(
+		`benchNode${concurrency}`,
+		`Bench: Affiliate Tracking node, concurrency ${concurrency}`,
+		`bench-node-${concurrency}`,
+		`a. this node, concurrency ${concurrency}`,
+		MAKE_ITEMS,
+		{
+			id: `node-${concurrency}`,
+			name: 'Get Promoter Statistics',
+			type: 'n8n-nodes-affiliate-tracking.affiliateTracking',
+			typeVersion: 1,
+			parameters: {
+				resource: 'promoter',
+				operation: 'getStatistics',
+				userId: '={{ $json.userId }}',
+				options: { concurrency },
+			},
+			credentials: { affiliateTrackingApi: DEMO_CREDENTIAL },
+		},
+	);
 
-/** User + system CPU time of the n8n processes, in ms. @param {number} pid */
-function cpuMsOf(pid) {
-	const ticks = 100; // USER_HZ on Linux
-	return processTree(pid).reduce((sum, id) => {
-		try {
-			const fields = fs.readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ');
-			return sum + ((Number(fields[11]) + Number(fields[12])) / ticks) * 1000;
-		} catch {
-			return sum; // ended meanwhile
-		}
-	}, 0);
-}
+const WORKFLOWS = [
+	nodeWorkflow(20),
+	nodeWorkflow(50),
+	benchWorkflow(
+		'benchHandBuilt01',
+		'Bench: Code-node signatures + HTTP Request',
+		'bench-hand-built',
+		'b. Code node signing (task runner) + HTTP Request node, all at once',
+		MAKE_SIGNED_ITEMS,
+		{
+			id: 'http',
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: handBuiltHttpRequestParameters(API_KEY),
+		},
+	),
+];
 
 async function main() {
 	await installDefaultRelease((line) => console.log(line));
@@ -181,17 +161,12 @@ async function main() {
 	try {
 		installPackedPackage(userFolder);
 		await importDemo(env, sandbox.url, 'http://127.0.0.1:9/v1', false);
-		const workflows = benchWorkflows();
-		await importWorkflows(
-			env,
-			workflows.map((workflow) => ({ workflow, id: workflow.id, publish: true })),
-		);
-		const routes = workflows.map((workflow) => workflow.nodes[0].parameters.path);
+		await importWorkflows(env, WORKFLOWS);
 		n8n = (
 			await startN8nServing(env, {
 				port,
 				logFile: path.join(work, 'n8n.log'),
-				webhooks: routes.map((route) => ({ method: 'POST', path: route })),
+				webhooks: WORKFLOWS.map(({ route }) => ({ method: 'POST', path: route })),
 			})
 		).child;
 		const pid = /** @type {number} */ (n8n.pid);
@@ -200,7 +175,7 @@ async function main() {
 		const round = async (route, items) => {
 			await control(sandbox.url, 'reset', {});
 			await control(sandbox.url, 'settings', { latencyMs: LATENCY_MS, maxConcurrent: null });
-			const cpuBefore = cpuMsOf(pid);
+			const cpuBefore = processTreeCpuSeconds(pid);
 			const started = performance.now();
 			const answer = await fetch(`http://127.0.0.1:${port}/webhook/${route}`, {
 				method: 'POST',
@@ -209,30 +184,13 @@ async function main() {
 			});
 			await answer.text();
 			const elapsedMs = performance.now() - started;
-			const cpuMs = cpuMsOf(pid) - cpuBefore;
+			const cpuMs = (processTreeCpuSeconds(pid) - cpuBefore) * 1000;
 			const stats = await control(sandbox.url, 'stats');
 			if (answer.status !== 200) throw new Error(`${route}: HTTP ${answer.status}`);
 			return { elapsedMs, cpuMs, stats };
 		};
 
-		const labels = {
-			'bench-node-20': 'a. this node, concurrency 20',
-			'bench-node-50': 'a. this node, concurrency 50',
-			'bench-hand-built': 'b. Code node signing (task runner) + HTTP Request node, all at once',
-		};
-		for (const route of routes) await round(route, 200); // warm-up: first executions, JIT
-		const rows = [];
-		/** @type {Record<string, number>} */
-		const wall = {};
-		for (const size of SIZES) {
-			for (const route of routes) {
-				const { elapsedMs, cpuMs, stats } = await round(route, size);
-				wall[`${route}${size}`] = elapsedMs;
-				rows.push(
-					`| ${size.toLocaleString('en')} | ${labels[/** @type {keyof typeof labels} */ (route)]} | ${(elapsedMs / 1000).toFixed(1)} s | ${Math.round((size / elapsedMs) * 1000)} | ${Math.round((cpuMs / size) * 1000)} µs | ${stats.requests} | ${stats.peakInFlight} |`,
-				);
-			}
-		}
+		for (const { route } of WORKFLOWS) await round(route, 200); // warm-up: first executions, JIT
 		console.log(
 			`\n## In a running n8n ${N8N_VERSION} (webhook-started; Node ${process.version}; sandbox latency ${LATENCY_MS} ms, in its own process)\n`,
 		);
@@ -240,13 +198,23 @@ async function main() {
 			'| items | workflow | wall time | items/s | CPU of n8n (main + task runner) per item | requests the sandbox saw | peak in flight |',
 		);
 		console.log('|---:|---|---:|---:|---:|---:|---:|');
-		for (const row of rows) console.log(row);
+		const ratios = [];
 		for (const size of SIZES) {
-			const b = wall[`bench-hand-built${size}`];
-			console.log(
-				`a/b (${size.toLocaleString('en')} items, items/s) = ${(b / wall[`bench-node-20${size}`]).toFixed(2)} at concurrency 20, ${(b / wall[`bench-node-50${size}`]).toFixed(2)} at concurrency 50`,
+			/** @type {number[]} wall time per workflow */
+			const wall = [];
+			for (const { route, label } of WORKFLOWS) {
+				const { elapsedMs, cpuMs, stats } = await round(route, size);
+				wall.push(elapsedMs);
+				console.log(
+					`| ${size.toLocaleString('en')} | ${label} | ${(elapsedMs / 1000).toFixed(1)} s | ${Math.round((size / elapsedMs) * 1000)} | ${Math.round((cpuMs / size) * 1000)} µs | ${stats.requests} | ${stats.peakInFlight} |`,
+				);
+			}
+			const [node20, node50, b] = wall;
+			ratios.push(
+				`a/b (${size.toLocaleString('en')} items, items/s) = ${(b / node20).toFixed(2)} at concurrency 20, ${(b / node50).toFixed(2)} at concurrency 50`,
 			);
 		}
+		for (const line of ratios) console.log(line);
 	} finally {
 		if (n8n) await stopProcess(n8n);
 		sandbox.stop();

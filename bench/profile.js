@@ -38,104 +38,85 @@ function areaOf(url) {
 	return url.replace(/^.*\/(bench|test|sandbox)\//, '$1/');
 }
 
-/** Self time per area, in µs. @param {string} file */
-function selfTimeByArea(file) {
-	const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
-	/** @type {Map<number, string>} */
-	const areaOfNode = new Map();
-	for (const node of profile.nodes) {
-		areaOfNode.set(
-			node.id,
-			node.callFrame.functionName === '(idle)' ? '(idle)' : areaOf(node.callFrame.url),
-		);
-	}
-	/** @type {Map<string, number>} */
-	const totals = new Map();
-	profile.samples.forEach((/** @type {number} */ id, /** @type {number} */ index) => {
-		const area = areaOfNode.get(id) ?? '?';
-		totals.set(area, (totals.get(area) ?? 0) + (profile.timeDeltas[index] ?? 0));
-	});
-	return totals;
-}
-
-/** Adds up the self time per area of several profiles. @param {string[]} files */
-function sumOf(files) {
+/** Self time per area, in µs, summed over the profiles. @param {string[]} files */
+function selfTimeByArea(files) {
 	/** @type {Map<string, number>} */
 	const totals = new Map();
 	for (const file of files) {
-		for (const [area, us] of selfTimeByArea(file)) totals.set(area, (totals.get(area) ?? 0) + us);
+		const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+		/** @type {Map<number, string>} */
+		const areaOfNode = new Map(
+			profile.nodes.map((/** @type {any} */ node) => [
+				node.id,
+				node.callFrame.functionName === '(idle)' ? '(idle)' : areaOf(node.callFrame.url),
+			]),
+		);
+		profile.samples.forEach((/** @type {number} */ id, /** @type {number} */ index) => {
+			const area = areaOfNode.get(id) ?? '?';
+			totals.set(area, (totals.get(area) ?? 0) + (profile.timeDeltas[index] ?? 0));
+		});
 	}
 	return totals;
 }
 
-/** @type {Map<string, number>} */
-let a;
-/** @type {Map<string, number>} */
-let d;
-/** @type {number} */
-let items;
+/** @param {string} message */
+function fail(message) {
+	console.error(message);
+	process.exit(2);
+}
+
 /** @type {string[]} */
-let args;
+let args = [];
 try {
 	args = parseArgs({ allowPositionals: true }).positionals;
 } catch (error) {
 	// It takes no options: the parser's message names the one given.
-	console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
-	process.exit(2);
+	fail(`${error instanceof Error ? error.message : error}\n${USAGE}`);
 }
+/** @type {{ a: string[], d: string[] }} the profiles of each side */
+const files = { a: [], d: [] };
+let items = 0;
 if (args[0] && fs.existsSync(args[0]) && fs.statSync(args[0]).isDirectory()) {
 	const dir = args[0];
-	/** @type {Record<string, { files: string[], items: number }>} */
-	const sides = { a: { files: [], items: 0 }, d: { files: [], items: 0 } };
+	const itemsOf = { a: 0, d: 0 };
 	for (const name of fs.readdirSync(dir).sort()) {
 		const match = /^(a|d)-(\d+)x(\d+)-\d+\.cpuprofile$/.exec(name);
 		if (!match || (args[1] && match[2] !== args[1])) continue;
-		sides[match[1]].files.push(path.join(dir, name));
-		sides[match[1]].items += Number(match[2]) * Number(match[3]);
+		const side = /** @type {'a' | 'd'} */ (match[1]);
+		files[side].push(path.join(dir, name));
+		itemsOf[side] += Number(match[2]) * Number(match[3]);
 	}
-	if (sides.a.files.length === 0 || sides.d.files.length === 0) {
-		console.error(
-			`no a-… and d-….cpuprofile files in ${dir}${args[1] ? ` for ${args[1]} items` : ''}`,
-		);
-		process.exit(2);
-	}
-	if (sides.a.items !== sides.d.items) {
-		console.error(
-			'a and d measured different numbers of items: pass the size as the second argument',
-		);
-		process.exit(2);
-	}
-	a = sumOf(sides.a.files);
-	d = sumOf(sides.d.files);
-	items = sides.a.items;
+	if (files.a.length === 0 || files.d.length === 0)
+		fail(`no a-… and d-….cpuprofile files in ${dir}${args[1] ? ` for ${args[1]} items` : ''}`);
+	if (itemsOf.a !== itemsOf.d)
+		fail('a and d measured different numbers of items: pass the size as the second argument');
+	items = itemsOf.a;
 	console.log(
-		`${sides.a.files.length} profiles of a, ${sides.d.files.length} of d, ${items.toLocaleString('en-US')} items each side\n`,
+		`${files.a.length} profiles of a, ${files.d.length} of d, ${items.toLocaleString('en-US')} items each side\n`,
 	);
 } else {
 	const [aFile, dFile, count] = args;
-	if (!aFile || !dFile || !count) {
-		console.error(USAGE);
-		process.exit(2);
-	}
-	a = selfTimeByArea(aFile);
-	d = selfTimeByArea(dFile);
+	if (!aFile || !dFile || !count) fail(USAGE);
+	files.a.push(aFile);
+	files.d.push(dFile);
 	items = Number(count);
 }
-const perItem = (/** @type {number | undefined} */ us) => ((us ?? 0) / Number(items)).toFixed(0);
+const [a, d] = [selfTimeByArea(files.a), selfTimeByArea(files.d)];
+const perItem = (/** @type {number | undefined} */ us) => ((us ?? 0) / items).toFixed(0);
+const gapOf = (/** @type {string} */ area) => ((a.get(area) ?? 0) - (d.get(area) ?? 0)) / items;
 const areas = [...new Set([...a.keys(), ...d.keys()])]
 	.filter((area) => area !== '(idle)')
-	.sort((x, y) => (a.get(y) ?? 0) - (d.get(y) ?? 0) - ((a.get(x) ?? 0) - (d.get(x) ?? 0)));
+	.sort((x, y) => gapOf(y) - gapOf(x));
 console.log('| area | a (µs/item) | d (µs/item) | a − d |');
 console.log('|---|---:|---:|---:|');
 for (const area of areas) {
-	const gap = ((a.get(area) ?? 0) - (d.get(area) ?? 0)) / Number(items);
-	if (Math.abs(gap) < 1 && (a.get(area) ?? 0) / Number(items) < 5) continue;
+	if (Math.abs(gapOf(area)) < 1 && (a.get(area) ?? 0) / items < 5) continue;
 	console.log(
-		`| ${area} | ${perItem(a.get(area))} | ${perItem(d.get(area))} | ${gap.toFixed(0)} |`,
+		`| ${area} | ${perItem(a.get(area))} | ${perItem(d.get(area))} | ${gapOf(area).toFixed(0)} |`,
 	);
 }
 const busy = (/** @type {Map<string, number>} */ m) =>
 	[...m.entries()].filter(([k]) => k !== '(idle)').reduce((sum, [, v]) => sum + v, 0);
 console.log(
-	`| **all (busy)** | ${perItem(busy(a))} | ${perItem(busy(d))} | ${((busy(a) - busy(d)) / Number(items)).toFixed(0)} |`,
+	`| **all (busy)** | ${perItem(busy(a))} | ${perItem(busy(d))} | ${((busy(a) - busy(d)) / items).toFixed(0)} |`,
 );

@@ -16,11 +16,8 @@
  * first attempt with APPLIED, and the sandbox's refund ledger must show each of their
  * transactions refunded exactly once; otherwise the run fails. Nothing else is asserted. A fourth
  * workflow, example (a) behind n8n's plain Webhook node (bench/queueWorkflows.js), runs in the same
- * blocks: the main's CPU per delivery behind each. The difference is not the signature check
- * (microseconds: `npm run bench:signatures`): on its default `vm` expression engine, n8n 2.41.1
- * acquires an expression isolate for the webhook phase of every trigger but its own Webhook node
- * (`webhookPhaseNeedsIsolate` in n8n's live-webhooks.js), and its pool builds a new one after each
- * use.
+ * blocks: the main's CPU per delivery behind each (bench/RESULTS.md says where the difference
+ * comes from).
  *
  * Environment: BENCH_QUEUE_DELIVERIES (default 1000 per workflow and worker count),
  * BENCH_QUEUE_ROUND (200 per workflow and round), BENCH_QUEUE_BLOCK (50), BENCH_QUEUE_WORKERS
@@ -60,9 +57,10 @@ const SETTLE_MS = 1000;
 
 /** @param {number} value @param {number} [digits] */
 const fmt = (value, digits = 1) => value.toFixed(digits);
+const sum = (/** @type {number[]} */ values) => values.reduce((total, x) => total + x, 0);
 
 /**
- * @typedef {{ key: 'node' | 'handBuilt' | 'baseline' | 'unverified', name: string, url: string, sendsRefunds: boolean }} Variant
+ * @typedef {{ key: 'node' | 'handBuilt' | 'baseline' | 'unverified', name: string, url: string, sendsRefunds: boolean, check: { deliveries: number, bad: string[], transactions: string[] } }} Variant
  * @typedef {{ deliveries: number, elapsedMs: number, latencies: number[], main: number, workers: number, postgres: number, redis: number, own: number, retried: number }} Part
  *   one or more blocks of a workflow; CPU in seconds (own: this process's, sandbox and provider)
  */
@@ -88,55 +86,30 @@ async function main() {
 		apiKey: DEMO_KEY,
 		secret: KEYS[DEMO_KEY].secret,
 	});
-	const baseline = baselineWorkflow();
-	const unverified = unverifiedWorkflow();
 	const deployment = await startQueueDeployment({
 		folder,
 		workers: Math.max(...WORKER_COUNTS),
 		sandboxUrl: sandbox.url,
 		log: (line) => console.log(line),
-		extraWorkflows: [handBuilt, baseline, unverified],
+		extraWorkflows: [handBuilt, baselineWorkflow(), unverifiedWorkflow()],
 		// The hand-built Code node's require('crypto'): a user of that workflow sets this too.
 		extraEnvironment: { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
 	});
-	/** @type {Variant[]} */
+	const urls = [deployment.webhookUrl, ...deployment.extraWebhookUrls];
+	/** @type {Variant[]} the workflows, in the order of their webhooks' URLs */
 	const variants = [
-		{
-			key: 'node',
-			name: 'example (a): Affiliate Tracking node',
-			url: deployment.webhookUrl,
-			sendsRefunds: true,
-		},
-		{
-			key: 'handBuilt',
-			name: 'hand-built: Code node (v2 signature) + HTTP Request + If',
-			url: deployment.extraWebhookUrls[0],
-			sendsRefunds: true,
-		},
-		{
-			key: 'baseline',
-			name: 'baseline: Set node (signs and sends nothing)',
-			url: deployment.extraWebhookUrls[1],
-			sendsRefunds: false,
-		},
-		{
-			key: 'unverified',
-			name: 'example (a) behind the plain Webhook node (no signature check)',
-			url: deployment.extraWebhookUrls[2],
-			sendsRefunds: true,
-		},
-	];
-	/** Checks of every delivery, by workflow: answered, transactions in the ledger. */
-	const checked = new Map(
-		variants.map((v) => [
-			v.key,
-			{
-				deliveries: 0,
-				bad: /** @type {string[]} */ ([]),
-				transactions: /** @type {string[]} */ ([]),
-			},
-		]),
-	);
+		['node', 'example (a): Affiliate Tracking node', true],
+		['handBuilt', 'hand-built: Code node (v2 signature) + HTTP Request + If', true],
+		['baseline', 'baseline: Set node (signs and sends nothing)', false],
+		['unverified', 'example (a) behind the plain Webhook node (no signature check)', true],
+	].map(([key, name, sendsRefunds], i) => ({
+		key: /** @type {Variant['key']} */ (key),
+		name: String(name),
+		url: urls[i],
+		sendsRefunds: Boolean(sendsRefunds),
+		// The checks of every delivery: answered, transactions in the ledger.
+		check: { deliveries: 0, bad: [], transactions: [] },
+	}));
 	/**
 	 * One block of one workflow: deliver, let the workers settle, read CPU; check every answer.
 	 * @param {Variant} variant @param {number} count @returns {Promise<Part>}
@@ -149,9 +122,7 @@ async function main() {
 		await sleep(SETTLE_MS);
 		const after = deployment.cpuSeconds();
 		const own = process.cpuUsage(ownBefore);
-		const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
-			checked.get(variant.key)
-		);
+		const { check } = variant;
 		check.deliveries += result.deliveries.length;
 		check.transactions.push(...storm.refundIds);
 		for (const delivery of result.deliveries) {
@@ -164,43 +135,37 @@ async function main() {
 				delivery.attempts > 1 ||
 				answer?.status !== 'APPLIED' ||
 				answer.transaction_id !== transactionId
-			)
-				check.bad.push(
-					`${delivery.id}: ${delivery.status ?? 'no 2xx'} after ${delivery.attempts} attempts, ${JSON.stringify(delivery.answer)} ${delivery.failures.join('; ')}`.slice(
-						0,
-						300,
-					),
-				);
+			) {
+				const line = `${delivery.id}: ${delivery.status ?? 'no 2xx'} after ${delivery.attempts} attempts, ${JSON.stringify(delivery.answer)} ${delivery.failures.join('; ')}`;
+				check.bad.push(line.slice(0, 300));
+			}
 		}
 		return {
 			deliveries: count,
 			elapsedMs: result.elapsedMs,
 			latencies: result.deliveries.map((d) => d.latencyMs),
 			main: after.main - before.main,
-			workers: after.workers.reduce(
-				(sum, seconds, i) => sum + seconds - (before.workers[i] ?? 0),
-				0,
-			),
+			workers: sum(after.workers.map((seconds, i) => seconds - (before.workers[i] ?? 0))),
 			postgres: after.postgres - before.postgres,
 			redis: after.redis - before.redis,
 			own: (own.user + own.system) / 1e6,
 			retried: result.deliveries.filter((d) => d.status === null || d.attempts > 1).length,
 		};
 	};
-	/** @param {Part[]} list @returns {Part} */
-	const total = (list) => ({
-		deliveries: list.reduce((sum, p) => sum + p.deliveries, 0),
-		elapsedMs: list.reduce((sum, p) => sum + p.elapsedMs, 0),
-		latencies: list.flatMap((p) => p.latencies),
-		main: list.reduce((sum, p) => sum + p.main, 0),
-		workers: list.reduce((sum, p) => sum + p.workers, 0),
-		postgres: list.reduce((sum, p) => sum + p.postgres, 0),
-		redis: list.reduce((sum, p) => sum + p.redis, 0),
-		own: list.reduce((sum, p) => sum + p.own, 0),
-		retried: list.reduce((sum, p) => sum + p.retried, 0),
-	});
+	/** Parts added up, their latencies put together. @param {Part[]} list @returns {Part} */
+	const total = (list) =>
+		/** @type {Part} */ (
+			Object.fromEntries(
+				Object.keys(list[0]).map((key) => {
+					const values = list.map((p) => p[/** @type {keyof Part} */ (key)]);
+					return [key, key === 'latencies' ? values.flat() : sum(/** @type {number[]} */ (values))];
+				}),
+			)
+		);
 	/** CPU ms per delivery. @param {Part} part @param {'main' | 'workers' | 'postgres' | 'redis' | 'own'} who */
 	const perDelivery = (part, who) => (part[who] * 1000) / part.deliveries;
+	const byVariant = () =>
+		Object.fromEntries(variants.map((v) => [v.key, /** @type {Part[]} */ ([])]));
 
 	/** @type {string[]} */
 	const rows = [];
@@ -211,12 +176,11 @@ async function main() {
 		for (const workers of WORKER_COUNTS) {
 			while (deployment.workers.length > workers)
 				await deployment.stopWorker(deployment.workers[deployment.workers.length - 1]);
-			/** @type {Record<string, Part[]>} each workflow's rounds */
-			const rounds = { node: [], handBuilt: [], baseline: [], unverified: [] };
+			/** each workflow's rounds */
+			const rounds = byVariant();
 			for (let round = 1; round <= ROUNDS; round++) {
 				const count = Math.min(ROUND, DELIVERIES - (round - 1) * ROUND);
-				/** @type {Record<string, Part[]>} */
-				const blocks = { node: [], handBuilt: [], baseline: [], unverified: [] };
+				const blocks = byVariant();
 				for (let block = 0, done = 0; done < count; block++, done += BLOCK) {
 					// node, hand-built, baseline; then baseline, hand-built, node; …
 					const order = block % 2 === 0 ? variants : [...variants].reverse();
@@ -228,24 +192,22 @@ async function main() {
 					`  ${workers} worker${workers > 1 ? 's' : ''}, round ${round}/${ROUNDS}, ${count} deliveries each; workers CPU ms/delivery: ${variants.map((v) => `${v.key} ${fmt(perDelivery(rounds[v.key][round - 1], 'workers'))}`).join(', ')}`,
 				);
 			}
+			/** A workflow's CPU ms per delivery, round by round. @param {string} key @param {'main' | 'workers'} who */
+			const perRound = (key, who) => rounds[key].map((p) => perDelivery(p, who));
 			for (const variant of variants) {
 				const all = total(rounds[variant.key]);
 				rows.push(
-					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${medianAndRange(
-						rounds[variant.key].map((p) => perDelivery(p, 'workers')),
-						1,
-					)} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
+					`| ${workers} | ${variant.name} | ${fmt(all.deliveries / (all.elapsedMs / 1000))} | ${percentile(all.latencies, 50)} | ${percentile(all.latencies, 99)} | ${fmt(perDelivery(all, 'main'))} | ${medianAndRange(perRound(variant.key, 'workers'), 1)} | ${fmt(perDelivery(all, 'postgres'))} | ${fmt(perDelivery(all, 'redis'))} | ${fmt(perDelivery(all, 'own'))} | ${all.retried} |`,
 				);
 			}
-			const increment = (/** @type {'node' | 'handBuilt'} */ key) =>
-				rounds[key].map(
-					(p, i) => perDelivery(p, 'workers') - perDelivery(rounds.baseline[i], 'workers'),
-				);
-			const triggerOverWebhook = rounds.node.map(
-				(p, i) => perDelivery(p, 'main') - perDelivery(rounds.unverified[i], 'main'),
+			/** Round by round, xs minus ys. @param {number[]} xs @param {number[]} ys */
+			const minus = (xs, ys) => xs.map((x, i) => x - ys[i]);
+			const nodeIncrement = minus(perRound('node', 'workers'), perRound('baseline', 'workers'));
+			const handBuiltIncrement = minus(
+				perRound('handBuilt', 'workers'),
+				perRound('baseline', 'workers'),
 			);
-			const nodeIncrement = increment('node');
-			const handBuiltIncrement = increment('handBuilt');
+			const [trigger, webhook] = [perRound('node', 'main'), perRound('unverified', 'main')];
 			const label = `${workers} worker${workers > 1 ? 's' : ''}`;
 			summary.push(
 				`${label}: worker CPU ms per delivery over the baseline's in the same round: node ${medianAndRange(nodeIncrement, 1)}, hand-built ${medianAndRange(handBuiltIncrement, 1)}`,
@@ -254,20 +216,12 @@ async function main() {
 					nodeIncrement,
 					handBuiltIncrement,
 				),
-				`${label}: main CPU ms per delivery, verified trigger ${medianAndRange(
-					rounds.node.map((p) => perDelivery(p, 'main')),
-					2,
-				)}, plain Webhook node ${medianAndRange(
-					rounds.unverified.map((p) => perDelivery(p, 'main')),
-					2,
-				)}; the trigger over the plain Webhook node, same round: ${medianAndRange(triggerOverWebhook, 2)}`,
+				`${label}: main CPU ms per delivery, verified trigger ${medianAndRange(trigger, 2)}, plain Webhook node ${medianAndRange(webhook, 2)}; the trigger over the plain Webhook node, same round: ${medianAndRange(minus(trigger, webhook), 2)}`,
 			);
 		}
 		const ledger = sandbox.instrumentation.refundLedger;
 		for (const variant of variants) {
-			const check = /** @type {NonNullable<ReturnType<typeof checked.get>>} */ (
-				checked.get(variant.key)
-			);
+			const { check } = variant;
 			const wrong = check.transactions.filter((id) => {
 				const entry = ledger.get(id);
 				return variant.sendsRefunds
@@ -280,13 +234,8 @@ async function main() {
 			if (check.bad.length > 0 || wrong.length > 0) {
 				process.exitCode = 1;
 				summary.push(...check.bad.slice(0, 5).map((line) => `  ${line}`));
-				if (wrong.length > 0)
-					summary.push(
-						`  ledger: ${wrong
-							.slice(0, 5)
-							.map((id) => `${id} ${JSON.stringify(ledger.get(id))}`)
-							.join(', ')}`,
-					);
+				const entries = wrong.slice(0, 5).map((id) => `${id} ${JSON.stringify(ledger.get(id))}`);
+				if (wrong.length > 0) summary.push(`  ledger: ${entries.join(', ')}`);
 			}
 		}
 		const header = [

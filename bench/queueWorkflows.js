@@ -67,6 +67,20 @@ function exampleWithRefundReplaced(webhookId, name, replacement) {
 	};
 }
 
+/**
+ * A node the bench adds, of n8n-nodes-base, with a numbered ID.
+ * @param {string} number @param {string} name @param {string} type @param {number} typeVersion
+ * @param {number[]} position @param {Record<string, any>} parameters
+ */
+const benchNode = (number, name, type, typeVersion, position, parameters) => ({
+	id: `c0de0000-0000-4000-8000-0000000000${number}`,
+	name,
+	type: `n8n-nodes-base.${type}`,
+	typeVersion,
+	position,
+	parameters,
+});
+
 /** @param {string} node @param {number} [index] */
 const to = (node, index = 0) => [{ node, type: 'main', index }];
 
@@ -127,6 +141,9 @@ return $input.all().map((item) => {
   const sign = crypto.createHmac('sha256', secret).update(message).digest('hex');
   return { json: { url, body, timestamp, sign } };
 });`;
+	const sendParameters = handBuiltHttpRequestParameters(apiKey, {
+		rawJsonBody: '={{ $json.body }}',
+	});
 	const workflow = exampleWithRefundReplaced(
 		webhookId,
 		'hand-built: Code + HTTP Request',
@@ -135,52 +152,35 @@ return $input.all().map((item) => {
 			return {
 				first: 'Sign refund request',
 				nodes: [
+					benchNode('01', 'Sign refund request', 'code', 2, [x, y], {
+						mode: 'runOnceForAllItems',
+						language: 'javaScript',
+						jsCode,
+					}),
 					{
-						id: 'c0de0000-0000-4000-8000-000000000001',
-						name: 'Sign refund request',
-						type: 'n8n-nodes-base.code',
-						typeVersion: 2,
-						position: [x, y],
-						parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode },
-					},
-					{
-						id: 'c0de0000-0000-4000-8000-000000000002',
-						name: 'Send refund',
-						type: 'n8n-nodes-base.httpRequest',
-						typeVersion: 4.2,
-						position: [x + 220, y],
-						parameters: handBuiltHttpRequestParameters(apiKey, {
-							rawJsonBody: '={{ $json.body }}',
-						}),
+						...benchNode('02', 'Send refund', 'httpRequest', 4.2, [x + 220, y], sendParameters),
 						onError: 'continueErrorOutput',
 					},
-					{
-						id: 'c0de0000-0000-4000-8000-000000000003',
-						name: 'Refund applied?',
-						type: 'n8n-nodes-base.if',
-						typeVersion: 2.2,
-						position: [x + 440, y],
-						parameters: {
-							conditions: {
-								options: {
-									caseSensitive: true,
-									leftValue: '',
-									typeValidation: 'strict',
-									version: 2,
-								},
-								conditions: [
-									{
-										id: 'c0de0000-0000-4000-8000-000000000004',
-										leftValue: '={{ $json.code }}',
-										rightValue: 0,
-										operator: { type: 'number', operation: 'equals' },
-									},
-								],
-								combinator: 'and',
+					benchNode('03', 'Refund applied?', 'if', 2.2, [x + 440, y], {
+						conditions: {
+							options: {
+								caseSensitive: true,
+								leftValue: '',
+								typeValidation: 'strict',
+								version: 2,
 							},
-							options: {},
+							conditions: [
+								{
+									id: 'c0de0000-0000-4000-8000-000000000004',
+									leftValue: '={{ $json.code }}',
+									rightValue: 0,
+									operator: { type: 'number', operation: 'equals' },
+								},
+							],
+							combinator: 'and',
 						},
-					},
+						options: {},
+					}),
 				],
 				connections: {
 					'Sign refund request': { main: [to('Send refund')] },
@@ -216,32 +216,21 @@ function unverifiedWorkflow() {
 	const trigger = workflow.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
 	if (!trigger) throw new Error('example (a) has no Payment Webhook Trigger');
 	const [x, y] = trigger.position;
-	const mapping = {
-		id: 'c0de0000-0000-4000-8000-000000000011',
-		name: 'Stripe fields',
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		position: [x + 120, y],
-		parameters: {
-			mode: 'raw',
-			jsonOutput:
-				"={{ { provider: 'stripe', eventType: $json.body.type, kind: 'refund', refundType: $json.body.data.object.refunded ? 'full' : 'partial', transactionId: $json.body.data.object.payment_intent, event: $json.body } }}",
-			options: {},
-		},
-	};
+	const mapping = benchNode('11', 'Stripe fields', 'set', 3.4, [x + 120, y], {
+		mode: 'raw',
+		jsonOutput:
+			"={{ { provider: 'stripe', eventType: $json.body.type, kind: 'refund', refundType: $json.body.data.object.refunded ? 'full' : 'partial', transactionId: $json.body.data.object.payment_intent, event: $json.body } }}",
+		options: {},
+	});
 	const webhookNode = {
-		id: trigger.id,
-		name: trigger.name,
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2.1,
-		position: [x, y],
-		webhookId: 'c0de0000-0000-4000-8000-000000000012',
-		parameters: {
+		...benchNode('12', trigger.name, 'webhook', 2.1, [x, y], {
 			httpMethod: 'POST',
 			path: webhook.path,
 			responseMode: 'responseNode',
 			options: {},
-		},
+		}),
+		id: trigger.id,
+		webhookId: 'c0de0000-0000-4000-8000-000000000012',
 	};
 	const connections = {
 		...workflow.connections,

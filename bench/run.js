@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * `npm run bench`: throughput of three ways to call the API from n8n, side by side, against the
+ * `npm run bench`: throughput of four ways to call the API from n8n, side by side, against the
  * sandbox in its own process (so that this process's CPU time is the client's alone):
  *   a. this node in n8n-core's engine;
  *   b. the hand-built alternative: v2 signatures computed per item as a Code node would, then
@@ -17,16 +17,14 @@
  * enough executions of `size` items to reach BENCH_ROUND_ITEMS items (3 executions of 1,000 by
  * default; one of 10,000), so that it lasts seconds, not one. The table gives each client's
  * medians (items/s and CPU per item with their min–max); the ratio lines are computed per round
- * (a of round i against d of round i) and print the median and min–max of those ratios:
- * `a/d median 0.97 (0.93–1.01), 7 rounds each`.
+ * (a of round i against d of round i) and print the median and min–max of those ratios.
  *
  * Then the memory round: one execution of BENCH_MEMORY_ITEMS items (100,000) for (a) and for (d),
  * each in a fresh process, interleaved, BENCH_MEMORY_ROUNDS times, with the sandbox's latency
  * lowered to BENCH_MEMORY_LATENCY_MS (0: the figure is memory, and 100,000 items at 20 ms and
  * concurrency 20 would take 3–4 minutes per client). Peak RSS growth is the kernel's high-water mark
  * (VmHWM, reset through /proc/self/clear_refs before the measured work; the 20 ms sampling where
- * that is not available) minus the RSS before it. Prints
- * `100,000 items in one execution: peak RSS growth a … MB, d … MB, a/d … (median of N rounds …)`.
+ * that is not available) minus the RSS before it.
  *
  * Prints markdown tables and ratio lines (progress goes to stderr). Targets are read from them,
  * never asserted: this machine is shared. On its 2 cores, quiet, `BENCH_SIZES=1000 npm run bench`
@@ -49,7 +47,7 @@ const path = require('node:path');
 
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
-const { track } = require('../support/services/processes');
+const { outputOf, track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');
 const { CONCURRENCY, NODES_BASE, VARIANTS } = require('./runClients');
@@ -66,6 +64,11 @@ const { SIZES, LATENCY_MS, ROUNDS, ROUND_ITEMS, MEMORY_ITEMS, MEMORY_ROUNDS, MEM
 		MEMORY_LATENCY_MS: 0,
 	});
 const LIMITED_CONCURRENCY = 20;
+const LIMITED_SETTINGS = {
+	latencyMs: LATENCY_MS,
+	maxConcurrent: LIMITED_CONCURRENCY,
+	retryAfterSeconds: 1,
+};
 
 /** The kernel's peak RSS of this process (VmHWM), in bytes, or undefined where /proc has none. */
 function highWaterMark() {
@@ -144,9 +147,7 @@ async function measureInChild() {
 		const total = { ok: 0, errors: 0, lost: 0 };
 		for (let run = 0; run < Number(executions); run++) {
 			const counts = await variant.run(url, Number(size));
-			total.ok += counts.ok;
-			total.errors += counts.errors;
-			total.lost += counts.lost;
+			for (const key of /** @type {const} */ (['ok', 'errors', 'lost'])) total[key] += counts[key];
 		}
 		return total;
 	});
@@ -167,11 +168,9 @@ function snapshot() {
 	if (process.env.BENCH_SNAPSHOT === '0') return { script: __filename, remove: () => {} };
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-code-'));
 	const notDotFolder = (/** @type {string} */ source) => !path.basename(source).startsWith('.');
+	const options = { recursive: true, filter: notDotFolder };
 	for (const entry of ['package.json', 'dist', 'support', 'bench'])
-		fs.cpSync(path.join(root, entry), path.join(dir, entry), {
-			recursive: true,
-			filter: notDotFolder,
-		});
+		fs.cpSync(path.join(root, entry), path.join(dir, entry), options);
 	for (const entry of ['node_modules', 'sandbox', 'scripts'])
 		fs.symlinkSync(path.join(root, entry), path.join(dir, entry));
 	return {
@@ -201,10 +200,8 @@ async function measureRound(script, id, size, executions, url, profileName) {
 			{ stdio: ['ignore', 'pipe', 'inherit'] },
 		),
 	);
-	let out = '';
-	child.stdout.on('data', (chunk) => (out += chunk));
-	const code = await new Promise((resolve) => child.once('exit', resolve));
-	const line = out.split('\n').find((text) => text.startsWith('RESULT '));
+	const { code, stdout } = await outputOf(child);
+	const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
 	if (code !== 0 || !line) throw new Error(`round ${id} × ${size} failed (exit ${code})`);
 	return JSON.parse(line.slice('RESULT '.length));
 }
@@ -217,10 +214,13 @@ async function main() {
 	const clients = (ONLY ?? ORDER).filter((id) => id !== 'b' || hasHttpRequestNode);
 	/** @type {Record<string, Record<string, any[]>>} by size, then client: one measurement per round */
 	const results = {};
-	/** @param {string} id @param {number} size @param {number} executions @param {number} latencyMs @param {string} [profileName] */
-	const round = async (id, size, executions, latencyMs, profileName) => {
+	/**
+	 * One round against a reset sandbox with `settings`.
+	 * @param {string} id @param {number} size @param {number} executions @param {object} settings @param {string} [profileName]
+	 */
+	const round = async (id, size, executions, settings, profileName) => {
 		await control(sandbox.url, 'reset', {});
-		await control(sandbox.url, 'settings', { latencyMs, maxConcurrent: null });
+		await control(sandbox.url, 'settings', { maxConcurrent: null, ...settings });
 		const m = await measureRound(code.script, id, size, executions, sandbox.url, profileName);
 		const stats = await control(sandbox.url, 'stats');
 		const items = size * executions;
@@ -231,42 +231,36 @@ async function main() {
 			cpuPerItemUs: (m.cpuMs / items) * 1000,
 		};
 	};
+	/** A figure of each round (the sandbox's stats included). @param {any[]} ms @param {string} key @returns {number[]} */
+	const of = (ms, key) => ms.map((m) => m[key] ?? m.stats[key]);
+	/** @param {any[]} ms @param {string} key */
+	const med = (ms, key) => fmt(median(of(ms, key)), 1);
+	const sum = (/** @type {number[]} */ values) => values.reduce((total, x) => total + x, 0);
+	/** The progress line of a round, with the time since the start. @param {string} what */
+	const progress = (what) =>
+		console.error(`[bench] ${what} (${fmt((performance.now() - began) / 1000)} s)`);
 	try {
 		for (const size of SIZES) {
 			const executions = Math.max(1, Math.round(ROUND_ITEMS / size));
 			results[size] = Object.fromEntries(clients.map((id) => [id, []]));
 			for (let r = 1; r <= ROUNDS; r++) {
-				const progress = [];
+				const speeds = [];
 				for (const id of clients) {
-					const m = await round(
-						id,
-						size,
-						executions,
-						LATENCY_MS,
-						`${id}-${size}x${executions}-${r}`,
-					);
+					const profileName = `${id}-${size}x${executions}-${r}`;
+					const m = await round(id, size, executions, { latencyMs: LATENCY_MS }, profileName);
 					results[size][id].push(m);
-					progress.push(`${id} ${fmt(m.itemsPerSecond)}/s`);
+					speeds.push(`${id} ${fmt(m.itemsPerSecond)}/s`);
 				}
-				console.error(
-					`[bench] ${fmt(size)} items × ${executions}, round ${r}/${ROUNDS}: ${progress.join(', ')} (${fmt((performance.now() - began) / 1000)} s)`,
-				);
+				progress(`${fmt(size)} items × ${executions}, round ${r}/${ROUNDS}: ${speeds.join(', ')}`);
 			}
 		}
 
 		const limited = [];
-		for (const id of ONLY ? [] : ['aDefault', 'b']) {
-			if (id === 'b' && !hasHttpRequestNode) continue;
-			await control(sandbox.url, 'reset', {});
-			await control(sandbox.url, 'settings', {
-				latencyMs: LATENCY_MS,
-				maxConcurrent: LIMITED_CONCURRENCY,
-				retryAfterSeconds: 1,
-			});
-			const m = await measureRound(code.script, id, 1000, 1, sandbox.url);
-			const stats = await control(sandbox.url, 'stats');
+		const limitedClients = ['aDefault', 'b'].filter((id) => id !== 'b' || hasHttpRequestNode);
+		for (const id of ONLY ? [] : limitedClients) {
+			const m = await round(id, 1000, 1, LIMITED_SETTINGS);
 			limited.push(
-				`| ${id === 'b' ? 'b' : 'a'}. ${VARIANTS[id].label} | ${m.ok} | ${m.errors} | ${m.lost} | ${stats.byStatus['429'] ?? 0} | ${fmt(m.elapsedMs / 1000, 1)} s |`,
+				`| ${id === 'b' ? 'b' : 'a'}. ${VARIANTS[id].label} | ${m.ok} | ${m.errors} | ${m.lost} | ${m.stats.byStatus['429'] ?? 0} | ${fmt(m.elapsedMs / 1000, 1)} s |`,
 			);
 		}
 
@@ -275,11 +269,11 @@ async function main() {
 		const memoryClients = ['a', 'd'].filter((id) => !ONLY || ONLY.includes(id));
 		if (MEMORY_ITEMS > 0 && memoryClients.length === 2) {
 			for (let r = 1; r <= MEMORY_ROUNDS; r++) {
-				const a = await round('a', MEMORY_ITEMS, 1, MEMORY_LATENCY_MS);
-				const d = await round('d', MEMORY_ITEMS, 1, MEMORY_LATENCY_MS);
+				const a = await round('a', MEMORY_ITEMS, 1, { latencyMs: MEMORY_LATENCY_MS });
+				const d = await round('d', MEMORY_ITEMS, 1, { latencyMs: MEMORY_LATENCY_MS });
 				memory.push({ a, d });
-				console.error(
-					`[bench] ${fmt(MEMORY_ITEMS)} items in one execution, round ${r}/${MEMORY_ROUNDS}: peak RSS growth a ${fmt(a.rssGrowthMb)} MB, d ${fmt(d.rssGrowthMb)} MB (${fmt((performance.now() - began) / 1000)} s)`,
+				progress(
+					`${fmt(MEMORY_ITEMS)} items in one execution, round ${r}/${MEMORY_ROUNDS}: peak RSS growth a ${fmt(a.rssGrowthMb)} MB, d ${fmt(d.rssGrowthMb)} MB`,
 				);
 			}
 		}
@@ -305,41 +299,29 @@ async function main() {
 					);
 					continue;
 				}
-				const of = (/** @type {(m: any) => number} */ pick) => ms.map(pick);
-				const sum = (/** @type {(m: any) => number} */ pick) =>
-					ms.reduce((total, m) => total + pick(m), 0);
 				console.log(
-					`| ${fmt(size)} | ${id}. ${label} | ${medianAndRange(
-						of((m) => m.itemsPerSecond),
-						0,
-					)} | ${fmt(median(of((m) => m.stats.p50Ms)), 1)} / ${fmt(median(of((m) => m.stats.p99Ms)), 1)} | ${sum((m) => m.errors)} | ${sum((m) => m.lost)} | ${medianAndRange(
-						of((m) => m.cpuPerItemUs),
-						0,
-					)} µs | ${fmt(median(of((m) => m.rssGrowthMb)), 1)} MB | ${fmt(median(of((m) => m.heapRetainedMb)), 1)} MB | ${Math.max(...of((m) => m.stats.peakInFlight))} |`,
+					`| ${fmt(size)} | ${id}. ${label} | ${medianAndRange(of(ms, 'itemsPerSecond'), 0)} | ${med(ms, 'p50Ms')} / ${med(ms, 'p99Ms')} | ${sum(of(ms, 'errors'))} | ${sum(of(ms, 'lost'))} | ${medianAndRange(of(ms, 'cpuPerItemUs'), 0)} µs | ${med(ms, 'rssGrowthMb')} MB | ${med(ms, 'heapRetainedMb')} MB | ${Math.max(...of(ms, 'peakInFlight'))} |`,
 				);
 			}
 		}
 		for (const size of SIZES) {
 			const byId = results[size];
-			const itemsPerSecond = (/** @type {string} */ id) => byId[id].map((m) => m.itemsPerSecond);
-			const cpuPerItem = (/** @type {string} */ id) => byId[id].map((m) => m.cpuPerItemUs);
+			const { a, b, d } = byId;
 			console.log(
 				`\n${fmt(size)} items per execution (${Math.max(1, Math.round(ROUND_ITEMS / size))} per round); ratios of round i's figures, then their median and range:`,
 			);
-			if (byId.a && byId.d) {
-				console.log(ratioLine('a/d', itemsPerSecond('a'), itemsPerSecond('d')));
-				console.log(ratioLine('a/d CPU per item', cpuPerItem('a'), cpuPerItem('d')));
+			if (a && d) {
+				console.log(ratioLine('a/d', of(a, 'itemsPerSecond'), of(d, 'itemsPerSecond')));
+				console.log(ratioLine('a/d CPU per item', of(a, 'cpuPerItemUs'), of(d, 'cpuPerItemUs')));
 				console.log(
-					`peak RSS growth, medians: a ${fmt(median(byId.a.map((m) => m.rssGrowthMb)), 1)} MB, d ${fmt(median(byId.d.map((m) => m.rssGrowthMb)), 1)} MB; heap retained after GC, medians: a ${fmt(median(byId.a.map((m) => m.heapRetainedMb)), 1)} MB, d ${fmt(median(byId.d.map((m) => m.heapRetainedMb)), 1)} MB${byId.b ? `, b ${fmt(median(byId.b.map((m) => m.heapRetainedMb)), 1)} MB` : ''}`,
+					`peak RSS growth, medians: a ${med(a, 'rssGrowthMb')} MB, d ${med(d, 'rssGrowthMb')} MB; heap retained after GC, medians: a ${med(a, 'heapRetainedMb')} MB, d ${med(d, 'heapRetainedMb')} MB${b ? `, b ${med(b, 'heapRetainedMb')} MB` : ''}`,
 				);
 			}
-			for (const [x, y] of [
-				['a', 'c'],
-				['a', 'b'],
-				['a50', 'b'],
-			]) {
+			for (const [x, y] of ['a/c', 'a/b', 'a50/b'].map((pair) => pair.split('/'))) {
 				if (byId[x] && byId[y])
-					console.log(ratioLine(`${x}/${y}`, itemsPerSecond(x), itemsPerSecond(y)));
+					console.log(
+						ratioLine(`${x}/${y}`, of(byId[x], 'itemsPerSecond'), of(byId[y], 'itemsPerSecond')),
+					);
 			}
 		}
 
@@ -370,7 +352,7 @@ async function main() {
 			});
 			const growthA = memory.map((pair) => pair.a.rssGrowthMb);
 			const growthD = memory.map((pair) => pair.d.rssGrowthMb);
-			const ratios = memory.map((pair) => pair.a.rssGrowthMb / pair.d.rssGrowthMb);
+			const ratios = growthA.map((a, i) => a / growthD[i]);
 			console.log(
 				`\n${fmt(MEMORY_ITEMS)} items in one execution: peak RSS growth a ${fmt(median(growthA))} MB, d ${fmt(median(growthD))} MB, a/d ${fmt(median(ratios), 2)} (median of ${rounds(ratios.length)}, range ${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}; sandbox latency ${MEMORY_LATENCY_MS} ms)`,
 			);

@@ -7,7 +7,6 @@
  * BENCH_CONCURRENCY (default 20) unless its label says otherwise.
  */
 const { createHmac, createHash } = require('node:crypto');
-const { existsSync } = require('node:fs');
 const path = require('node:path');
 const { Agent, request } = require('undici');
 
@@ -30,25 +29,49 @@ const NODES_BASE = path.join(n8nRelease().modules, 'n8n-nodes-base');
 const USER_ID = 'user_1001';
 const PATH = `/api/open/v1/promoters/${USER_ID}/statistics`;
 
+const hasError = (/** @type {any} */ json) => json.error !== undefined;
+/** The HTTP Request node passes an envelope with a non-zero code as a success: it is an error. */
+const failedEnvelope = (/** @type {any} */ json) => hasError(json) || json.code !== 0;
+
+/**
+ * Runs a one-node workflow on `size` items made by `item`, with the credential of the sandbox at
+ * `url`, and counts its node's output: failed items (by default those with an error), answered
+ * ones, and lost ones.
+ * @param {import('n8n-workflow').IWorkflowBase} workflow @param {string} url @param {number} size
+ * @param {() => import('n8n-workflow').IDataObject} item
+ * @param {Record<string, any>} [otherNodeTypes] @param {(json: any) => boolean} [failed]
+ */
+async function runCounted(workflow, url, size, item, otherNodeTypes = {}, failed = hasError) {
+	const credentials = {
+		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
+	};
+	const input = Array.from({ length: size }, () => ({ json: item() }));
+	const run = await runWorkflow(workflow, { credentials, input, otherNodeTypes });
+	const items = run.output(workflow.nodes[0].name);
+	const errors = items.filter((item) => failed(item.json)).length;
+	return { ok: items.length - errors, errors, lost: size - items.length };
+}
+
+/** `concurrency` workers calling `work(i)` for i from 0 to count - 1, each i once. @param {number} count @param {number} concurrency @param {(i: number) => Promise<void>} work */
+async function pool(count, concurrency, work) {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) await work(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
 /** (a) The node, in n8n's engine. @param {string} url @param {number} size @param {import('n8n-workflow').INodeParameters} options */
-async function runNode(url, size, options) {
+function runNode(url, size, options) {
 	const workflow = singleNodeWorkflow(
 		{ resource: 'promoter', operation: 'getStatistics', userId: '={{ $json.userId }}', options },
 		{ onError: 'continueRegularOutput' },
 	);
-	const credentials = {
-		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
-	};
-	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
-	const run = await runWorkflow(workflow, { credentials, input });
-	const items = run.output('Affiliate Tracking');
-	const errors = items.filter((/** @type {any} */ item) => item.json.error !== undefined).length;
-	return { ok: items.length - errors, errors, lost: size - items.length };
+	return runCounted(workflow, url, size, () => ({ userId: USER_ID }));
 }
 
-/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (support/n8n/n8nInstall.js), if there is one. */
+/** The HTTP Request node of the n8n 2.41.1 that `npm run setup:n8n` installs (support/n8n/n8nInstall.js). */
 function loadHttpRequestNode() {
-	if (!existsSync(NODES_BASE)) return undefined;
 	const { PackageDirectoryLoader } = require('n8n-core');
 	const loader = new PackageDirectoryLoader(NODES_BASE);
 	loader.loadNodeFromFile('dist/nodes/HttpRequest/HttpRequest.node.js');
@@ -62,12 +85,9 @@ function signLikeACodeNode(timestamp) {
 	return createHmac('sha256', SECRET).update(message).digest('hex');
 }
 
-/** (b) Code-node signatures + the HTTP Request node in the same engine. @param {string} url @param {number} size @param {any} httpRequestType */
-async function runHandBuilt(url, size, httpRequestType) {
+/** (b) Code-node signatures + the HTTP Request node in the same engine. @param {string} url @param {number} size */
+function runHandBuilt(url, size) {
 	const timestamp = String(Math.floor(Date.now() / 1000));
-	const input = Array.from({ length: size }, () => ({
-		json: { url: `${url}${PATH}`, timestamp, sign: signLikeACodeNode(timestamp) },
-	}));
 	const workflow = oneNodeWorkflow({
 		id: 'http',
 		name: 'HTTP Request',
@@ -77,17 +97,9 @@ async function runHandBuilt(url, size, httpRequestType) {
 		onError: 'continueRegularOutput',
 		parameters: handBuiltHttpRequestParameters(API_KEY),
 	});
-	const run = await runWorkflow(workflow, {
-		credentials: {},
-		input,
-		otherNodeTypes: { 'n8n-nodes-base.httpRequest': httpRequestType },
-	});
-	const items = run.output('HTTP Request');
-	// The HTTP Request node passes an envelope with a non-zero code as a success: count it as the error it is.
-	const errors = items.filter(
-		(/** @type {any} */ item) => item.json.error !== undefined || item.json.code !== 0,
-	).length;
-	return { ok: items.length - errors, errors, lost: size - items.length };
+	const item = () => ({ url: `${url}${PATH}`, timestamp, sign: signLikeACodeNode(timestamp) });
+	const httpRequest = { 'n8n-nodes-base.httpRequest': loadHttpRequestNode() };
+	return runCounted(workflow, url, size, item, httpRequest, failedEnvelope);
 }
 
 /**
@@ -121,59 +133,44 @@ const floorNodeType = {
 		const concurrency = /** @type {number} */ (this.getNodeParameter('concurrency', 0));
 		/** @type {import('n8n-workflow').INodeExecutionData[]} */
 		const out = new Array(items.length);
-		let next = 0;
-		const worker = async () => {
-			while (next < items.length) {
-				const item = next++;
-				const userId = /** @type {string} */ (this.getNodeParameter('userId', item));
-				const response = /** @type {any} */ (
-					await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						'affiliateTrackingApi',
-						{
-							method: 'GET',
-							url: `${data.baseUrl}/api/open/v1/promoters/${encodeURIComponent(userId)}/statistics`,
-							headers: { 'X-Api-Timestamp': String(Math.floor(Date.now() / 1000)) },
-							json: true,
-							returnFullResponse: true,
-							ignoreHttpStatusErrors: true,
-							disableFollowRedirect: true,
-							timeout: 30_000,
-						},
-						{ credentialsDecrypted },
-					)
-				);
-				out[item] = {
-					json: response.body.data ?? { error: response.body.message },
-					pairedItem: { item },
-				};
-			}
-		};
-		await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+		await pool(items.length, concurrency, async (item) => {
+			const userId = /** @type {string} */ (this.getNodeParameter('userId', item));
+			const response = /** @type {any} */ (
+				await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'affiliateTrackingApi',
+					{
+						method: 'GET',
+						url: `${data.baseUrl}/api/open/v1/promoters/${encodeURIComponent(userId)}/statistics`,
+						headers: { 'X-Api-Timestamp': String(Math.floor(Date.now() / 1000)) },
+						json: true,
+						returnFullResponse: true,
+						ignoreHttpStatusErrors: true,
+						disableFollowRedirect: true,
+						timeout: 30_000,
+					},
+					{ credentialsDecrypted },
+				)
+			);
+			out[item] = {
+				json: response.body.data ?? { error: response.body.message },
+				pairedItem: { item },
+			};
+		});
 		return [out];
 	},
 };
 
 /** (d) The helper floor in the same engine. @param {string} url @param {number} size */
-async function runFloor(url, size) {
+function runFloor(url, size) {
 	const workflow = oneNodeWorkflow(
 		packageNode('bench.helperFloor', 'Helper floor', {
 			userId: '={{ $json.userId }}',
 			concurrency: CONCURRENCY,
 		}),
 	);
-	const credentials = {
-		'videomax-v2': { baseUrl: url, apiKey: API_KEY, apiSecret: SECRET, signatureVersion: 'v2' },
-	};
-	const input = Array.from({ length: size }, () => ({ json: { userId: USER_ID } }));
-	const run = await runWorkflow(workflow, {
-		credentials,
-		input,
-		otherNodeTypes: { 'bench.helperFloor': floorNodeType },
-	});
-	const items = run.output('Helper floor');
-	const errors = items.filter((/** @type {any} */ item) => item.json.error !== undefined).length;
-	return { ok: items.length - errors, errors, lost: size - items.length };
+	const floor = { 'bench.helperFloor': floorNodeType };
+	return runCounted(workflow, url, size, () => ({ userId: USER_ID }), floor);
 }
 
 /** (c) undici at the same concurrency, signed with the package's signing core. @param {string} url @param {number} size */
@@ -183,24 +180,19 @@ async function runUndici(url, size) {
 		require(path.join(__dirname, '..', 'dist', 'nodes', 'shared', 'transport', 'signing'))
 	);
 	const dispatcher = new Agent({ connections: CONCURRENCY });
-	let next = 0;
 	let ok = 0;
 	let errors = 0;
-	const worker = async () => {
-		while (next < size) {
-			next++;
-			const timestamp = String(Math.floor(Date.now() / 1000));
-			const sign = signV2({ method: 'GET', path: PATH, query: '', timestamp, body: '' }, SECRET);
-			const response = await request(`${url}${PATH}`, {
-				dispatcher,
-				headers: { 'X-Api-Key': API_KEY, 'X-Api-Timestamp': timestamp, 'X-Api-Sign': sign },
-			});
-			const body = /** @type {any} */ (await response.body.json());
-			if (body.code === 0) ok++;
-			else errors++;
-		}
-	};
-	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+	await pool(size, CONCURRENCY, async () => {
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const sign = signV2({ method: 'GET', path: PATH, query: '', timestamp, body: '' }, SECRET);
+		const response = await request(`${url}${PATH}`, {
+			dispatcher,
+			headers: { 'X-Api-Key': API_KEY, 'X-Api-Timestamp': timestamp, 'X-Api-Sign': sign },
+		});
+		const body = /** @type {any} */ (await response.body.json());
+		if (body.code === 0) ok++;
+		else errors++;
+	});
 	await dispatcher.close();
 	return { ok, errors, lost: size - ok - errors };
 }
@@ -224,12 +216,12 @@ const VARIANTS = {
 	},
 	b: {
 		label: 'Code-node signatures (plain JS, in-process) + HTTP Request node (all items at once)',
-		run: (url, size) => runHandBuilt(url, size, loadHttpRequestNode()),
+		run: runHandBuilt,
 	},
-	c: { label: `raw undici (concurrency ${CONCURRENCY})`, run: (url, size) => runUndici(url, size) },
+	c: { label: `raw undici (concurrency ${CONCURRENCY})`, run: runUndici },
 	d: {
 		label: `helper floor: minimal node, httpRequestWithAuthentication (concurrency ${CONCURRENCY})`,
-		run: (url, size) => runFloor(url, size),
+		run: runFloor,
 	},
 };
 

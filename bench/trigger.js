@@ -75,11 +75,8 @@ async function main() {
 				/** @type {import('n8n-workflow').IDataObject | undefined} */
 				let staticData;
 				for (const name of POLLS) {
-					if (name.endsWith('changed')) {
-						for (const userId of userIds.slice(0, CHANGED)) {
-							sandbox.instrumentation.addActivity(PRODUCTS.videomax, userId, { clicks: 1 });
-						}
-					}
+					for (const userId of name.endsWith('changed') ? userIds.slice(0, CHANGED) : [])
+						sandbox.instrumentation.addActivity(PRODUCTS.videomax, userId, { clicks: 1 });
 					const requestsBefore = sandbox.requestCount;
 					const started = performance.now();
 					const cpuStart = process.cpuUsage();
@@ -117,38 +114,27 @@ async function main() {
 		'| promoters | concurrency | poll | time | requests | items | errors reported | CPU per promoter | static data |',
 	);
 	console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+	/** A figure of each round of a poll. @param {number} concurrency @param {string} name @param {string} key @returns {number[]} */
+	const of = (concurrency, name, key) => results[`${concurrency} ${name}`].map((m) => m[key]);
 	for (const concurrency of CONCURRENCIES) {
 		for (const name of POLLS) {
-			const ms = results[`${concurrency} ${name}`];
-			const of = (/** @type {(m: any) => number} */ pick) => ms.map(pick);
+			/** @param {string} key */
+			const figure = (key) => of(concurrency, name, key);
 			console.log(
-				`| ${fmt(PROMOTERS)} | ${concurrency} | ${name} | ${medianAndRange(
-					of((m) => m.elapsedS),
-					1,
-				)} s | ${median(of((m) => m.requests))} | ${median(of((m) => m.items))} | ${ms.reduce((total, m) => total + m.errors, 0)} | ${medianAndRange(
-					of((m) => m.cpuPerPromoterMs),
-					2,
-				)} ms | ${fmt(median(of((m) => m.staticKiB)))} KiB |`,
+				`| ${fmt(PROMOTERS)} | ${concurrency} | ${name} | ${medianAndRange(figure('elapsedS'), 1)} s | ${median(figure('requests'))} | ${median(figure('items'))} | ${figure('errors').reduce((total, n) => total + n, 0)} | ${medianAndRange(figure('cpuPerPromoterMs'), 2)} ms | ${fmt(median(figure('staticKiB')))} KiB |`,
 			);
 		}
 	}
 	console.log('\nConcurrency 5 against 20, round by round (time at 5 over time at 20):');
 	const [low, high] = CONCURRENCIES;
 	for (const name of POLLS) {
-		console.log(
-			ratioLine(
-				`poll time ${low}/${high} (${name})`,
-				results[`${low} ${name}`].map((m) => m.elapsedS),
-				results[`${high} ${name}`].map((m) => m.elapsedS),
-			),
-		);
+		const [lows, highs] = [low, high].map((concurrency) => of(concurrency, name, 'elapsedS'));
+		console.log(ratioLine(`poll time ${low}/${high} (${name})`, lows, highs));
 	}
-	const cpuOfRound = (/** @type {number} */ concurrency) =>
-		results[`${concurrency} ${POLLS[0]}`].map((_, i) =>
-			POLLS.reduce(
-				(total, name) => total + results[`${concurrency} ${name}`][i].cpuPerPromoterMs,
-				0,
-			),
+	/** CPU per promoter of the three polls, round by round. @param {number} concurrency */
+	const cpuOfRound = (concurrency) =>
+		of(concurrency, POLLS[0], 'cpuPerPromoterMs').map((_, i) =>
+			POLLS.reduce((total, name) => total + of(concurrency, name, 'cpuPerPromoterMs')[i], 0),
 		);
 	console.log(
 		ratioLine(`CPU per promoter ${low}/${high} (three polls)`, cpuOfRound(low), cpuOfRound(high)),
