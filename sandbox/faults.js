@@ -61,13 +61,9 @@ class Faults {
 		for (const fault of this.list) {
 			if ((fault.when ?? (fault.kind === 'malformedJson' ? 'after' : 'before')) !== when) continue;
 			if (fault.match !== '*' && fault.match !== route.cls) continue;
-			if (
-				fault.requestContains !== undefined &&
-				![raw.path, raw.query, raw.body.toString()].some((part) =>
-					part.includes(/** @type {string} */ (fault.requestContains)),
-				)
-			)
-				continue;
+			const wanted = fault.requestContains;
+			const parts = () => [raw.path, raw.query, raw.body.toString()];
+			if (wanted !== undefined && !parts().some((part) => part.includes(wanted))) continue;
 			if ((fault.times ?? Infinity) <= 0) continue;
 			if ((fault.probability ?? 1) < 1 && this.random() >= (fault.probability ?? 1)) continue;
 			fault.times = (fault.times ?? Infinity) - 1;

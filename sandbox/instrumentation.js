@@ -65,24 +65,6 @@ class Instrumentation {
 	}
 
 	/**
-	 * A signup of `userId` through `referral`, at the sandbox's now.
-	 * @param {ReturnType<Instrumentation['referral']>} referral @param {string} userId
-	 */
-	signUpThrough(referral, userId) {
-		const { product, campaignId, affiliateId } = referral;
-		this.state.createConversion(
-			product,
-			campaignId,
-			affiliateId,
-			'signup',
-			userId,
-			null,
-			0,
-			this.state.now(),
-		);
-	}
-
-	/**
 	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
 	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
 	 * first promoter with a referral code).
@@ -91,20 +73,16 @@ class Instrumentation {
 	 */
 	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
 		const referral = this.referral(product, promoterUserId);
-		const { campaignId, affiliateId } = referral;
 		return Array.from({ length: count }, (_, i) => {
 			const transactionId = `${prefix}_${i}`;
 			const userId = `${prefix}_user_${i}`;
-			this.signUpThrough(referral, userId);
+			this.state.createConversion(referral, 'signup', userId);
 			const purchase = this.state.createConversion(
-				product,
-				campaignId,
-				affiliateId,
+				referral,
 				'purchase',
 				userId,
 				transactionId,
 				1000,
-				this.state.now(),
 			);
 			this.state.addReward(purchase, null, 100, 'pending');
 			return transactionId;
@@ -121,7 +99,7 @@ class Instrumentation {
 		const referral = this.referral(product, promoterUserId);
 		return Array.from({ length: count }, (_, i) => {
 			const userId = `${prefix}_user_${i}`;
-			this.signUpThrough(referral, userId);
+			this.state.createConversion(referral, 'signup', userId);
 			return userId;
 		});
 	}
@@ -137,20 +115,11 @@ class Instrumentation {
 		const promoter = this.state.findPromoter(product, userId);
 		if (!promoter) throw new Error(`${userId} is not a promoter of ${product}`);
 		for (let i = 0; i < (activity.clicks ?? 0); i++) promoter.clicks.push(this.state.now());
-		if ((activity.payingCustomers ?? 0) > 0) {
-			this.addPurchases(
-				product,
-				activity.payingCustomers ?? 0,
-				`activity_${this.state.nextId}`,
-				userId,
-			);
-		}
+		const paying = activity.payingCustomers ?? 0;
+		if (paying > 0) this.addPurchases(product, paying, `activity_${this.state.nextId}`, userId);
 		if (activity.credit) {
-			promoter.wallet.push({
-				currency: activity.credit.currency,
-				availableCents: activity.credit.cents,
-				withdrawingCents: 0,
-			});
+			const { currency, cents } = activity.credit;
+			promoter.wallet.push({ currency, availableCents: cents, withdrawingCents: 0 });
 		}
 	}
 

@@ -16,77 +16,42 @@ const PRODUCTS = {
 
 /** @typedef {{ secret: string, version: 'v1'|'v2', product: string, status?: 'active'|'disabled'|'expired'|'deleted', allowlist?: string[], permissions?: string[] }} SeedKey */
 
+/**
+ * A seeded key, VideoMax's unless `more` says otherwise.
+ * @param {string} secret @param {'v1'|'v2'} version @param {Partial<SeedKey>} [more]
+ * @returns {SeedKey}
+ */
+const key = (secret, version, more = {}) => ({
+	secret,
+	version,
+	product: PRODUCTS.videomax,
+	...more,
+});
+
 /** @type {Record<string, SeedKey>} */
 const KEYS = {
-	pk_test_videomax_v2: {
-		secret: 'sk_test_videomax_v2_4f1c9a7e',
-		version: 'v2',
-		product: PRODUCTS.videomax,
-	},
-	pk_test_videomax_v1: {
-		secret: 'sk_test_videomax_v1_8b2d6e30',
-		version: 'v1',
-		product: PRODUCTS.videomax,
-	},
-	pk_test_photopal_v2: {
-		secret: 'sk_test_photopal_v2_93ac51f2',
-		version: 'v2',
-		product: PRODUCTS.photopal,
-	},
-	pk_test_photopal_v1: {
-		secret: 'sk_test_photopal_v1_27e8d4b6',
-		version: 'v1',
-		product: PRODUCTS.photopal,
-	},
-	pk_test_paused_v2: {
-		secret: 'sk_test_paused_v2_5d0f7a11',
-		version: 'v2',
-		product: PRODUCTS.paused,
-	},
-	pk_test_readonly_v2: {
-		secret: 'sk_test_readonly_v2_c3e9b845',
-		version: 'v2',
-		product: PRODUCTS.videomax,
+	pk_test_videomax_v2: key('sk_test_videomax_v2_4f1c9a7e', 'v2'),
+	pk_test_videomax_v1: key('sk_test_videomax_v1_8b2d6e30', 'v1'),
+	pk_test_photopal_v2: key('sk_test_photopal_v2_93ac51f2', 'v2', { product: PRODUCTS.photopal }),
+	pk_test_photopal_v1: key('sk_test_photopal_v1_27e8d4b6', 'v1', { product: PRODUCTS.photopal }),
+	pk_test_paused_v2: key('sk_test_paused_v2_5d0f7a11', 'v2', { product: PRODUCTS.paused }),
+	pk_test_readonly_v2: key('sk_test_readonly_v2_c3e9b845', 'v2', {
 		permissions: ['promoter:read'],
-	},
-	pk_test_adjustonly_v2: {
-		secret: 'sk_test_adjustonly_v2_61a4f0d9',
-		version: 'v2',
-		product: PRODUCTS.videomax,
+	}),
+	pk_test_adjustonly_v2: key('sk_test_adjustonly_v2_61a4f0d9', 'v2', {
 		permissions: ['conversion:adjust'],
-	},
-	pk_test_disabled_v2: {
-		secret: 'sk_test_disabled_v2_0e7b3c52',
-		version: 'v2',
-		product: PRODUCTS.videomax,
-		status: 'disabled',
-	},
-	pk_test_expired_v2: {
-		secret: 'sk_test_expired_v2_d94a2f68',
-		version: 'v2',
-		product: PRODUCTS.videomax,
-		status: 'expired',
-	},
-	pk_test_deleted_v2: {
-		secret: 'sk_test_deleted_v2_7c15e8a3',
-		version: 'v2',
-		product: PRODUCTS.videomax,
-		status: 'deleted',
-	},
+	}),
+	pk_test_disabled_v2: key('sk_test_disabled_v2_0e7b3c52', 'v2', { status: 'disabled' }),
+	pk_test_expired_v2: key('sk_test_expired_v2_d94a2f68', 'v2', { status: 'expired' }),
+	pk_test_deleted_v2: key('sk_test_deleted_v2_7c15e8a3', 'v2', { status: 'deleted' }),
 	/** Allowlisted to a documentation range: requests from loopback are refused. */
-	pk_test_allowlist_v2: {
-		secret: 'sk_test_allowlist_v2_b8f2c4e0',
-		version: 'v2',
-		product: PRODUCTS.videomax,
+	pk_test_allowlist_v2: key('sk_test_allowlist_v2_b8f2c4e0', 'v2', {
 		allowlist: ['203.0.113.0/24'],
-	},
+	}),
 	/** Allowlisted to loopback: requests from this machine pass. */
-	pk_test_loopback_v2: {
-		secret: 'sk_test_loopback_v2_2a6d9e17',
-		version: 'v2',
-		product: PRODUCTS.videomax,
+	pk_test_loopback_v2: key('sk_test_loopback_v2_2a6d9e17', 'v2', {
 		allowlist: ['127.0.0.1', '::1'],
-	},
+	}),
 };
 
 /** A secret that belongs to no key: signatures made with it fail verification. */
@@ -191,9 +156,6 @@ function seedData() {
 				username: '李雷',
 				referralCode: 'LILEI88',
 				joinedAt: SEED_TIME - 3 * DAY,
-				extraLinks: [],
-				wallet: [],
-				clicks: [],
 			},
 			{
 				// Not in the referral campaign: no code, no links, no funds.
@@ -203,9 +165,6 @@ function seedData() {
 				lang: 'en',
 				referralCode: null,
 				joinedAt: null,
-				extraLinks: [],
-				wallet: [],
-				clicks: [],
 			},
 		],
 		// Every seeded conversion is VideoMax's, referred by user_1001.

@@ -9,6 +9,9 @@ const crypto = require('node:crypto');
 /** @param {string | Buffer} data */
 const sha256 = (data) => crypto.createHash('sha256').update(data).digest('hex');
 
+/** @param {string} x @param {string} y */
+const order = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+
 /**
  * PHP SORT_NATURAL as a chunk comparison: the name is cut into digit runs and other runs;
  * digit runs compare by value (by length, then digits), or left-aligned when either starts
@@ -35,22 +38,12 @@ function strnatcmp(x, y) {
 			while (digit(b[je])) je++;
 			const runA = a.subarray(i, ie).toString();
 			const runB = b.subarray(j, je).toString();
-			let cmp;
-			if (runA[0] === '0' || runB[0] === '0') {
-				const n = Math.min(runA.length, runB.length);
-				cmp =
-					runA.slice(0, n) < runB.slice(0, n) ? -1 : runA.slice(0, n) > runB.slice(0, n) ? 1 : 0;
-				if (cmp === 0) cmp = Math.sign(runA.length - runB.length);
-			} else {
-				cmp =
-					runA.length !== runB.length
-						? Math.sign(runA.length - runB.length)
-						: runA < runB
-							? -1
-							: runA > runB
-								? 1
-								: 0;
-			}
+			const byLength = Math.sign(runA.length - runB.length);
+			const n = Math.min(runA.length, runB.length);
+			const cmp =
+				runA[0] === '0' || runB[0] === '0'
+					? order(runA.slice(0, n), runB.slice(0, n)) || byLength
+					: byLength || order(runA, runB);
 			if (cmp !== 0) return cmp;
 			i = ie;
 			j = je;

@@ -71,13 +71,8 @@ function relayRef(state, source, target) {
 		relay = state.addPromoter({
 			product: target.key,
 			userId,
-			status: 'approved',
-			lang: 'en',
 			referralCode: null,
 			joinedAt: state.now(),
-			extraLinks: [],
-			wallet: [],
-			clicks: [],
 		});
 	}
 	const psRef = `rl_${shortHash(key)}`;

@@ -13,6 +13,9 @@ const { isPaidType } = require('./state');
  * @typedef {import('./envelope').Envelope} Envelope
  */
 
+/** A transaction id as the spec takes it: a string or an integer. @param {unknown} v */
+const isTransactionId = (v) => typeof v === 'string' || Number.isInteger(v);
+
 /** The track/conversion fields the sandbox interprets. */
 const TRACKED_FIELDS = new Set([
 	'event_name',
@@ -47,17 +50,7 @@ function trackConversion(state, product, input) {
 			);
 		if (!state.campaignInProgress(product, ref.campaignId))
 			return fail(CODE.other, 'No campaign is available for this conversion');
-		const c = state.createConversion(
-			product,
-			ref.campaignId,
-			ref.affiliateId,
-			'signup',
-			invitedUserId,
-			null,
-			0,
-			state.now(),
-		);
-		return ok(conversionData(c));
+		return ok(conversionData(state.createConversion(ref, 'signup', invitedUserId)));
 	}
 	if (!signup)
 		return fail(
@@ -65,12 +58,8 @@ function trackConversion(state, product, input) {
 			'No signup was reported for this invited user; report the signup first',
 		);
 	const transactionId = input.transaction_id;
-	if (
-		transactionId !== undefined &&
-		!(typeof transactionId === 'string' || Number.isInteger(transactionId))
-	) {
+	if (transactionId !== undefined && !isTransactionId(transactionId))
 		return fail(CODE.invalid, 'The transaction_id field has an invalid format');
-	}
 	if (
 		eventName === 'purchase' &&
 		(transactionId === undefined || String(transactionId).trim() === '')
@@ -85,14 +74,11 @@ function trackConversion(state, product, input) {
 		return fail(CODE.other, 'No campaign is available for this conversion');
 	const cents = Math.round((value ?? 0) * 100);
 	const c = state.createConversion(
-		product,
-		signup.campaignId,
-		signup.affiliateId,
+		signup,
 		eventName,
 		invitedUserId,
 		transactionId === undefined ? null : String(transactionId).trim(),
 		cents,
-		state.now(),
 	);
 	// Fields the spec does not name ("payload of purchase and custom events: not shown") are
 	// kept as they arrived, so that tests can see what a client sent.
@@ -123,7 +109,7 @@ function refund(state, product, input) {
 	const raw = input.transaction_id;
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
 		return fail(CODE.invalid, 'The transaction_id field is required');
-	if (!(typeof raw === 'string' || Number.isInteger(raw)))
+	if (!isTransactionId(raw))
 		return fail(CODE.invalid, 'The transaction_id field has an invalid format');
 	const transactionId = String(raw).trim();
 	if (transactionId.length > 255)

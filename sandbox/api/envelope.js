@@ -22,11 +22,7 @@ const money = (cents) => (cents / 100).toFixed(2);
 /** @param {number} ms ISO 8601 in UTC+8 with its offset */
 const isoUtc8 = (ms) => new Date(ms + UTC8).toISOString().replace(/\.\d{3}Z$/, '+08:00');
 /** @param {number} ms "Y-m-d H:i:s" in UTC+8 */
-const ymdHisUtc8 = (ms) =>
-	new Date(ms + UTC8)
-		.toISOString()
-		.replace('T', ' ')
-		.replace(/\.\d{3}Z$/, '');
+const ymdHisUtc8 = (ms) => new Date(ms + UTC8).toISOString().slice(0, 19).replace('T', ' ');
 /** @param {string} text */
 const shortHash = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
 /** @param {unknown} v */

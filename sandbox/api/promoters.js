@@ -59,13 +59,8 @@ function promoterLogin(state, product, input) {
 		promoter = state.addPromoter({
 			product,
 			userId,
-			status: 'approved',
-			lang: 'en',
 			referralCode: referralCodeFor(product, userId),
 			joinedAt: state.now(),
-			extraLinks: [],
-			wallet: [],
-			clicks: [],
 		});
 	} else if (promoter.referralCode === null) {
 		promoter.referralCode = referralCodeFor(product, userId);
@@ -185,11 +180,9 @@ function balances(state, promoter) {
 	/** @type {Map<string, { available: number, pending: number, withdrawing: number }>} */
 	const byCurrency = new Map();
 	const entry = (/** @type {string} */ currency) => {
-		if (!byCurrency.has(currency))
-			byCurrency.set(currency, { available: 0, pending: 0, withdrawing: 0 });
-		return /** @type {{ available: number, pending: number, withdrawing: number }} */ (
-			byCurrency.get(currency)
-		);
+		let sums = byCurrency.get(currency);
+		if (!sums) byCurrency.set(currency, (sums = { available: 0, pending: 0, withdrawing: 0 }));
+		return sums;
 	};
 	for (const w of promoter.wallet) {
 		entry(w.currency).available += w.availableCents;

@@ -18,7 +18,9 @@ const { shortHash } = require('./envelope');
  * @typedef {{ product: string, promoter: string, event: string, invitedUserId: string, transactionId?: string,
  *   valueCents?: number, voided?: boolean, createdAt: number,
  *   rewards?: { status: string, cents: number, subRewards: { status: string, cents: number }[] }[] }} SeedConversion
- * @typedef {{ products: Product[], keys: Record<string, import('../seed').SeedKey>, promoters: SeedPromoter[], conversions: SeedConversion[] }} SeedData
+ * @typedef {Omit<SeedPromoter, 'status' | 'lang' | 'extraLinks' | 'wallet' | 'clicks'> & Partial<SeedPromoter>} NewPromoter
+ *   approved, in English and with no links, funds or clicks unless it says
+ * @typedef {{ products: Product[], keys: Record<string, import('../seed').SeedKey>, promoters: NewPromoter[], conversions: SeedConversion[] }} SeedData
  * @typedef {SeedPromoter & { stringId: string, affiliateId: number, phone?: string, themeMode: string }} Promoter
  * @typedef {{ id: number, product: string, campaignId: number, affiliateId: number, eventType: number, eventName: string,
  *   status: number, invitedUserId: string, transactionId: string|null, valueCents: number, createdAt: number,
@@ -60,11 +62,16 @@ class SandboxState {
 		for (const c of seed.conversions) this.addSeedConversion(c);
 	}
 
-	/** @param {SeedPromoter} seed */
+	/** @param {NewPromoter} seed */
 	addPromoter(seed) {
 		const affiliateId = this.nextId++;
 		/** @type {Promoter} */
 		const promoter = {
+			status: 'approved',
+			lang: 'en',
+			extraLinks: [],
+			wallet: [],
+			clicks: [],
 			...seed,
 			stringId: `ps_${shortHash(`${seed.product}|${seed.userId}`)}`,
 			affiliateId,
@@ -73,7 +80,7 @@ class SandboxState {
 		this.promoters.set(`${seed.product}|${seed.userId}`, promoter);
 		const campaign = this.products.get(seed.product)?.referralCampaign;
 		if (campaign) {
-			for (const code of [seed.referralCode, ...seed.extraLinks.map((l) => l.inviteCode)]) {
+			for (const code of [promoter.referralCode, ...promoter.extraLinks.map((l) => l.inviteCode)]) {
 				if (code)
 					this.refs.set(code, { product: seed.product, affiliateId, campaignId: campaign.id });
 			}
@@ -87,13 +94,11 @@ class SandboxState {
 		const campaign = this.products.get(seed.product)?.referralCampaign;
 		if (!promoter || !campaign) throw new Error(`bad seed conversion ${JSON.stringify(seed)}`);
 		const conversion = this.createConversion(
-			seed.product,
-			campaign.id,
-			promoter.affiliateId,
+			{ product: seed.product, campaignId: campaign.id, affiliateId: promoter.affiliateId },
 			seed.event,
 			seed.invitedUserId,
-			seed.transactionId ?? null,
-			seed.valueCents ?? 0,
+			seed.transactionId,
+			seed.valueCents,
 			seed.createdAt,
 		);
 		conversion.voided = seed.voided === true;
@@ -105,18 +110,18 @@ class SandboxState {
 	}
 
 	/**
-	 * @param {string} product @param {number} campaignId @param {number} affiliateId @param {string} eventName
-	 * @param {string} invitedUserId @param {string|null} transactionId @param {number} valueCents @param {number} createdAt
+	 * A conversion attributed to `by`'s promoter and campaign, made now unless `createdAt` says.
+	 * @param {Pick<Conversion, 'product' | 'campaignId' | 'affiliateId'>} by @param {string} eventName
+	 * @param {string} invitedUserId @param {string|null} [transactionId] @param {number} [valueCents]
+	 * @param {number} [createdAt]
 	 */
 	createConversion(
-		product,
-		campaignId,
-		affiliateId,
+		{ product, campaignId, affiliateId },
 		eventName,
 		invitedUserId,
-		transactionId,
-		valueCents,
-		createdAt,
+		transactionId = null,
+		valueCents = 0,
+		createdAt = this.now(),
 	) {
 		/** @type {Conversion} */
 		const conversion = {

@@ -12,18 +12,24 @@ import { PROVIDERS } from '../../nodes/PaymentWebhookTrigger/providers';
 import { loadPackage } from '../../support/n8n/core/packageLoader';
 import { scenario } from '../../support/scenarios';
 
+let loader: Awaited<ReturnType<typeof loadPackage>>;
+beforeAll(async () => (loader = await loadPackage()));
+const describedAs = (node: string) =>
+	loader.nodeTypes[node].type.description as INodeTypeDescription;
+/** The values a selector offers. */
+const values = (property: INodeProperties | undefined) =>
+	(property?.options as INodePropertyOptions[]).map((o) => o.value);
+
 describe(scenario('package.description'), () => {
 	let description: INodeTypeDescription;
 	let properties: INodeProperties[];
 
-	beforeAll(async () => {
-		const loader = await loadPackage();
-		description = loader.nodeTypes.affiliateTracking.type.description as INodeTypeDescription;
+	beforeAll(() => {
+		description = describedAs('affiliateTracking');
 		properties = description.properties;
 	});
 
-	it('keeps the names of the design contract', async () => {
-		const loader = await loadPackage();
+	it('keeps the names of the design contract', () => {
 		expect(description).toMatchObject({
 			name: 'affiliateTracking',
 			displayName: 'Affiliate Tracking',
@@ -47,8 +53,6 @@ describe(scenario('package.description'), () => {
 	});
 
 	it("offers exactly the router's resources and, per resource, its operations", () => {
-		const values = (property: INodeProperties | undefined) =>
-			(property?.options as INodePropertyOptions[]).map((o) => o.value);
 		expect(values(properties.find((p) => p.name === 'resource'))).toEqual(Object.keys(OPERATIONS));
 		const selectors = properties.filter((p) => p.name === 'operation');
 		expect(selectors).toHaveLength(Object.keys(OPERATIONS).length);
@@ -111,12 +115,7 @@ describe(scenario('package.description'), () => {
 
 describe(scenario('pollingTrigger.description'), () => {
 	let description: INodeTypeDescription;
-
-	beforeAll(async () => {
-		const loader = await loadPackage();
-		description = loader.nodeTypes.affiliateTrackingTrigger.type
-			.description as INodeTypeDescription;
-	});
+	beforeAll(() => (description = describedAs('affiliateTrackingTrigger')));
 
 	it('is a polling trigger with the same credential', () => {
 		expect(description).toMatchObject({
@@ -128,8 +127,7 @@ describe(scenario('pollingTrigger.description'), () => {
 			version: 1,
 		});
 		expect(description.credentials).toEqual([{ name: 'affiliateTrackingApi', required: true }]);
-		const event = description.properties.find((p) => p.name === 'event');
-		expect((event?.options as INodePropertyOptions[]).map((o) => o.value)).toEqual([
+		expect(values(description.properties.find((p) => p.name === 'event'))).toEqual([
 			'promoterBalanceChanged',
 			'promoterResultsChanged',
 		]);
@@ -154,12 +152,7 @@ describe(scenario('pollingTrigger.description'), () => {
 
 describe(scenario('paymentWebhook.description'), () => {
 	let description: INodeTypeDescription;
-	let loader: Awaited<ReturnType<typeof loadPackage>>;
-
-	beforeAll(async () => {
-		loader = await loadPackage();
-		description = loader.nodeTypes.paymentWebhookTrigger.type.description as INodeTypeDescription;
-	});
+	beforeAll(() => (description = describedAs('paymentWebhookTrigger')));
 
 	it('is a webhook trigger with its own signing credential and no provider API key', () => {
 		expect(description).toMatchObject({
@@ -190,8 +183,6 @@ describe(scenario('paymentWebhook.description'), () => {
 
 	// Each provider's Events parameter and its defaults: test/paymentWebhook/events.unit.test.ts.
 	it('offers every registered provider, an events list for each, the response modes and the options', () => {
-		const values = (property: INodeProperties | undefined) =>
-			(property?.options as INodePropertyOptions[]).map((o) => o.value);
 		const byName = (name: string) => description.properties.filter((p) => p.name === name);
 		const [provider] = byName('provider');
 		expect(provider).toMatchObject({ noDataExpression: true, default: 'stripe' });

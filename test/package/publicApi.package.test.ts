@@ -4,6 +4,7 @@
  * signed requests sent to the sandbox with fetch.
  */
 import { installIntoApp } from '../../support/n8n/installIntoApp';
+import type { Answer } from '../../support/services/client';
 import { KEYS, useSandbox } from '../../support/services/sandbox';
 import { scenario } from '../../support/scenarios';
 
@@ -32,11 +33,7 @@ describe(scenario('package.publicApi'), () => {
 
 	async function send(request: ReturnType<PublicApi['buildSignedRequest']>) {
 		const answer = await fetch(request.url, request);
-		return (await answer.json()) as {
-			code: number;
-			message: string;
-			data: Record<string, unknown>;
-		};
+		return (await answer.json()) as NonNullable<Answer['json']>;
 	}
 
 	/** A promoter center login for library_user, signed with `credential`, as the service answers it. */

@@ -1,8 +1,8 @@
-/** What the sandbox's contract tests share: the keys, a header change after signing, a relay code. */
+/** What the contract tests share: keys, a header change after signing, a relay code, a balance. */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/server';
-import { signedCall } from '../../support/services/client';
+import { signedCall, type Call } from '../../support/services/client';
 
 export const V2 = 'pk_test_videomax_v2';
 export const V1 = 'pk_test_videomax_v1';
@@ -22,13 +22,23 @@ export const relayBody = {
 	extra: { name: 'Ada' },
 };
 
+/** Signed POSTs and GETs to `sandbox`, with the v2 key unless told. */
+export function sender(sandbox: Sandbox) {
+	return {
+		post: (path: string, body: unknown, apiKey = V2) =>
+			signedCall(sandbox, apiKey, { method: 'POST', path, body }),
+		get: (path: string, qs?: Call['qs'], apiKey = V2) =>
+			signedCall(sandbox, apiKey, { method: 'GET', path, qs }),
+	};
+}
+
 /** A one-time code PhotoPal issues for VideoMax (POST /oauth/authorize). */
 export async function issueCode(sandbox: Sandbox, apiKey = 'pk_test_photopal_v2') {
-	const answer = await signedCall(sandbox, apiKey, {
-		method: 'POST',
-		path: '/oauth/authorize',
-		body: relayBody,
-	});
+	const answer = await sender(sandbox).post('/oauth/authorize', relayBody, apiKey);
 	expect(answer.json?.code).toBe(0);
 	return answer.json?.data as { code: string; redirect_url: string };
+}
+
+export function balance(currency: string, available: string, pending: string, withdrawing: string) {
+	return { object: 'balance', currency, available, pending, withdrawing };
 }

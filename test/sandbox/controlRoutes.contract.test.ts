@@ -8,30 +8,25 @@ import { signedCall } from '../../support/services/client';
 import { useSandbox } from '../../support/services/sandbox';
 import { percentile } from '../../sandbox';
 import { scenario } from '../../support/scenarios';
-import { V1, V2, withHeaders } from './contractCalls';
+import { balance, sender, V1, V2, withHeaders } from './contractCalls';
 
 const sandbox = useSandbox();
+const { post, get } = sender(sandbox);
 
 describe(scenario('sandbox.activityRoute'), () => {
+	const activity = (body: object) =>
+		request(`${sandbox.url}/__sandbox/activity`, { method: 'POST', body: JSON.stringify(body) });
 	const statisticsOf = async (userId: string) =>
-		(
-			await signedCall(sandbox, V2, {
-				method: 'GET',
-				path: `/promoters/${userId}/statistics`,
-			})
-		).json?.data as Record<string, unknown>;
+		(await get(`/promoters/${userId}/statistics`)).json?.data as Record<string, unknown>;
 
 	it("records clicks, paying customers and credit that the promoter's figures then show", async () => {
 		const before = await statisticsOf('user_1002');
-		const answer = await request(`${sandbox.url}/__sandbox/activity`, {
-			method: 'POST',
-			body: JSON.stringify({
-				product: 'prd_videomax',
-				userId: 'user_1002',
-				clicks: 3,
-				payingCustomers: 2,
-				credit: { currency: 'GBP', cents: 750 },
-			}),
+		const answer = await activity({
+			product: 'prd_videomax',
+			userId: 'user_1002',
+			clicks: 3,
+			payingCustomers: 2,
+			credit: { currency: 'GBP', cents: 750 },
 		});
 		expect(answer.statusCode).toBe(200);
 		expect(await answer.body.json()).toEqual({ recorded: true });
@@ -41,24 +36,12 @@ describe(scenario('sandbox.activityRoute'), () => {
 			Number(before.signups) + 2,
 			Number(before.paying_customers) + 2,
 		]);
-		const balances = await signedCall(sandbox, V2, {
-			method: 'GET',
-			path: '/promoters/user_1002/balances',
-		});
-		expect(balances.json?.data).toContainEqual({
-			object: 'balance',
-			currency: 'GBP',
-			available: '7.50',
-			pending: '0.00',
-			withdrawing: '0.00',
-		});
+		const balances = await get('/promoters/user_1002/balances');
+		expect(balances.json?.data).toContainEqual(balance('GBP', '7.50', '0.00', '0.00'));
 	});
 
 	it('refuses a user who is not a promoter of the product', async () => {
-		const answer = await request(`${sandbox.url}/__sandbox/activity`, {
-			method: 'POST',
-			body: JSON.stringify({ product: 'prd_videomax', userId: 'nobody', clicks: 1 }),
-		});
+		const answer = await activity({ product: 'prd_videomax', userId: 'nobody', clicks: 1 });
 		expect(answer.statusCode).toBe(400);
 		expect(await answer.body.json()).toEqual({
 			error: 'nobody is not a promoter of prd_videomax',
@@ -73,16 +56,11 @@ describe(scenario('sandbox.callsRoute'), () => {
 	};
 
 	it('records each call as received, with its key, key version and signature check', async () => {
-		await signedCall(sandbox, V2, {
-			method: 'GET',
-			path: '/promoters/user_1001/statistics',
-			qs: { start_date: '2026-01-01', end_date: '2026-12-31' },
+		await get('/promoters/user_1001/statistics', {
+			start_date: '2026-01-01',
+			end_date: '2026-12-31',
 		});
-		await signedCall(sandbox, V1, {
-			method: 'POST',
-			path: '/promoter/login',
-			body: { user_id: 'calls_v1', username: 'Zoë' },
-		});
+		await post('/promoter/login', { user_id: 'calls_v1', username: 'Zoë' }, V1);
 		await signedCall(
 			sandbox,
 			V2,

@@ -6,13 +6,16 @@
 import { signedCall } from '../../support/services/client';
 import { useSandbox } from '../../support/services/sandbox';
 import { scenario } from '../../support/scenarios';
-import { issueCode, relayBody, V2 } from './contractCalls';
+import { issueCode, relayBody, sender, V2 } from './contractCalls';
 
 const sandbox = useSandbox();
+const { post, get } = sender(sandbox);
+const PHOTOPAL = 'pk_test_photopal_v2';
 
 describe(scenario('sandbox.trackRefund'), () => {
-	const refund = (body: object, apiKey = V2) =>
-		signedCall(sandbox, apiKey, { method: 'POST', path: '/track/refund', body });
+	const refund = (body: object) => post('/track/refund', body);
+	const required = 'The transaction_id field is required';
+	const badFormat = 'The transaction_id field has an invalid format';
 	const rows: Array<[string, object, number, string]> = [
 		[
 			'no conversion with that id',
@@ -20,30 +23,10 @@ describe(scenario('sandbox.trackRefund'), () => {
 			1000001,
 			'The conversion for the specified transaction was not found',
 		],
-		[
-			'empty transaction_id',
-			{ transaction_id: '' },
-			1000005,
-			'The transaction_id field is required',
-		],
-		[
-			'whitespace-only transaction_id',
-			{ transaction_id: '   ' },
-			1000005,
-			'The transaction_id field is required',
-		],
-		[
-			'transaction_id neither string nor integer',
-			{ transaction_id: 1.5 },
-			1000005,
-			'The transaction_id field has an invalid format',
-		],
-		[
-			'transaction_id as an object',
-			{ transaction_id: { id: 1 } },
-			1000005,
-			'The transaction_id field has an invalid format',
-		],
+		['empty transaction_id', { transaction_id: '' }, 1000005, required],
+		['whitespace-only transaction_id', { transaction_id: '   ' }, 1000005, required],
+		['transaction_id neither string nor integer', { transaction_id: 1.5 }, 1000005, badFormat],
+		['transaction_id as an object', { transaction_id: { id: 1 } }, 1000005, badFormat],
 		[
 			'transaction_id over 255 characters',
 			{ transaction_id: 'x'.repeat(256) },
@@ -128,10 +111,8 @@ describe(scenario('sandbox.trackRefund'), () => {
 	});
 	it('a refunded purchase leaves the paying-customer statistics', async () => {
 		const stats = async () =>
-			(await signedCall(sandbox, V2, { method: 'GET', path: '/promoters/user_1001/statistics' }))
-				.json?.data.paying_customers;
-		const track = (body: object) =>
-			signedCall(sandbox, V2, { method: 'POST', path: '/track/conversion', body });
+			(await get('/promoters/user_1001/statistics')).json?.data.paying_customers;
+		const track = (body: object) => post('/track/conversion', body);
 		await track({ event_name: 'signup', invited_user_id: 'new_buyer', invite_code: 'ADA2026' });
 		await track({
 			event_name: 'purchase',
@@ -148,13 +129,9 @@ describe(scenario('sandbox.trackRefund'), () => {
 describe(scenario('sandbox.relay'), () => {
 	it('a code is redeemed once, by the target product only, before it expires', async () => {
 		const exchange = (code: string, apiKey = V2) =>
-			signedCall(sandbox, apiKey, {
-				method: 'POST',
-				path: '/oauth/getUserByAuthorizationCode',
-				body: { code },
-			});
+			post('/oauth/getUserByAuthorizationCode', { code }, apiKey);
 		const { code } = await issueCode(sandbox);
-		expect((await exchange(code, 'pk_test_photopal_v2')).json?.message).toBe(
+		expect((await exchange(code, PHOTOPAL)).json?.message).toBe(
 			'The authorization code does not belong to this product',
 		);
 		expect((await exchange(code)).json?.code).toBe(0);
@@ -176,22 +153,12 @@ describe(scenario('sandbox.relay'), () => {
 			sandbox.clockOffsetSeconds = 0;
 		}
 		expect((await exchange('never-issued')).json?.code).toBe(1000001);
-		expect(
-			(
-				await signedCall(sandbox, V2, {
-					method: 'POST',
-					path: '/oauth/getUserByAuthorizationCode',
-					body: { x_auth_code: code },
-				})
-			).json?.message,
-		).toBe('The code field is required');
+		const misnamed = await post('/oauth/getUserByAuthorizationCode', { x_auth_code: code });
+		expect(misnamed.json?.message).toBe('The code field is required');
 	});
 	it('authorizeAndRedirect to an unknown product answers the envelope, not a redirect', async () => {
-		const answer = await signedCall(sandbox, 'pk_test_photopal_v2', {
-			method: 'GET',
-			path: '/oauth/authorizeAndRedirect',
-			qs: { product_key: 'prd_photopal', target_product_key: 'prd_nope', user_id: 'u' },
-		});
+		const qs = { product_key: 'prd_photopal', target_product_key: 'prd_nope', user_id: 'u' };
+		const answer = await get('/oauth/authorizeAndRedirect', qs, PHOTOPAL);
 		expect(answer.status).toBe(200);
 		expect(answer.json).toEqual({
 			code: 1000001,
@@ -200,11 +167,8 @@ describe(scenario('sandbox.relay'), () => {
 		});
 	});
 	it('authorize to a product whose affiliate campaign is paused fails', async () => {
-		const answer = await signedCall(sandbox, 'pk_test_photopal_v2', {
-			method: 'POST',
-			path: '/oauth/authorize',
-			body: { ...relayBody, target_product_key: 'prd_pausedapp' },
-		});
+		const body = { ...relayBody, target_product_key: 'prd_pausedapp' };
+		const answer = await post('/oauth/authorize', body, PHOTOPAL);
 		expect(answer.json).toEqual({
 			code: 6000000,
 			message: 'The target product has no affiliate campaign in progress',
@@ -215,34 +179,22 @@ describe(scenario('sandbox.relay'), () => {
 		const { redirect_url: redirectUrl } = await issueCode(sandbox);
 		const psRef = new URL(redirectUrl).searchParams.get('ps_ref');
 		const signup = { event_name: 'signup', invited_user_id: 'vm_77', invite_code: psRef };
-		const first = await signedCall(sandbox, V2, {
-			method: 'POST',
-			path: '/track/conversion',
-			body: signup,
-		});
+		const first = await post('/track/conversion', signup);
 		expect(first.json?.data).toMatchObject({
 			event_type: 1,
 			event_name: 'signup',
 			status: 1,
 			campaign_id: 201,
 		});
-		const again = await signedCall(sandbox, V2, {
-			method: 'POST',
-			path: '/track/conversion',
-			body: signup,
-		});
+		const again = await post('/track/conversion', signup);
 		expect(again.json?.message).toBe('The conversion event already exists');
 	});
 	it('a purchase needs an earlier signup of the same user', async () => {
-		const answer = await signedCall(sandbox, V2, {
-			method: 'POST',
-			path: '/track/conversion',
-			body: {
-				event_name: 'purchase',
-				invited_user_id: 'stranger',
-				transaction_id: 't',
-				conversion_value: 1,
-			},
+		const answer = await post('/track/conversion', {
+			event_name: 'purchase',
+			invited_user_id: 'stranger',
+			transaction_id: 't',
+			conversion_value: 1,
 		});
 		expect(answer.json?.code).toBe(1000005);
 	});

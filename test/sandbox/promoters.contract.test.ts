@@ -4,115 +4,82 @@
  */
 import { request } from 'undici';
 
-import { signedCall } from '../../support/services/client';
 import { useSandbox } from '../../support/services/sandbox';
 import { scenario } from '../../support/scenarios';
-import { V1, V2 } from './contractCalls';
+import { balance, sender, V1, V2 } from './contractCalls';
 
 const sandbox = useSandbox();
+const { post, get } = sender(sandbox);
 
 describe(scenario('sandbox.promoterReads'), () => {
-	const get = (path: string, qs?: Record<string, string>, apiKey = V2) =>
-		signedCall(sandbox, apiKey, { method: 'GET', path, qs });
-	const rows: Array<[string, string, Record<string, string> | undefined, string, number, string]> =
+	const one = '/promoters/user_1001';
+	const badUserId = 'The user_id path parameter has an invalid format';
+	const v2Only = 'This endpoint requires signature version 2';
+	// [name, code, message, path, the query and the key (V2) it is signed by where given]
+	type Row = [string, number, string, string, { qs?: Record<string, string>; by?: string }?];
+	const rows: Row[] = [
+		['unknown promoter', 1000001, 'The promoter was not found', '/promoters/nobody'],
+		['v1 key', 1000004, v2Only, `${one}/links`, { by: V1 }],
 		[
-			[
-				'unknown promoter',
-				'/promoters/nobody',
-				undefined,
-				V2,
-				1000001,
-				'The promoter was not found',
-			],
-			[
-				'v1 key',
-				'/promoters/user_1001/links',
-				undefined,
-				V1,
-				1000004,
-				'This endpoint requires signature version 2',
-			],
-			[
-				'other authentication failure',
-				'/promoters/user_1001/balances',
-				undefined,
-				'pk_test_disabled_v2',
-				1000004,
-				'The API key is disabled',
-			],
-			[
-				'missing promoter:read (reported under 6000000)',
-				'/promoters/user_1001',
-				undefined,
-				'pk_test_adjustonly_v2',
-				6000000,
-				'Missing required permission: promoter:read',
-			],
-			[
-				'empty user_id',
-				'/promoters/',
-				undefined,
-				V2,
-				6000000,
-				'The user_id path parameter has an invalid format',
-			],
-			[
-				'user_id over 255 characters',
-				`/promoters/${'u'.repeat(256)}/links`,
-				undefined,
-				V2,
-				6000000,
-				'The user_id path parameter has an invalid format',
-			],
-			[
-				'unknown expand value',
-				'/promoters/user_1001',
-				{ expand: 'links,wallet' },
-				V2,
-				6000000,
-				'Unsupported expand value: wallet',
-			],
-			[
-				'start_date not Y-m-d',
-				'/promoters/user_1001/statistics',
-				{ start_date: '2026-2-1' },
-				V2,
-				6000000,
-				'The start_date parameter must use the Y-m-d format',
-			],
-			[
-				'end_date not a real date',
-				'/promoters/user_1001/statistics',
-				{ end_date: '2026-13-01' },
-				V2,
-				6000000,
-				'The end_date parameter must use the Y-m-d format',
-			],
-			[
-				'reversed range',
-				'/promoters/user_1001/statistics',
-				{ start_date: '2026-03-02', end_date: '2026-03-01' },
-				V2,
-				6000000,
-				'The start_date must not be later than the end_date',
-			],
-		];
-	it.each(rows)('%s', async (_name, path, qs, apiKey, code, message) => {
-		expect((await get(path, qs, apiKey)).json).toEqual({ code, message, data: null });
-	});
-	it('a query value holding "=" is read whole, not cut at the "="', async () => {
-		expect((await get('/promoters/user_1001/statistics?start_date=2026-03-01=x')).json).toEqual({
-			code: 6000000,
-			message: 'The start_date parameter must use the Y-m-d format',
-			data: null,
-		});
-	});
-	it('expand given as an array', async () => {
-		expect((await get('/promoters/user_1001?expand[]=links')).json).toEqual({
-			code: 6000000,
-			message: 'The expand parameter has an invalid format',
-			data: null,
-		});
+			'other authentication failure',
+			1000004,
+			'The API key is disabled',
+			`${one}/balances`,
+			{ by: 'pk_test_disabled_v2' },
+		],
+		[
+			'missing promoter:read (reported under 6000000)',
+			6000000,
+			'Missing required permission: promoter:read',
+			one,
+			{ by: 'pk_test_adjustonly_v2' },
+		],
+		['empty user_id', 6000000, badUserId, '/promoters/'],
+		['user_id over 255 characters', 6000000, badUserId, `/promoters/${'u'.repeat(256)}/links`],
+		[
+			'unknown expand value',
+			6000000,
+			'Unsupported expand value: wallet',
+			one,
+			{ qs: { expand: 'links,wallet' } },
+		],
+		[
+			'start_date not Y-m-d',
+			6000000,
+			'The start_date parameter must use the Y-m-d format',
+			`${one}/statistics`,
+			{ qs: { start_date: '2026-2-1' } },
+		],
+		[
+			'end_date not a real date',
+			6000000,
+			'The end_date parameter must use the Y-m-d format',
+			`${one}/statistics`,
+			{ qs: { end_date: '2026-13-01' } },
+		],
+		[
+			'reversed range',
+			6000000,
+			'The start_date must not be later than the end_date',
+			`${one}/statistics`,
+			{ qs: { start_date: '2026-03-02', end_date: '2026-03-01' } },
+		],
+		[
+			'a query value holding "=" is read whole, not cut at the "="',
+			6000000,
+			'The start_date parameter must use the Y-m-d format',
+			`${one}/statistics?start_date=2026-03-01=x`,
+		],
+		[
+			'expand given as an array',
+			6000000,
+			'The expand parameter has an invalid format',
+			`${one}?expand[]=links`,
+		],
+	];
+	// The query and key come in one object with a default: jest reads a further parameter as `done`.
+	it.each(rows)('%s', async (_name, code, message, path, { qs, by } = {}) => {
+		expect((await get(path, qs, by)).json).toEqual({ code, message, data: null });
 	});
 	it('server failure (retry allowed)', async () => {
 		sandbox.addFault({ kind: 'appError', match: 'promoterRead', times: 1 });
@@ -124,30 +91,12 @@ describe(scenario('sandbox.promoterReads'), () => {
 	});
 	it('balances are sorted by currency; a promoter without funds gets one zero entry', async () => {
 		expect((await get('/promoters/user_1001/balances')).json?.data).toEqual([
-			{
-				object: 'balance',
-				currency: 'EUR',
-				available: '5.00',
-				pending: '0.00',
-				withdrawing: '0.00',
-			},
+			balance('EUR', '5.00', '0.00', '0.00'),
 			// pending: 10.00 + 2.00 (sub) + 5.00 on txn_1001, 3.00 on 20260301; paid and rejected rewards are not pending
-			{
-				object: 'balance',
-				currency: 'USD',
-				available: '125.50',
-				pending: '20.00',
-				withdrawing: '20.00',
-			},
+			balance('USD', '125.50', '20.00', '20.00'),
 		]);
 		expect((await get('/promoters/user_1002/balances')).json?.data).toEqual([
-			{
-				object: 'balance',
-				currency: 'USD',
-				available: '0.00',
-				pending: '0.00',
-				withdrawing: '0.00',
-			},
+			balance('USD', '0.00', '0.00', '0.00'),
 		]);
 	});
 	it('links use the tracking domain of the promoter language and skip disabled links', async () => {
@@ -167,12 +116,8 @@ describe(scenario('sandbox.promoterReads'), () => {
 		]);
 	});
 	it('statistics filter on creation time read in UTC+8 and echo the dates', async () => {
-		const march1 = (
-			await get('/promoters/user_1001/statistics', {
-				start_date: '2026-03-01',
-				end_date: '2026-03-01',
-			})
-		).json?.data;
+		const day = { start_date: '2026-03-01', end_date: '2026-03-01' };
+		const march1 = (await get('/promoters/user_1001/statistics', day)).json?.data;
 		expect(march1).toMatchObject({
 			clicks: 1,
 			signups: 0,
@@ -193,8 +138,7 @@ describe(scenario('sandbox.promoterReads'), () => {
 });
 
 describe(scenario('sandbox.promoterLogin'), () => {
-	const login = (body: object, apiKey = V2) =>
-		signedCall(sandbox, apiKey, { method: 'POST', path: '/promoter/login', body });
+	const login = (body: object, apiKey?: string) => post('/promoter/login', body, apiKey);
 	it.each([
 		['user_id missing', { email: 'a@b.co' }, V2, 'The user_id field is required'],
 		[
@@ -229,11 +173,7 @@ describe(scenario('sandbox.promoterLogin'), () => {
 
 describe(scenario('sandbox.promoterCenter'), () => {
 	async function login(userId: string) {
-		const answer = await signedCall(sandbox, V2, {
-			method: 'POST',
-			path: '/promoter/login',
-			body: { user_id: userId, username: 'Grace <Hopper>' },
-		});
+		const answer = await post('/promoter/login', { user_id: userId, username: 'Grace <Hopper>' });
 		return (answer.json?.data as { token: string }).token;
 	}
 

@@ -10,107 +10,49 @@ import { scenario } from '../../support/scenarios';
 import { issueCode, relayBody, V1, V2, withHeaders } from './contractCalls';
 
 const sandbox = useSandbox();
+const { timestampExpired, signatureFailed } = SERVER_MESSAGES;
 
 describe(scenario('sandbox.signedRequests'), () => {
+	const post = (path: string, body: object): Call => ({ method: 'POST', path, body });
+	const get = (path: string, qs?: Call['qs']): Call => ({ method: 'GET', path, qs });
+	// The key prefixes: PhotoPal relays its users, VideoMax is relayed to.
+	const [pp, vm] = ['pk_test_photopal', 'pk_test_videomax'];
+	const debugBody = {
+		source_product_key: 'prd_photopal',
+		target_product_key: 'prd_videomax',
+		user_id: 'dbg',
+	};
+	const signup = { event_name: 'signup', invited_user_id: 'new_user', invite_code: 'ADA2026' };
+	const purchase = {
+		event_name: 'purchase',
+		invited_user_id: 'buyer_1',
+		transaction_id: 'txn_new',
+		conversion_value: 19.99,
+	};
+	const custom = { event_name: 'renewal', invited_user_id: 'buyer_1', conversion_value: 5 };
+	const login = { user_id: 'new_promoter', email: 'a@b.co', lang: 'zh', theme_mode: 'dark' };
 	const endpoints: Array<[string, string, Call, boolean]> = [
-		[
-			'authorize',
-			'pk_test_photopal',
-			{ method: 'POST', path: '/oauth/authorize', body: relayBody },
-			true,
-		],
-		[
-			'debug code',
-			'pk_test_photopal',
-			{
-				method: 'POST',
-				path: '/oauth/getDebugAuthCode',
-				body: {
-					source_product_key: 'prd_photopal',
-					target_product_key: 'prd_videomax',
-					user_id: 'dbg',
-				},
-			},
-			true,
-		],
-		[
-			'signup',
-			'pk_test_videomax',
-			{
-				method: 'POST',
-				path: '/track/conversion',
-				body: { event_name: 'signup', invited_user_id: 'new_user', invite_code: 'ADA2026' },
-			},
-			true,
-		],
-		[
-			'purchase',
-			'pk_test_videomax',
-			{
-				method: 'POST',
-				path: '/track/conversion',
-				body: {
-					event_name: 'purchase',
-					invited_user_id: 'buyer_1',
-					transaction_id: 'txn_new',
-					conversion_value: 19.99,
-				},
-			},
-			true,
-		],
-		[
-			'custom event',
-			'pk_test_videomax',
-			{
-				method: 'POST',
-				path: '/track/conversion',
-				body: { event_name: 'renewal', invited_user_id: 'buyer_1', conversion_value: 5 },
-			},
-			true,
-		],
-		[
-			'promoter login',
-			'pk_test_videomax',
-			{
-				method: 'POST',
-				path: '/promoter/login',
-				body: { user_id: 'new_promoter', email: 'a@b.co', lang: 'zh', theme_mode: 'dark' },
-			},
-			true,
-		],
-		[
-			'refund',
-			'pk_test_videomax',
-			{ method: 'POST', path: '/track/refund', body: { transaction_id: 'txn_1002' } },
-			false,
-		],
+		['authorize', pp, post('/oauth/authorize', relayBody), true],
+		['debug code', pp, post('/oauth/getDebugAuthCode', debugBody), true],
+		['signup', vm, post('/track/conversion', signup), true],
+		['purchase', vm, post('/track/conversion', purchase), true],
+		['custom event', vm, post('/track/conversion', custom), true],
+		['promoter login', vm, post('/promoter/login', login), true],
+		['refund', vm, post('/track/refund', { transaction_id: 'txn_1002' }), false],
 		[
 			'get promoter',
-			'pk_test_videomax',
-			{
-				method: 'GET',
-				path: '/promoters/user_1001',
-				qs: { expand: 'links,statistics,balances' },
-			},
+			vm,
+			get('/promoters/user_1001', { expand: 'links,statistics,balances' }),
 			false,
 		],
-		['links', 'pk_test_videomax', { method: 'GET', path: '/promoters/user_1001/links' }, false],
+		['links', vm, get('/promoters/user_1001/links'), false],
 		[
 			'statistics',
-			'pk_test_videomax',
-			{
-				method: 'GET',
-				path: '/promoters/user_1001/statistics',
-				qs: { start_date: '2026-02-01', end_date: '2026-03-31' },
-			},
+			vm,
+			get('/promoters/user_1001/statistics', { start_date: '2026-02-01', end_date: '2026-03-31' }),
 			false,
 		],
-		[
-			'balances',
-			'pk_test_videomax',
-			{ method: 'GET', path: '/promoters/user_1001/balances' },
-			false,
-		],
+		['balances', vm, get('/promoters/user_1001/balances'), false],
 	];
 	it.each(endpoints)('%s with a v2 key', async (_name, keyPrefix, call) => {
 		const answer = await signedCall(sandbox, `${keyPrefix}_v2`, call);
@@ -130,11 +72,8 @@ describe(scenario('sandbox.signedRequests'), () => {
 	it('exchange code with both versions', async () => {
 		for (const apiKey of [V2, V1]) {
 			const { code } = await issueCode(sandbox);
-			const answer = await signedCall(sandbox, apiKey, {
-				method: 'POST',
-				path: '/oauth/getUserByAuthorizationCode',
-				body: { code },
-			});
+			const exchange = post('/oauth/getUserByAuthorizationCode', { code });
+			const answer = await signedCall(sandbox, apiKey, exchange);
 			expect(answer.json).toMatchObject({
 				code: 0,
 				data: {
@@ -149,16 +88,13 @@ describe(scenario('sandbox.signedRequests'), () => {
 	});
 	it('authorize and redirect answers a real 302 for both versions', async () => {
 		for (const apiKey of ['pk_test_photopal_v2', 'pk_test_photopal_v1']) {
-			const answer = await signedCall(sandbox, apiKey, {
-				method: 'GET',
-				path: '/oauth/authorizeAndRedirect',
-				qs: {
-					product_key: 'prd_photopal',
-					target_product_key: 'prd_videomax',
-					user_id: 'pp 42/ü',
-					extra: '{"name":"Ada"}',
-				},
-			});
+			const qs = {
+				product_key: 'prd_photopal',
+				target_product_key: 'prd_videomax',
+				user_id: 'pp 42/ü',
+				extra: '{"name":"Ada"}',
+			};
+			const answer = await signedCall(sandbox, apiKey, get('/oauth/authorizeAndRedirect', qs));
 			expect(answer.status).toBe(302);
 			expect(String(answer.headers.location)).toMatch(
 				/^https:\/\/videomax\.example\/landing\?ps_ref=rl_[0-9a-f]+&x_auth_code=[0-9a-f]{32}$/,
@@ -166,10 +102,8 @@ describe(scenario('sandbox.signedRequests'), () => {
 		}
 	});
 	it('a user id with "/", space and non-ASCII travels as one percent-encoded path segment', async () => {
-		const answer = await signedCall(sandbox, V2, {
-			method: 'GET',
-			path: `/promoters/${encodeURIComponent('user/with space&ü')}`,
-		});
+		const path = `/promoters/${encodeURIComponent('user/with space&ü')}`;
+		const answer = await signedCall(sandbox, V2, { method: 'GET', path });
 		expect(answer.json).toMatchObject({
 			code: 0,
 			data: { external_user_id: 'user/with space&ü', referral_code: null, joined_at: null },
@@ -190,11 +124,7 @@ describe(scenario('sandbox.tampering'), () => {
 				}),
 			},
 		);
-		expect(answer.json).toEqual({
-			code: 1000004,
-			message: SERVER_MESSAGES.signatureFailed,
-			data: null,
-		});
+		expect(answer.json).toEqual({ code: 1000004, message: signatureFailed, data: null });
 	});
 	it('a v2 query reordered after signing is rejected', async () => {
 		const answer = await signedCall(
@@ -209,7 +139,7 @@ describe(scenario('sandbox.tampering'), () => {
 				tamper: (signed) => ({ ...signed, url: signed.url.replace(/\?(.*)&(.*)$/, '?$2&$1') }),
 			},
 		);
-		expect(answer.json?.message).toBe(SERVER_MESSAGES.signatureFailed);
+		expect(answer.json?.message).toBe(signatureFailed);
 	});
 	it('a v1 signature covers names only: changed values pass, an added field fails', async () => {
 		const call: Call = { method: 'POST', path: '/promoter/login', body: { user_id: 'u1' } };
@@ -220,62 +150,35 @@ describe(scenario('sandbox.tampering'), () => {
 		const addedField = await signedCall(sandbox, V1, call, {
 			tamper: (s) => ({ ...s, body: '{"user_id":"u2","email":"a@b.co"}' }),
 		});
-		expect(addedField.json?.message).toBe(SERVER_MESSAGES.signatureFailed);
+		expect(addedField.json?.message).toBe(signatureFailed);
 	});
 });
 
 describe(scenario('sandbox.authFailures'), () => {
 	const promoterRead: Call = { method: 'GET', path: '/promoters/user_1001' };
+	const without = (header: string) => ({ tamper: withHeaders((h) => delete h[header]) });
+	const noTimestamp = without('X-Api-Timestamp');
+	const timestamp = (change: (sent: string) => string) => ({
+		tamper: withHeaders((h) => (h['X-Api-Timestamp'] = change(h['X-Api-Timestamp']))),
+	});
+	const behind301 = timestamp((sent) => String(Number(sent) - 301));
+	const noKeyOrSign = 'The API key and signature are required';
+	const refund: Call = {
+		method: 'POST',
+		path: '/track/refund',
+		body: { transaction_id: 'txn_1002' },
+	};
 	const rows: Array<[string, string, object, string, Call?]> = [
-		[
-			'missing key header',
-			V2,
-			{ tamper: withHeaders((h) => delete h['X-Api-Key']) },
-			'The API key and signature are required',
-		],
-		[
-			'missing signature header',
-			V2,
-			{ tamper: withHeaders((h) => delete h['X-Api-Sign']) },
-			'The API key and signature are required',
-		],
+		['missing key header', V2, without('X-Api-Key'), noKeyOrSign],
+		['missing signature header', V2, without('X-Api-Sign'), noKeyOrSign],
 		['unknown key', V2, { credential: { apiKey: 'pk_unknown' } }, 'The API key was not found'],
 		['deleted key', 'pk_test_deleted_v2', {}, 'The API key was not found'],
 		['v1 key on a v2-only endpoint', V1, {}, 'This endpoint requires signature version 2'],
-		[
-			'v2 key without timestamp',
-			V2,
-			{ tamper: withHeaders((h) => delete h['X-Api-Timestamp']) },
-			'The request timestamp is required',
-		],
-		[
-			'timestamp 301 s behind',
-			V2,
-			{
-				tamper: withHeaders(
-					(h) => (h['X-Api-Timestamp'] = String(Number(h['X-Api-Timestamp']) - 301)),
-				),
-			},
-			SERVER_MESSAGES.timestampExpired,
-		],
-		[
-			'timestamp not a number',
-			V2,
-			{ tamper: withHeaders((h) => (h['X-Api-Timestamp'] = 'yesterday')) },
-			SERVER_MESSAGES.timestampExpired,
-		],
-		[
-			'wrong secret',
-			V2,
-			{ credential: { apiSecret: WRONG_SECRET } },
-			SERVER_MESSAGES.signatureFailed,
-		],
-		[
-			'wrong signature version',
-			V2,
-			{ credential: { signatureVersion: 'v1' } },
-			SERVER_MESSAGES.signatureFailed,
-		],
+		['v2 key without timestamp', V2, noTimestamp, 'The request timestamp is required'],
+		['timestamp 301 s behind', V2, behind301, timestampExpired],
+		['timestamp not a number', V2, timestamp(() => 'yesterday'), timestampExpired],
+		['wrong secret', V2, { credential: { apiSecret: WRONG_SECRET } }, signatureFailed],
+		['wrong signature version', V2, { credential: { signatureVersion: 'v1' } }, signatureFailed],
 		['disabled key', 'pk_test_disabled_v2', {}, 'The API key is disabled'],
 		['expired key', 'pk_test_expired_v2', {}, 'The API key has expired'],
 		[
@@ -289,7 +192,7 @@ describe(scenario('sandbox.authFailures'), () => {
 			'pk_test_readonly_v2',
 			{},
 			'Missing required permission: conversion:adjust',
-			{ method: 'POST', path: '/track/refund', body: { transaction_id: 'txn_1002' } },
+			refund,
 		],
 	];
 	it.each(rows)('%s', async (_name, apiKey, options, message, call = promoterRead) => {
@@ -302,12 +205,10 @@ describe(scenario('sandbox.authFailures'), () => {
 			sandbox,
 			V1,
 			{ method: 'POST', path: '/promoter/login', body: { user_id: 'u1' } },
-			{
-				tamper: withHeaders((h) => delete h['X-Api-Timestamp']),
-			},
+			noTimestamp,
 		);
 		// The signature was made with the client's timestamp; only a same-second server time would match it.
-		expect([SERVER_MESSAGES.signatureFailed, 'success']).toContain(answer.json?.message);
+		expect([signatureFailed, 'success']).toContain(answer.json?.message);
 	});
 	it('an allowlist that contains loopback lets the request through', async () => {
 		expect((await signedCall(sandbox, 'pk_test_loopback_v2', promoterRead)).json?.code).toBe(0);

@@ -7,21 +7,26 @@ import { waitUntil } from '../../support/services/processes';
 import { nodeChild } from '../../support/testing/nodeChild';
 import { scenario } from '../../support/scenarios';
 
+/** Quick tries of an answer that comes at once, and the waits for a server child. */
+const quick = { timeoutMs: 5000, intervalMs: 1 };
+const forServer = (child: ReturnType<typeof nodeChild>) => ({
+	timeoutMs: 30_000,
+	intervalMs: 10,
+	child,
+	what: 'the server',
+});
+
 describe(scenario('tooling.waitUntil'), () => {
 	it('returns the first value that is not undefined, false or null, sync or async', async () => {
 		const answers = [undefined, false, null, 0];
 		let calls = 0;
-		const value = await waitUntil(() => answers[calls++], {
-			timeoutMs: 5000,
-			intervalMs: 1,
-			what: 'an answer',
-		});
+		const value = await waitUntil(() => answers[calls++], { ...quick, what: 'an answer' });
 		expect(value).toBe(0);
 		expect(calls).toBe(4);
 
-		await expect(
-			waitUntil(async () => 'ready', { timeoutMs: 5000, intervalMs: 1, what: 'ready' }),
-		).resolves.toBe('ready');
+		await expect(waitUntil(async () => 'ready', { ...quick, what: 'ready' })).resolves.toBe(
+			'ready',
+		);
 	});
 
 	it('throws after timeoutMs, naming what it waited for and the detail', async () => {
@@ -42,26 +47,19 @@ describe(scenario('tooling.waitUntil'), () => {
 	it('throws at once when the child has exited, with its exit code', async () => {
 		const child = nodeChild('process.exit(3)');
 		const started = Date.now();
-		await expect(
-			waitUntil(() => false, { timeoutMs: 30_000, intervalMs: 10, child, what: 'the server' }),
-		).rejects.toThrow('the server: the process exited with code 3 first');
+		await expect(waitUntil(() => false, forServer(child))).rejects.toThrow(
+			'the server: the process exited with code 3 first',
+		);
 		expect(Date.now() - started).toBeLessThan(15_000);
 		// Once it has exited, the next wait fails before the first try.
 		const probe = jest.fn(() => false);
-		await expect(
-			waitUntil(probe, { timeoutMs: 30_000, intervalMs: 10, child, what: 'the server' }),
-		).rejects.toThrow('exited with code 3');
+		await expect(waitUntil(probe, forServer(child))).rejects.toThrow('exited with code 3');
 		expect(probe).not.toHaveBeenCalled();
 	});
 
 	it('names the signal when the child was killed (exitCode stays null)', async () => {
 		const child = nodeChild('setInterval(() => {}, 1000)');
-		const waiting = waitUntil(() => false, {
-			timeoutMs: 30_000,
-			intervalMs: 10,
-			child,
-			what: 'the server',
-		});
+		const waiting = waitUntil(() => false, forServer(child));
 		child.kill('SIGKILL');
 		await expect(waiting).rejects.toThrow('the server: the process was ended by SIGKILL first');
 	});
@@ -74,7 +72,7 @@ describe(scenario('tooling.waitUntil'), () => {
 					calls++;
 					throw new Error('pg_isready could not run');
 				},
-				{ timeoutMs: 5000, intervalMs: 1, what: 'postgres' },
+				{ ...quick, what: 'postgres' },
 			),
 		).rejects.toThrow('pg_isready could not run');
 		expect(calls).toBe(1);
