@@ -74,9 +74,8 @@ function delivery(
 	});
 }
 
-async function run(fake: ReturnType<typeof fakeWebhookContext>) {
-	return await trigger.webhook.call(fake.context);
-}
+const run = async (fake: ReturnType<typeof fakeWebhookContext>) =>
+	await trigger.webhook.call(fake.context);
 
 describe(scenario('paymentWebhook.webhook'), () => {
 	afterEach(() => jest.restoreAllMocks());
@@ -122,11 +121,9 @@ describe(scenario('paymentWebhook.webhook'), () => {
 			expect(result).toEqual({ noWebhookResponse: true });
 			// A generic answer: why goes only to the log.
 			expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
-			expect(fake.logged).toHaveLength(1);
-			expect(fake.logged[0]).toMatchObject({
-				level: 'warn',
-				message: expect.stringContaining('refused'),
-			});
+			expect(fake.logged).toEqual([
+				expect.objectContaining({ level: 'warn', message: expect.stringContaining('refused') }),
+			]);
 			for (const text of [JSON.stringify(fake.logged), JSON.stringify(fake.sent)]) {
 				expect(text).not.toContain(secret);
 				expect(text).not.toContain('txn_hook_1');
@@ -245,15 +242,12 @@ describe(scenario('paymentWebhook.webhook'), () => {
 	});
 
 	it('an unusable secret is a setup error that names the credential, without the secret', async () => {
-		const secret = 'whsec_not base64!';
-		const fake = delivery('standardWebhooks', { secret });
-		const error = await run(fake).catch((thrown: unknown) => thrown);
+		const fake = delivery('standardWebhooks', { secret: 'whsec_not base64!' });
+		const error = (await run(fake).catch((thrown: unknown) => thrown)) as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as NodeOperationError).message).toMatch(/not a Standard Webhooks secret/);
-		expect((error as NodeOperationError).description).toMatch(/Payment Webhook Signing API/);
-		expect(
-			JSON.stringify({ ...(error as object), message: (error as Error).message }),
-		).not.toContain('not base64!');
+		expect(error.message).toMatch(/not a Standard Webhooks secret/);
+		expect(error.description).toMatch(/Payment Webhook Signing API/);
+		expect(JSON.stringify({ ...error, message: error.message })).not.toContain('not base64!');
 		expect(fake.sent).toEqual([]);
 	});
 
