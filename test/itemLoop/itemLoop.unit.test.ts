@@ -34,14 +34,11 @@ const contextOf = (items: number, onError?: FakeContextOptions['onError']) =>
 	fakeContext({ parameters: byItem, items, onError }).context;
 
 /** The error a run stopped with; a run that did not stop fails the test. */
-async function rejection<T extends Error>(run: Promise<unknown>): Promise<T> {
-	try {
-		await run;
-	} catch (error) {
-		return error as T;
-	}
-	throw new Error('the run did not stop');
-}
+const rejection = async <T extends Error>(run: Promise<unknown>): Promise<T> =>
+	await run.then(
+		() => Promise.reject(new Error('the run did not stop')),
+		(error: T) => error,
+	);
 
 /** Resolves after a few microtask turns, so that items overlap in a repeatable order. */
 async function later(turns: number): Promise<void> {
