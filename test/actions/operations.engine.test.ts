@@ -1,7 +1,4 @@
-/**
- * One workflow per operation (JSON fixtures in support/fixtures/workflows), run through n8n-core's
- * engine against the sandbox over real HTTP, with a v2 key and, where the spec allows, a v1 key.
- */
+/** One workflow per operation (support/fixtures/workflows) through n8n-core, on the sandbox. */
 import type { IExecuteFunctions, INodeExecutionData, INodeType, IWorkflowBase } from 'n8n-workflow';
 
 import { runWorkflow } from '../../support/n8n/core/runWorkflow';
@@ -36,20 +33,22 @@ const paired = (items: INodeExecutionData[]) => items.map((item) => item.pairedI
 describe(scenario('actions.outputs'), () => {
 	const sandbox = useSandbox();
 
-	/** Runs a fixture (by name, or read and changed) on `input`; the run must not fail. */
-	async function run(
+	/** Runs a fixture (by name, or read and changed) on `input`, with the sandbox's credentials. */
+	const execute = async (
 		fixture: WorkflowFixtureName | IWorkflowBase,
 		input: object[],
 		credentialId?: string,
-	) {
+		credentials = allCredentials(sandbox),
+	) => {
 		const workflow = typeof fixture === 'string' ? readWorkflowFixture(fixture) : fixture;
-		const result = await runWorkflow(
-			credentialId ? withCredential(workflow, credentialId) : workflow,
-			{
-				credentials: allCredentials(sandbox),
-				input: input.map((item) => ({ json: item as INodeExecutionData['json'] })),
-			},
-		);
+		return await runWorkflow(credentialId ? withCredential(workflow, credentialId) : workflow, {
+			credentials,
+			input: input.map((item) => ({ json: item as INodeExecutionData['json'] })),
+		});
+	};
+	/** As execute(); the run must not fail. */
+	async function run(...args: Parameters<typeof execute>) {
+		const result = await execute(...args);
 		expect(result.error).toBeUndefined();
 		return result;
 	}
@@ -222,10 +221,7 @@ describe(scenario('actions.outputs'), () => {
 	it('Promoter Login without a promoter-center address returns the API data only', async () => {
 		const credentials = allCredentials(sandbox);
 		credentials['videomax-v2'] = { ...credentials['videomax-v2'], promoterCenterUrl: '' };
-		const result = await runWorkflow(readWorkflowFixture('promoter-login'), {
-			credentials,
-			input: [{ json: { userId: 'u5' } }],
-		});
+		const result = await execute('promoter-login', [{ userId: 'u5' }], undefined, credentials);
 		const fields = Object.keys(result.output('Promoter Login')[0].json).sort();
 		expect(fields).toEqual(['lang', 'theme_mode', 'token', 'user_string_id']);
 	});
@@ -322,11 +318,7 @@ describe(scenario('actions.outputs'), () => {
 	});
 
 	it('the promoter reads refuse a v1 key with the rotation hint', async () => {
-		const workflow = withCredential(readWorkflowFixture('promoter-getBalances'), 'videomax-v1');
-		const result = await runWorkflow(workflow, {
-			credentials: allCredentials(sandbox),
-			input: [{ json: { userId: 'user_1001' } }],
-		});
+		const result = await execute('promoter-getBalances', [{ userId: 'user_1001' }], 'videomax-v1');
 		expect(result.error?.message).toBe('This endpoint requires signature version 2');
 		expect(result.error?.description).toContain('Code 1000004');
 		expect(result.error?.description).toContain('Create a new key');

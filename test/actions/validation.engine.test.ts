@@ -1,7 +1,4 @@
-/**
- * Bad input is refused before any request, with an error naming the parameter; the sandbox
- * sees nothing. Input the service accepts (integer transaction ids, non-ASCII ids) goes through.
- */
+/** Bad input is refused before any request, naming the parameter; accepted input goes through. */
 import type { INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { loadPackage } from '../../support/n8n/core/packageLoader';

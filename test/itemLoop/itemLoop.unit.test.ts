@@ -1,7 +1,4 @@
-/**
- * The item loop on the sources: order and pairing under concurrency, both Continue On Fail
- * modes, and what a stopped run does and reports.
- */
+/** The item loop on the sources: order, pairing, Continue On Fail, and a stopped run. */
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import {

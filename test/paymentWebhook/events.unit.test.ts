@@ -1,7 +1,4 @@
-/**
- * What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts): each
- * provider's sample purchase and refunds, the providers' own cases, and the examples' pinned items.
- */
+/** What an accepted payment delivery becomes (nodes/PaymentWebhookTrigger/events.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
 import {

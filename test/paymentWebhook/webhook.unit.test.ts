@@ -1,8 +1,4 @@
-/**
- * The Payment Webhook Trigger's webhook() on a fake webhook context
- * (support/fakes/fakeWebhookContext.ts): what it starts, answers and logs for accepted, refused and
- * unselected deliveries; also its webhook lifecycle and its credential test.
- */
+/** The Payment Webhook Trigger's webhook() on support/fakes/fakeWebhookContext.ts. */
 import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 
 import {

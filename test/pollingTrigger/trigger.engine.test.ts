@@ -1,7 +1,4 @@
-/**
- * The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox: what a poll
- * records and emits, its state across restarts, change_ids, failures, and Fetch Test Event.
- */
+/** The Affiliate Tracking Trigger through n8n-core's PollContext against the sandbox. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { pollTrigger, type PollOptions, type PollResult } from '../../support/n8n/core/pollTrigger';

@@ -1,7 +1,4 @@
-/**
- * The trigger's decisions on the sources: what counts as new results, balance changes, and the
- * change_id that tells a repeat of a change from another change.
- */
+/** The trigger's decisions on the sources: new results, balance changes and the change_id. */
 import type { IDataObject } from 'n8n-workflow';
 
 import {

@@ -1,8 +1,4 @@
-/**
- * Track Purchase's Skip Transactions Already Tracked on the sources: when it sends, skips,
- * forgets and keeps a transaction in n8n's deduplication store, how it confirms an entry after a
- * send and retries a failed check, and what it says when the store is missing.
- */
+/** Track Purchase's Skip Transactions Already Tracked, on the sources with a fake n8n store. */
 import {
 	sleep,
 	type DeduplicationHelperFunctions as Store,

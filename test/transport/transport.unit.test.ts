@@ -1,7 +1,4 @@
-/**
- * The transport's decisions, on the sources with a scripted HTTP helper: what is retried for
- * which kind of operation, how long it waits, the clock-skew correction, and the errors it gives.
- */
+/** The transport's decisions, on the sources with a scripted HTTP helper. */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { OperationKind } from '../../nodes/shared/transport/operationProfile';
@@ -100,9 +97,8 @@ describe(scenario('transport.requestAsSent'), () => {
 });
 
 describe(scenario('transport.retries'), () => {
-	const failures: Array<
-		[string, Responder, string, 'notProcessed' | 'maybeProcessed' | 'retryAllowed']
-	> = [
+	type Outcome = 'notProcessed' | 'maybeProcessed' | 'retryAllowed';
+	const failures: Array<[string, Responder, string, Outcome]> = [
 		[
 			'connection refused',
 			() => Promise.reject(networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8787')),
@@ -147,7 +143,7 @@ describe(scenario('transport.retries'), () => {
 			'retryAllowed',
 		],
 	];
-	const EXPECTED_REQUESTS: Record<(typeof failures)[number][3], Record<OperationKind, number>> = {
+	const EXPECTED_REQUESTS: Record<Outcome, Record<OperationKind, number>> = {
 		notProcessed: { read: 3, idempotentWrite: 3, write: 3 },
 		maybeProcessed: { read: 3, idempotentWrite: 3, write: 1 },
 		retryAllowed: { read: 3, idempotentWrite: 3, write: 1 },
