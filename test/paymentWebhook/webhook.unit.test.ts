@@ -30,11 +30,10 @@ const trigger = new PaymentWebhookTrigger();
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-type Sign = (key: string, timestamp?: number) => Record<string, string>;
+type Headers = Record<string, string>;
+type Sign = (key: string, timestamp?: number) => Headers;
 /** Each refused delivery's headers, from `sign` over the purchase body and the test secret. */
-const FAULTS: Array<
-	[string, (sign: Sign, secret: string, name: string) => Record<string, string>]
-> = [
+const FAULTS: Array<[string, (sign: Sign, secret: string, name: string) => Headers]> = [
 	['no signature header', () => ({})],
 	['a malformed header', (sign, secret, name) => ({ ...sign(secret), [name]: 'not-a-signature' })],
 	['another secret', (sign, secret) => sign(`${secret.slice(0, -4)}9999`)],
@@ -43,9 +42,8 @@ const FAULTS: Array<
 	['a stale timestamp', (sign, secret) => sign(secret, nowSeconds() - 3600)],
 ];
 
-function purchaseBody(provider: Provider, kind: 'purchase' | 'refund' = 'purchase'): string {
-	return JSON.stringify(sampleEvent(provider, kind, { transactionId: 'txn_hook_1' }));
-}
+const purchaseBody = (provider: Provider, kind: 'purchase' | 'refund' = 'purchase') =>
+	JSON.stringify(sampleEvent(provider, kind, { transactionId: 'txn_hook_1' }));
 
 function delivery(
 	provider: Provider,
