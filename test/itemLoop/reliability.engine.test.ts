@@ -131,9 +131,7 @@ describe(scenario('itemLoop.faults'), () => {
 			})
 		).output('Affiliate Tracking');
 
-	afterAll(() => {
-		printTable('fault × operation class → outcome (requests the sandbox saw)', table);
-	});
+	afterAll(() => printTable('fault × operation class → outcome (requests the sandbox saw)', table));
 
 	describe.each(CLASSES)('$name', (operationClass) => {
 		it.each(FAULTS)('$label', async (fault) => {

@@ -191,7 +191,6 @@ describe(scenario('paymentWebhook.signatures'), () => {
 				scheme,
 			});
 		const v1Of = (value: string) => value.split(',').find((part) => part.startsWith('v1='));
-		/** Verifies `signature` as the Stripe-Signature header. */
 		const check = (signature: string, secretUsed?: string) =>
 			verify('stripe', rawBody, { 'stripe-signature': signature }, { secret: secretUsed });
 
@@ -290,7 +289,6 @@ describe(scenario('paymentWebhook.signatures'), () => {
 		const rawBody = bodyOf('standardWebhooks');
 		const secret = TEST_SIGNING_SECRETS.standardWebhooks;
 		const headers = signed('standardWebhooks', rawBody);
-		/** Verifies the signed headers with `changes` over them. */
 		const check = (changes: RequestHeaders) =>
 			verify('standardWebhooks', rawBody, { ...headers, ...changes });
 

@@ -143,9 +143,7 @@ const KEY = trackedTransactionKey('order_0');
  */
 let workflowOfTest = '';
 let tests = 0;
-beforeEach(() => {
-	workflowOfTest = `wf_${++tests}`;
-});
+beforeEach(() => (workflowOfTest = `wf_${++tests}`));
 
 describe(scenario('sendOnce.decisions'), () => {
 	it('is off by default: no store call', async () => {
