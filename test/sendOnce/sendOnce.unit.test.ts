@@ -88,9 +88,11 @@ const purchase = (itemIndex: number): IDataObject => ({
 	options: { maxRetries: 0, retryDelay: 1, timeout: 100, concurrency: 1 },
 });
 
+/** Runs the node with `store` (a new one when not given) as n8n's store, or without one. */
 async function run(
-	store: Partial<FakeStore> | undefined,
 	options: {
+		store?: FakeStore;
+		withoutStore?: boolean;
 		respond?: Responder;
 		/** Over each item's purchase() parameters. */
 		fields?: IDataObject;
@@ -110,10 +112,11 @@ async function run(
 		getWorkflow: () => ({ id: options.workflowId ?? workflowOfTest, active: true }),
 		logger: { warn: (message: string) => warnings.push(message) },
 	});
-	if (store !== undefined) {
+	const store = options.store ?? new FakeStore();
+	if (!options.withoutStore) {
 		Object.assign(context.helpers, {
-			checkProcessedAndRecord: store.checkProcessedAndRecord?.bind(store),
-			removeProcessed: store.removeProcessed?.bind(store),
+			checkProcessedAndRecord: store.checkProcessedAndRecord.bind(store),
+			removeProcessed: store.removeProcessed.bind(store),
 		});
 	}
 	const outcome = await router(context).then(
@@ -122,6 +125,7 @@ async function run(
 	);
 	return {
 		...outcome,
+		store,
 		requests: fake.requests.length,
 		hints: fake.hints.map((hint) => hint.message),
 		warnings,
@@ -147,16 +151,14 @@ beforeEach(() => (workflowOfTest = `wf_${++tests}`));
 
 describe(scenario('sendOnce.decisions'), () => {
 	it('is off by default: no store call', async () => {
-		const store = new FakeStore();
-		const result = await run(store, { fields: { additionalFields: {} } });
+		const { store, ...result } = await run({ fields: { additionalFields: {} } });
 		expect(result.items.map((item) => item.json)).toEqual([PURCHASE_DATA]);
 		expect(result.requests).toBe(1);
 		expect(store.calls).toEqual([]);
 	});
 
 	it('records a new transaction before sending it, scoped to the workflow, then confirms it', async () => {
-		const store = new FakeStore();
-		const result = await run(store);
+		const { store, ...result } = await run();
 		expect(result.items.map((item) => item.json)).toEqual([PURCHASE_DATA]);
 		expect(result.requests).toBe(1);
 		const check = {
@@ -173,7 +175,7 @@ describe(scenario('sendOnce.decisions'), () => {
 
 	it('skips a transaction an earlier execution sent: no request, a plain item', async () => {
 		const store = new FakeStore({ values: [KEY] });
-		const result = await run(store);
+		const result = await run({ store });
 		expect(result.requests).toBe(0);
 		expect(result.items).toEqual([
 			{
@@ -192,14 +194,13 @@ describe(scenario('sendOnce.decisions'), () => {
 
 	it('is not fooled by a Remove Duplicates node that recorded the raw order ID', async () => {
 		const store = new FakeStore({ values: ['order_0'] });
-		const result = await run(store);
+		const result = await run({ store });
 		expect(result.requests).toBe(1);
 		expect(result.items[0].json).toEqual(PURCHASE_DATA);
 	});
 
 	it('refuses bad input before the store is touched', async () => {
-		const store = new FakeStore();
-		const result = await run(store, {
+		const { store, ...result } = await run({
 			fields: { additionalFields: { skipTrackedTransactions: true, extraBodyFields: '[1]' } },
 		});
 		expect(result.items[0].json.error).toMatch(/^Parameter "Extra Body Fields"/);
@@ -215,15 +216,14 @@ describe(scenario('sendOnce.decisions'), () => {
 		],
 		['the service rate-limits it past the retries (429)', () => httpAnswer(429)],
 	])('when %s: forgets the transaction, so that the next run sends it', async (_label, respond) => {
-		const store = new FakeStore();
-		const first = await run(store, { respond });
+		const { store, ...first } = await run({ respond });
 		expect(first.items[0].json.error).toBeDefined();
 		expect(first.items[0].json.description).not.toMatch(SKIP_TRACKED_OPTION);
 		expect(store.callNames()).toEqual(['check', 'remove']);
 		expect(store.calls[1]).toMatchObject({ items: [KEY], scope: 'workflow' });
 		expect(store.values).toEqual([]);
 
-		const second = await run(store);
+		const second = await run({ store });
 		expect(second.requests).toBe(1);
 		expect(second.items[0].json).toEqual(PURCHASE_DATA);
 	});
@@ -236,8 +236,7 @@ describe(scenario('sendOnce.decisions'), () => {
 	])(
 		'when the outcome is unknown (%s): keeps the transaction, says so, and the next run skips it',
 		async (_label, respond) => {
-			const store = new FakeStore();
-			const first = await run(store, { respond });
+			const { store, ...first } = await run({ respond });
 			expect(first.requests).toBe(1);
 			expect(first.items[0].json.description).toEqual(
 				expect.stringContaining(
@@ -247,15 +246,14 @@ describe(scenario('sendOnce.decisions'), () => {
 			expect(store.callNames()).toEqual(['check']);
 			expect(store.values).toEqual([KEY]);
 
-			const second = await run(store);
+			const second = await run({ store });
 			expect(second.requests).toBe(0);
 			expect(second.items[0].json.status).toBe(ALREADY_TRACKED);
 		},
 	);
 
 	it('a stopped run still counts an unknown outcome as "Sent, outcome unknown"', async () => {
-		const store = new FakeStore();
-		const result = await run(store, {
+		const result = await run({
 			items: 2,
 			continueOnFail: false,
 			respond: (_options, requestNumber) => {
@@ -274,7 +272,7 @@ describe(scenario('sendOnce.decisions'), () => {
 
 	it('when forgetting fails, the error says that later runs will skip the transaction', async () => {
 		const store = new FakeStore({ removeFails: true });
-		const result = await run(store, { respond: () => envelope(1000005, 'Invalid request') });
+		const result = await run({ store, respond: () => envelope(1000005, 'Invalid request') });
 		expect(result.items[0].json).toMatchObject({
 			error: 'Invalid request',
 			code: 1000005,
@@ -288,7 +286,7 @@ describe(scenario('sendOnce.decisions'), () => {
 		it('writes a lost entry again and reads it back, up to the limit', async () => {
 			// The check, then two confirmations that find the entry dropped, then one that finds it.
 			const store = new FakeStore({ script: ['store', 'new', 'new'] });
-			const result = await run(store);
+			const result = await run({ store });
 			expect(result.items[0].json).toEqual(PURCHASE_DATA);
 			expect(store.callNames()).toEqual(['check', 'check', 'check', 'check']);
 			expect(store.values).toEqual([KEY]);
@@ -299,7 +297,7 @@ describe(scenario('sendOnce.decisions'), () => {
 			const store = new FakeStore({
 				script: ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill('new')],
 			});
-			const result = await run(store);
+			const result = await run({ store });
 			expect(result.items[0].json).toEqual(PURCHASE_DATA);
 			expect(store.callNames()).toEqual(Array(1 + CONFIRM_ATTEMPTS).fill('check'));
 			const expected = `${SKIP_TRACKED_OPTION}: transaction "order_0" was sent, but its entry in n8n's deduplication store could not be confirmed in ${CONFIRM_ATTEMPTS} tries (another write dropped it each time); a repeat of it may be sent again.`;
@@ -309,14 +307,14 @@ describe(scenario('sendOnce.decisions'), () => {
 
 		it('a confirmation that throws is tried again; the item never fails for it', async () => {
 			const store = new FakeStore({ script: ['store', new Error('deadlock detected'), 'store'] });
-			const ok = await run(store);
+			const ok = await run({ store });
 			expect(ok.items[0].json).toEqual(PURCHASE_DATA);
 			expect(ok.hints).toEqual([]);
 
 			const failing = new FakeStore({
 				script: ['store', ...Array<Answer>(CONFIRM_ATTEMPTS).fill(new Error('deadlock'))],
 			});
-			const warned = await run(failing, { workflowId: `${workflowOfTest}_another` });
+			const warned = await run({ store: failing, workflowId: `${workflowOfTest}_another` });
 			expect(warned.items[0].json).toEqual(PURCHASE_DATA);
 			expect(warned.hints[0]).toMatch(/could not be confirmed in 3 tries \(deadlock\)/);
 		});
@@ -324,11 +322,11 @@ describe(scenario('sendOnce.decisions'), () => {
 
 	describe("another process's write that drops a confirmed entry (n8n's store has no lock)", () => {
 		it('every store call writes again the keys this process sent lately', async () => {
-			const store = new FakeStore();
-			expect((await run(store)).requests).toBe(1);
+			const { store, ...first } = await run();
+			expect(first.requests).toBe(1);
 			// Another worker read the list before order_0 was in it and wrote it back afterwards.
 			store.values = [];
-			const next = await run(store, { fields: { transactionId: 'order_1' } });
+			const next = await run({ store, fields: { transactionId: 'order_1' } });
 			expect(next.requests).toBe(1);
 			expect(store.calls.filter(({ call }) => call === 'check')[2].items).toEqual([
 				trackedTransactionKey('order_1'),
@@ -338,11 +336,10 @@ describe(scenario('sendOnce.decisions'), () => {
 		});
 
 		it('a transaction this process sent is skipped without asking the store', async () => {
-			const store = new FakeStore();
-			await run(store);
+			const { store } = await run();
 			store.values = [];
 			const calls = store.calls.length;
-			const repeat = await run(store);
+			const repeat = await run({ store });
 			expect(repeat.requests).toBe(0);
 			expect(repeat.items[0].json.status).toBe(ALREADY_TRACKED);
 			expect(store.calls.length).toBe(calls);
@@ -356,7 +353,7 @@ describe(scenario('sendOnce.decisions'), () => {
 
 		it('is tried once more when it throws (the first insert of two executions at once)', async () => {
 			const store = new FakeStore({ script: [uniqueViolation] });
-			const result = await run(store);
+			const result = await run({ store });
 			expect(result.items[0].json).toEqual(PURCHASE_DATA);
 			expect(result.requests).toBe(1);
 			expect(store.callNames()).toEqual(['check', 'check', 'check']);
@@ -364,7 +361,7 @@ describe(scenario('sendOnce.decisions'), () => {
 
 		it('fails the item, naming the option, when it throws twice; nothing is sent', async () => {
 			const store = new FakeStore({ script: [uniqueViolation, uniqueViolation] });
-			const result = await run(store);
+			const result = await run({ store });
 			expect(result.requests).toBe(0);
 			expect(result.items[0].json).toEqual({
 				error: `${SKIP_TRACKED_OPTION} could not check n8n's deduplication store: duplicate key value violates unique constraint "PK_processed_data"`,
@@ -374,7 +371,7 @@ describe(scenario('sendOnce.decisions'), () => {
 	});
 
 	it('fails the item, naming the option and what it needs, without n8n deduplication store', async () => {
-		const result = await run(undefined);
+		const result = await run({ withoutStore: true });
 		expect(result.requests).toBe(0);
 		expect(result.items[0].json).toEqual({
 			error: `${SKIP_TRACKED_OPTION} needs n8n's deduplication store (this.helpers.checkProcessedAndRecord), which this n8n does not offer`,
@@ -383,8 +380,7 @@ describe(scenario('sendOnce.decisions'), () => {
 	});
 
 	it('fails the item, naming the option, in a workflow without an ID (never saved)', async () => {
-		const store = new FakeStore();
-		const result = await run(store, { workflowId: '' });
+		const { store, ...result } = await run({ workflowId: '' });
 		expect(result.requests).toBe(0);
 		expect(store.calls).toEqual([]);
 		expect(result.items[0].json).toEqual({
@@ -395,9 +391,8 @@ describe(scenario('sendOnce.decisions'), () => {
 
 	describe('items of one execution under Concurrency', () => {
 		it('serializes the store calls: no entry of ten concurrent items is lost', async () => {
-			const store = new FakeStore();
 			const options = { maxRetries: 0, concurrency: 10 };
-			const result = await run(store, { items: 10, fields: { options } });
+			const { store, ...result } = await run({ items: 10, fields: { options } });
 			expect(result.requests).toBe(10);
 			expect(store.values.sort()).toEqual(
 				Array.from({ length: 10 }, (_, i) => trackedTransactionKey(`order_${i}`)).sort(),
@@ -407,8 +402,7 @@ describe(scenario('sendOnce.decisions'), () => {
 		});
 
 		it('a transaction twice in one input is sent once', async () => {
-			const store = new FakeStore();
-			const result = await run(store, {
+			const result = await run({
 				items: 3,
 				fields: { transactionId: 'order_same', options: { maxRetries: 0, concurrency: 3 } },
 			});
