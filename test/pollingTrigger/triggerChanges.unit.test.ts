@@ -26,6 +26,7 @@ const statistics = {
 	end_date: null,
 };
 const before = resultFiguresOf(statistics);
+const amounts = { available: '125.50', pending: '3.00', withdrawing: '20.00' };
 
 describe(scenario('pollingTrigger.results'), () => {
 	it('keeps only the figures', () => {
@@ -75,13 +76,7 @@ describe(scenario('pollingTrigger.results'), () => {
 describe(scenario('pollingTrigger.balance'), () => {
 	const balances = [
 		{ object: 'balance', currency: 'EUR', available: '5.00', pending: '0.00', withdrawing: '0.00' },
-		{
-			object: 'balance',
-			currency: 'USD',
-			available: '125.50',
-			pending: '3.00',
-			withdrawing: '20.00',
-		},
+		{ object: 'balance', currency: 'USD', ...amounts },
 	];
 	const previous = balanceFiguresOf(balances);
 
@@ -100,8 +95,8 @@ describe(scenario('pollingTrigger.balance'), () => {
 			{
 				...item,
 				currency: 'USD',
-				old: { available: '125.50', pending: '3.00', withdrawing: '20.00' },
-				new: { available: '125.50', pending: '4.00', withdrawing: '20.00' },
+				old: amounts,
+				new: { ...amounts, pending: '4.00' },
 			},
 			{
 				...item,
@@ -121,7 +116,6 @@ describe(scenario('pollingTrigger.balance'), () => {
 describe(scenario('pollingTrigger.changeId'), () => {
 	const AT = 1_700_000_000_000;
 	const after = { ...statistics, clicks: 11 };
-	const amounts = { available: '125.50', pending: '3.00', withdrawing: '20.00' };
 
 	/** One variation of a change; `null` is "none" (no stored figures, no record time). */
 	interface Variant {
