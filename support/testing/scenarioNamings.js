@@ -16,8 +16,7 @@ const TEST_FILE = /\.(unit|engine|contract|package)\.test\.ts$/;
 
 /**
  * The layer of a test file by its path: its suffix under test/, e2e under e2e/, null elsewhere.
- * @param {string} path from the repository root
- * @returns {Layer | null}
+ * @param {string} path from the repository root @returns {Layer | null}
  */
 function layerOfFile(path) {
 	if (path.startsWith('e2e/')) return 'e2e';

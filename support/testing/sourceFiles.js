@@ -11,8 +11,7 @@ const ROOT = join(__dirname, '..', '..');
 
 /**
  * Every .ts file below the given folders, by its path from the repository root.
- * @param {string[]} folders
- * @returns {Array<{ path: string; source: string }>}
+ * @param {string[]} folders @returns {Array<{ path: string; source: string }>}
  */
 function readSources(folders) {
 	return folders.flatMap((folder) =>

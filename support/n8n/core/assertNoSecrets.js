@@ -11,9 +11,7 @@
 /**
  * Every serialized run is scanned: an API secret in output, errors, metadata or n8n-core's log
  * (engineLog.js) fails the test.
- * @param {unknown} run
- * @param {ICredentialDataDecryptedObject[]} credentials
- * @returns {void}
+ * @param {unknown} run @param {ICredentialDataDecryptedObject[]} credentials @returns {void}
  */
 function assertNoSecrets(run, credentials) {
 	const serialized = JSON.stringify(run, (_key, /** @type {unknown} */ value) =>

@@ -32,11 +32,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		this.credentials = credentials;
 	}
 
-	/**
-	 * @private
-	 * @param {string} typeName
-	 * @returns {ICredentialType}
-	 */
+	/** @private @param {string} typeName @returns {ICredentialType} */
 	credentialType(typeName) {
 		const entry = this.loader.credentialTypes[typeName];
 		if (!entry) throw new Error(`Unknown credential type ${typeName}`);
@@ -54,10 +50,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/**
-	 * @param {ICredentialDataDecryptedObject} credentials
-	 * @param {string} typeName
-	 * @param {IHttpRequestOptions} requestOptions
-	 * @returns {Promise<IHttpRequestOptions>}
+	 * @param {ICredentialDataDecryptedObject} credentials @param {string} typeName
+	 * @param {IHttpRequestOptions} requestOptions @returns {Promise<IHttpRequestOptions>}
 	 */
 	async authenticate(credentials, typeName, requestOptions) {
 		const { authenticate } = this.credentialType(typeName);
@@ -98,10 +92,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	/** @returns {Promise<void>} */
 	async updateCredentialsOauthTokenData() {}
 
-	/**
-	 * @param {string} typeName
-	 * @returns {INodeProperties[]}
-	 */
+	/** @param {string} typeName @returns {INodeProperties[]} */
 	getCredentialsProperties(typeName) {
 		return this.credentialType(typeName).properties;
 	}

@@ -48,10 +48,7 @@ class PackageNodeTypes {
 		this.otherTypes = otherTypes;
 	}
 
-	/**
-	 * @param {string} nodeType
-	 * @returns {INodeType | IVersionedNodeType}
-	 */
+	/** @param {string} nodeType @returns {INodeType | IVersionedNodeType} */
 	getByName(nodeType) {
 		const other = this.otherTypes[nodeType];
 		if (other) return other;
@@ -63,11 +60,7 @@ class PackageNodeTypes {
 		return entry.type;
 	}
 
-	/**
-	 * @param {string} nodeType
-	 * @param {number} [version]
-	 * @returns {INodeType}
-	 */
+	/** @param {string} nodeType @param {number} [version] @returns {INodeType} */
 	getByNameAndVersion(nodeType, version) {
 		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
 	}

@@ -46,9 +46,7 @@ const { loadPackage, PackageNodeTypes } = require('./packageLoader');
 
 /**
  * Runs a workflow from its first node (the one without incoming connections).
- * @param {IWorkflowBase} workflowData
- * @param {RunOptions} options
- * @returns {Promise<WorkflowRun>}
+ * @param {IWorkflowBase} workflowData @param {RunOptions} options @returns {Promise<WorkflowRun>}
  */
 async function runWorkflow(workflowData, options) {
 	const log = engineLog();
