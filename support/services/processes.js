@@ -10,6 +10,8 @@
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
 
 /** @param {string} message */
 function fail(message) {
@@ -70,8 +72,7 @@ function bytesProgress(bytes, previousBytes) {
 /**
  * The bytes in `dir` and below, as the disk holds them (`du -sk`, which walks it in C, in a
  * process of its own so that this one goes on). 0 when it does not exist.
- * @param {string} dir
- * @returns {Promise<number>}
+ * @param {string} dir @returns {Promise<number>}
  */
 function folderBytes(dir) {
 	if (!fs.existsSync(dir)) return Promise.resolve(0);
@@ -314,6 +315,19 @@ function forEachOutputLine(child, onLine) {
 	}
 }
 
+/**
+ * `use(folder)` with a new temporary folder named from `prefix`, removed once it has settled.
+ * @template T @param {string} prefix @param {(folder: string) => Promise<T>} use
+ */
+async function inTempFolder(prefix, use) {
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	try {
+		return await use(folder);
+	} finally {
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
 /** Resolves after `ms`. @param {number} ms @returns {Promise<void>} */
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -371,6 +385,7 @@ module.exports = {
 	formatBytes,
 	freePort,
 	heartbeatLine,
+	inTempFolder,
 	isStoppingAll,
 	outputOf,
 	processIsAlive,
@@ -378,6 +393,7 @@ module.exports = {
 	runCaptured,
 	runOrThrow,
 	runWithProgress,
+	signalProcess,
 	sleep,
 	stopAllAndExit,
 	stopProcess,

@@ -175,22 +175,21 @@ async function startPostgres(folder) {
 		}
 		return child;
 	};
-	let server = await spawnServer();
+	const session = ['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user];
+	const withPassword = { env: { ...process.env, PGPASSWORD: DATABASE.password } };
+	const first = await spawnServer();
 	try {
-		runCaptured(
-			path.join(POSTGRES_BIN, 'createdb'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user, DATABASE.name],
-			{ ...asOwner, env: { ...process.env, PGPASSWORD: DATABASE.password } },
-		);
+		runCaptured(path.join(POSTGRES_BIN, 'createdb'), [...session, DATABASE.name], {
+			...asOwner,
+			...withPassword,
+		});
 	} catch (error) {
-		await stopProcess(server);
+		await stopProcess(first);
 		throw new Error(`${error instanceof Error ? error.message : error}\n${log}`);
 	}
-	return {
+	// SIGINT: PostgreSQL's fast shutdown (what a restart or a failover does to open connections).
+	return restartable(first, spawnServer, home, 'SIGINT', {
 		port,
-		get pid() {
-			return /** @type {number} */ (server.pid);
-		},
 		/** n8n's settings for this database. */
 		n8nEnvironment: {
 			DB_TYPE: 'postgresdb',
@@ -202,40 +201,36 @@ async function startPostgres(folder) {
 		},
 		/** Runs SQL with psql and returns its rows as tab-separated lines. @param {string} sql */
 		query(sql) {
-			const rows = runCaptured(
-				'psql',
-				[
-					'-h',
-					'127.0.0.1',
-					'-p',
-					String(port),
-					'-U',
-					DATABASE.user,
-					'-d',
-					DATABASE.name,
-					'-At',
-					'-F',
-					'\t',
-					'-c',
-					sql,
-				],
-				{ env: { ...process.env, PGPASSWORD: DATABASE.password } },
-			);
-			return rows.split('\n').filter((line) => line !== '');
+			const args = [...session, '-d', DATABASE.name, '-At', '-F', '\t', '-c', sql];
+			return runCaptured('psql', args, withPassword)
+				.split('\n')
+				.filter((line) => line !== '');
 		},
-		/**
-		 * An outage: a fast shutdown (what a restart or a failover does to open connections), then
-		 * the same server, data and port again after `downMs`.
-		 * @param {number} downMs
-		 */
+	});
+}
+
+/**
+ * A started server (`server`, started again by `spawnServer`) with `extra`: its pid, an outage
+ * (`restart(downMs)`: stopped with `signal`, then the same server, data and port again after
+ * `downMs`) and `stop()`, which removes its folder `home` too.
+ * @template {object} T @param {import('node:child_process').ChildProcess} server
+ * @param {() => Promise<import('node:child_process').ChildProcess>} spawnServer
+ * @param {string} home @param {NodeJS.Signals} signal @param {T} extra
+ */
+function restartable(server, spawnServer, home, signal, extra) {
+	return {
+		...extra,
+		get pid() {
+			return /** @type {number} */ (server.pid);
+		},
+		/** @param {number} downMs */
 		async restart(downMs) {
-			await stopProcess(server, 15_000, 'SIGINT');
+			await stopProcess(server, 15_000, signal);
 			await sleep(downMs);
 			server = await spawnServer();
 		},
 		async stop() {
-			// SIGINT: PostgreSQL's fast shutdown.
-			await stopProcess(server, 15_000, 'SIGINT');
+			await stopProcess(server, 15_000, signal);
 			fs.rmSync(home, { recursive: true, force: true });
 		},
 	};
@@ -277,28 +272,11 @@ async function startRedis(folder) {
 		await waitForPort(port, child, 'redis-server');
 		return child;
 	};
-	let server = await spawnServer();
-	return {
+	// SIGTERM: Redis flushes its append-only file.
+	return restartable(await spawnServer(), spawnServer, home, 'SIGTERM', {
 		port,
-		get pid() {
-			return /** @type {number} */ (server.pid);
-		},
 		n8nEnvironment: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
-		/**
-		 * An outage: Redis stopped (SIGTERM: it flushes its append-only file), then started again on
-		 * the same port and data after `downMs`.
-		 * @param {number} downMs
-		 */
-		async restart(downMs) {
-			await stopProcess(server);
-			await sleep(downMs);
-			server = await spawnServer();
-		},
-		async stop() {
-			await stopProcess(server);
-			fs.rmSync(home, { recursive: true, force: true });
-		},
-	};
+	});
 }
 
 module.exports = { SETUP_SCRIPT, requireServers, startPostgres, startRedis };
