@@ -19,6 +19,7 @@ const { activateArgs, forImport } = require('./n8nReleaseDifferences');
 const {
 	fail,
 	forEachOutputLine,
+	inTempFolder,
 	outputOf,
 	runOrThrow,
 	sleep,
@@ -38,24 +39,17 @@ const {
 	readExample,
 } = require('./n8nDemoData');
 
-/**
- * The n8n release these runs use, installed by support/n8n/n8nInstall.js (the one place that installs an
- * n8n release with its Node) into a cache folder outside the clone.
- */
+/** The n8n release these runs use (support/n8n/n8nInstall.js installs it). */
 const DEFAULT_N8N = n8nRelease();
 const DEFAULT_N8N_MODULES = DEFAULT_N8N.modules;
 const N8N_VERSION = DEFAULT_N8N.n8nVersion;
 
-/**
- * The Node binary the default release runs on (Node 24 for n8n 2.41).
- */
+/** The Node binary the default release runs on (Node 24 for n8n 2.41). */
 function defaultReleaseNode() {
 	return nodeBinary(DEFAULT_N8N);
 }
 
-/**
- * Installs the default release when it is missing or its manifest changed (support/n8n/n8nInstall.js).
- * @param {(line: string) => void} log
+/** Installs the default release when it is missing or its manifest changed. @param {(line: string) => void} log
  */
 async function installDefaultRelease(log) {
 	await installRelease(DEFAULT_N8N, log);
@@ -166,14 +160,21 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 function runN8n(args, env, release = DEFAULT_N8N) {
-	return outputOf(
-		track(
-			spawn(nodeBinary(release), [release.cli, ...args], {
-				env,
-				stdio: ['ignore', 'pipe', 'pipe'],
-			}),
-		),
-	);
+	return outputOf(spawnN8n(release, args, env));
+}
+
+/**
+ * n8n's CLI of `release`, its output piped; `detached` leads a process group (killed as one).
+ * @param {import('./n8nInstall').N8nRelease} release @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ */
+function spawnN8n(release, args, env, detached = false) {
+	const child = spawn(nodeBinary(release), [release.cli, ...args], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached,
+	});
+	return track(child, { group: detached });
 }
 
 /**
@@ -246,14 +247,11 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
  * @param {import('./n8nInstall').N8nRelease} [release]
  */
 async function importCredentials(env, credentials, release = DEFAULT_N8N) {
-	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
-	try {
+	await inTempFolder('n8n-import-', async (staging) => {
 		const credentialsFile = path.join(staging, 'credentials.json');
 		fs.writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
 		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env, release);
-	} finally {
-		fs.rmSync(staging, { recursive: true, force: true });
-	}
+	});
 }
 /**
  * Imports workflows under the given ids with `n8n import:workflow` of `release`, and activates
@@ -262,8 +260,7 @@ async function importCredentials(env, credentials, release = DEFAULT_N8N) {
  * @param {import('./n8nInstall').N8nRelease} [release]
  */
 async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
-	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
-	try {
+	await inTempFolder('n8n-import-', async (staging) => {
 		for (const { workflow, id } of workflows)
 			fs.writeFileSync(
 				path.join(staging, `${id}.json`),
@@ -272,9 +269,7 @@ async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
 		await runN8nOrThrow(['import:workflow', '--separate', `--input=${staging}`], env, release);
 		for (const { id } of workflows.filter((w) => w.publish))
 			await runN8nOrThrow(activateArgs(release, id), env, release);
-	} finally {
-		fs.rmSync(staging, { recursive: true, force: true });
-	}
+	});
 }
 
 /**
@@ -290,14 +285,7 @@ async function startN8n(
 	env,
 	{ port, onOutput, timeoutMs = 120_000, args = ['start'], release = DEFAULT_N8N },
 ) {
-	const child = track(
-		spawn(nodeBinary(release), [release.cli, ...args], {
-			env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-			detached: true,
-		}),
-		{ group: true },
-	);
+	const child = spawnN8n(release, args, env, true);
 	forEachOutputLine(child, onOutput);
 	try {
 		await waitUntil(
@@ -352,16 +340,15 @@ async function assertPackageLoaded(base, cookie) {
 	};
 	const nodes = await types('nodes.json');
 	const credentials = await types('credentials.json');
-	for (const type of [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE])
-		assert.ok(
-			nodes.some((node) => node.name === type),
-			`${type} not in /types/nodes.json`,
-		);
-	for (const type of [CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE])
-		assert.ok(
-			credentials.some((credential) => credential.name === type),
-			`${type} not in /types/credentials.json`,
-		);
+	for (const [listed, file, wanted] of /** @type {const} */ ([
+		[nodes, 'nodes.json', [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE]],
+		[credentials, 'credentials.json', [CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE]],
+	]))
+		for (const type of wanted)
+			assert.ok(
+				listed.some((entry) => entry.name === type),
+				`${type} not in /types/${file}`,
+			);
 	return `${nodes.length} node types, ${credentials.length} credential types`;
 }
 /**
@@ -470,7 +457,6 @@ module.exports = {
 	installSourceHash,
 	n8nEnvironment,
 	defaultReleaseNode,
-	runN8n,
 	runN8nOrThrow,
 	signInToRest,
 	startN8n,

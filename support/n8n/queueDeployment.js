@@ -25,7 +25,12 @@ const {
 } = require('./n8nInstance');
 const { PAYMENT_TRIGGER_TYPE, example, paymentTriggerPath, readExample } = require('./n8nDemoData');
 const { requireNginx, startNginx } = require('../services/nginx');
-const { freePort, processTreeCpuSeconds, stopProcess } = require('../services/processes');
+const {
+	freePort,
+	processTreeCpuSeconds,
+	signalProcess,
+	stopProcess,
+} = require('../services/processes');
 const {
 	ensureRegistry,
 	installFromRegistry,
@@ -124,16 +129,19 @@ async function startQueueDeployment({
 			return userFolder;
 		};
 
-		const mainPort = await freePort();
-		/** @type {NodeJS.ProcessEnv} */
-		let mainEnv = {
+		/** @param {string} name @param {number} port @param {string[]} [alsoInstall] */
+		const instanceEnvironment = async (name, port, alsoInstall) => ({
 			...n8nEnvironment({
-				userFolder: userFolderFor('main'),
-				port: mainPort,
+				userFolder: userFolderFor(name, alsoInstall),
+				port,
 				brokerPort: await freePort(),
 			}),
 			...shared,
-		};
+		});
+
+		const mainPort = await freePort();
+		/** @type {NodeJS.ProcessEnv} */
+		let mainEnv = await instanceEnvironment('main', mainPort);
 		// The demo credentials include the AI example's model credential; no model runs here.
 		await importDemo(mainEnv, sandboxUrl, 'http://127.0.0.1:9/v1', false);
 		const credentials = extraCredentials(postgres);
@@ -146,10 +154,7 @@ async function startQueueDeployment({
 		const mainLog = path.join(folder, 'main.log');
 		const startMain = () => startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog) });
 		let main = await startMain();
-		stops.push(async () => {
-			await stopProcess(main);
-			killGroup(main, 'SIGKILL');
-		});
+		stops.push(() => stopGroup(main));
 		const publishedWebhooks = [REFUND_WEBHOOK, ...extraWorkflows.flatMap((w) => w.webhook ?? [])];
 		await waitForWebhooks(mainPort, publishedWebhooks);
 		/** Where production webhooks are sent: the main, or nginx once processors take them. */
@@ -179,16 +184,13 @@ async function startQueueDeployment({
 			started++;
 			const name = `worker-${started}`;
 			const healthPort = await freePort();
+			const copy = started === copyOfN8nWorkflowOnWorker;
 			const env = {
-				...n8nEnvironment({
-					userFolder: userFolderFor(
-						name,
-						started === copyOfN8nWorkflowOnWorker ? [`n8n-workflow@${n8nWorkflowVersion()}`] : [],
-					),
-					port: healthPort,
-					brokerPort: await freePort(),
-				}),
-				...shared,
+				...(await instanceEnvironment(
+					name,
+					healthPort,
+					copy ? [`n8n-workflow@${n8nWorkflowVersion()}`] : [],
+				)),
 				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			};
@@ -205,8 +207,7 @@ async function startQueueDeployment({
 		};
 		/** @param {{ child: import('node:child_process').ChildProcess }} worker */
 		const stopWorker = async (worker) => {
-			await stopProcess(worker.child);
-			killGroup(worker.child, 'SIGKILL'); // its task runner, if still there
+			await stopGroup(worker.child);
 			running.splice(running.indexOf(/** @type {(typeof running)[number]} */ (worker)), 1);
 		};
 		for (let i = 0; i < workers; i++) await startWorker();
@@ -230,7 +231,7 @@ async function startQueueDeployment({
 			mainLog,
 			/** SIGKILL the main and its task runner, as a lost node or the OOM killer would. */
 			killMain() {
-				killGroup(main, 'SIGKILL');
+				killGroup(main);
 			},
 			/** A main again (after killMain), ready, and serving the published webhooks unless processors do. */
 			async restartMain() {
@@ -246,28 +247,18 @@ async function startQueueDeployment({
 			 * @param {number} count
 			 */
 			async useWebhookProcessors(count) {
-				await stopProcess(main);
-				killGroup(main, 'SIGKILL');
+				await stopGroup(main);
 				mainEnv = { ...mainEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' };
 				main = await startMain();
 				for (let i = 1; i <= count; i++) {
 					const name = `webhook-${i}`;
 					const port = await freePort();
-					const env = {
-						...n8nEnvironment({
-							userFolder: userFolderFor(name),
-							port,
-							brokerPort: await freePort(),
-						}),
-						...shared,
-					};
+					const env = await instanceEnvironment(name, port);
 					/** @type {Processor} */
 					const processor = { name, port, env, log: path.join(folder, `${name}.log`), child: null };
 					processors.push(processor);
 					stops.push(async () => {
-						if (!processor.child) return;
-						await stopProcess(processor.child);
-						killGroup(processor.child, 'SIGKILL');
+						if (processor.child) await stopGroup(processor.child);
 					});
 				}
 				await Promise.all(processors.map(startProcessor));
@@ -280,7 +271,7 @@ async function startQueueDeployment({
 			},
 			/** SIGKILL a webhook processor, as a lost node would. @param {Processor} processor */
 			killProcessor(processor) {
-				if (processor.child) killGroup(processor.child, 'SIGKILL');
+				if (processor.child) killGroup(processor.child);
 			},
 			/** A killed processor started again on its port and user folder, serving the webhooks. @param {Processor} processor */
 			restartProcessor: startProcessor,
@@ -299,7 +290,7 @@ async function startQueueDeployment({
 			stopWorker,
 			/** SIGKILL a worker and its task runner, as the kernel's OOM killer or a lost node would. @param {{ child: import('node:child_process').ChildProcess }} worker */
 			killWorker(worker) {
-				killGroup(worker.child, 'SIGKILL');
+				killGroup(worker.child);
 			},
 			/** CPU seconds so far of the main, each worker, PostgreSQL and Redis. */
 			cpuSeconds() {
@@ -333,13 +324,16 @@ function n8nWorkflowVersion() {
 	).version;
 }
 
-/** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */
-function killGroup(child, signal) {
-	try {
-		if (child.pid) process.kill(-child.pid, signal);
-	} catch {
-		// the group has exited
-	}
+/** SIGKILL a process's group. @param {import('node:child_process').ChildProcess} child */
+const killGroup = (child) => signalProcess(child, true, 'SIGKILL');
+
+/**
+ * A graceful stop, then SIGKILL for what its group left (its task runner, if still there).
+ * @param {import('node:child_process').ChildProcess} child
+ */
+async function stopGroup(child) {
+	await stopProcess(child);
+	killGroup(child);
 }
 
 /** A line writer appending to a log file. @param {string} file */
