@@ -148,19 +148,9 @@ async function main() {
 					installs['worker-2'].packages.includes('n8n-workflow'),
 					'worker 2 has no copy of n8n-workflow beside the package',
 				);
+				const nodeModules = path.join(folder, 'main', '.n8n', 'nodes', 'node_modules');
 				const installed = JSON.parse(
-					fs.readFileSync(
-						path.join(
-							folder,
-							'main',
-							'.n8n',
-							'nodes',
-							'node_modules',
-							PACKAGE.name,
-							'package.json',
-						),
-						'utf8',
-					),
+					fs.readFileSync(path.join(nodeModules, PACKAGE.name, 'package.json'), 'utf8'),
 				);
 				assert.equal(
 					installed.optionalDependencies,

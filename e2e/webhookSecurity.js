@@ -129,10 +129,19 @@ async function executionsOf({ base, cookie }, workflowId) {
  * provider sends, signed with its test secret now; the answer's text goes into `seen`.
  * @param {string} url @param {Provider} provider @param {string} body @param {string[]} seen
  */
-async function postSigned(url, provider, body, seen) {
+function postSigned(url, provider, body, seen) {
+	return post(url, CONTENT_TYPES[provider], signWithTestSecret(provider, body), body, seen);
+}
+
+/**
+ * A delivery posted to `url`; the answer's text goes into `seen`.
+ * @param {string} url @param {string} contentType @param {Record<string, string>} headers
+ * @param {string} body @param {string[]} seen
+ */
+async function post(url, contentType, headers, body, seen) {
 	const answer = await fetch(url, {
 		method: 'POST',
-		headers: { 'Content-Type': CONTENT_TYPES[provider], ...signWithTestSecret(provider, body) },
+		headers: { 'Content-Type': contentType, ...headers },
 		body,
 		signal: AbortSignal.timeout(30_000),
 	});
@@ -243,18 +252,10 @@ async function checkEachProviderOnce({ check, base, sandbox, seen }) {
  */
 async function postStripeEvent({ base, webhookPath, kind, fields, signed = true, seen }) {
 	const body = JSON.stringify(sampleEvent('stripe', kind, fields));
-	const answer = await fetch(`${base}/webhook/${webhookPath}`, {
-		method: 'POST',
-		headers: {
-			'Content-Type': 'application/json',
-			...(signed ? signWithTestSecret('stripe', body) : {}),
-		},
-		body,
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await answer.text();
-	seen.push(text);
-	return { status: answer.status, json: JSON.parse(text) };
+	const headers = signed ? signWithTestSecret('stripe', body) : {};
+	const url = `${base}/webhook/${webhookPath}`;
+	const { status, text } = await post(url, 'application/json', headers, body, seen);
+	return { status, json: JSON.parse(text) };
 }
 
 /** Seconds an hour ago: a replayed, stale delivery. */
@@ -362,18 +363,6 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			const id = workflowId(provider);
 			const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
 			const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
-			const contentType = CONTENT_TYPES[provider];
-			/** @param {string} body @param {Record<string, string>} headers */
-			const post = async (body, headers) => {
-				const answer = await fetch(url, {
-					method: 'POST',
-					headers: { 'Content-Type': contentType, ...headers },
-					body,
-				});
-				const text = await answer.text();
-				seenOutput.push(text);
-				return { status: answer.status, text };
-			};
 			const executionsBefore = await executionCount(id);
 			const expectedAnswer = acceptedAnswer(provider);
 
@@ -413,7 +402,8 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			/** @type {Set<number>} */
 			const statuses = new Set();
 			for (const delivery of bad) {
-				const answer = await post(delivery.body, delivery.headers);
+				const { headers, body } = delivery;
+				const answer = await post(url, CONTENT_TYPES[provider], headers, body, seenOutput);
 				assert.ok(
 					answer.status === 401 || answer.status === 400,
 					`${delivery.name}: ${answer.status} ${answer.text}`,

@@ -64,8 +64,7 @@ const FAULTS = [
 /**
  * With webhook processors behind nginx (queue.useWebhookProcessors): the first processor
  * SIGKILLed mid-round and started again DOWN_MS later; nginx sends its share to the other.
- * @param {Deployment['processors'][number]} processor
- * @returns {Fault}
+ * @param {Deployment['processors'][number]} processor @returns {Fault}
  */
 function processorKill(processor) {
 	return {

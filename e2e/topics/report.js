@@ -172,8 +172,7 @@ function exampleBOnAWebhook() {
 
 /**
  * POSTs to a helper's webhook and returns the items it answers with.
- * @param {import('./context').Started} context @param {Helper} helper
- * @returns {Promise<Row[]>}
+ * @param {import('./context').Started} context @param {Helper} helper @returns {Promise<Row[]>}
  */
 async function callHelper({ base, seenOutput }, helper) {
 	const answer = await fetch(`${base}/webhook/${helper.path}`, {
@@ -271,31 +270,24 @@ function expectedRow(sandbox, userId, { month, from, to, final }) {
 			['end_date', [to]],
 		]),
 	);
-	const base = { Promoter: userId, Month: month, From: from, To: to, Final: final };
-	if (answer.code !== 0)
-		return {
-			message: String(answer.message),
-			row: {
-				...base,
-				Clicks: null,
-				Signups: null,
-				'Paying customers': null,
-				'Rewards accrued': null,
-				'Rewards paid': null,
-				Currency: null,
-			},
-		};
+	const known = answer.code === 0;
 	const data = /** @type {Record<string, string | number>} */ (answer.data);
+	/** @param {string} key @param {(value: string | number) => string | number} [as] */
+	const figure = (key, as = (value) => value) => (known ? as(data[key]) : null);
 	return {
-		message: null,
+		message: known ? null : String(answer.message),
 		row: {
-			...base,
-			Clicks: data.clicks,
-			Signups: data.signups,
-			'Paying customers': data.paying_customers,
-			'Rewards accrued': Number(data.rewards_accrued),
-			'Rewards paid': Number(data.rewards_paid),
-			Currency: data.currency,
+			Promoter: userId,
+			Month: month,
+			From: from,
+			To: to,
+			Final: final,
+			Clicks: figure('clicks'),
+			Signups: figure('signups'),
+			'Paying customers': figure('paying_customers'),
+			'Rewards accrued': figure('rewards_accrued', Number),
+			'Rewards paid': figure('rewards_paid', Number),
+			Currency: figure('currency'),
 		},
 	};
 }

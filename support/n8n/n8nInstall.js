@@ -89,8 +89,7 @@ function matrixReleases() {
 
 /**
  * A release as its manifest describes it, and where it is (or will be) installed.
- * @param {string} [version]
- * @returns {N8nRelease}
+ * @param {string} [version] @returns {N8nRelease}
  */
 function n8nRelease(version = DEFAULT_RELEASE) {
 	const manifestDir = path.join(RELEASES_DIR, version);
@@ -163,8 +162,7 @@ function isInstalled(release) {
  * The heartbeat of an install into `dir`: the bytes in that folder (npm's package count stands
  * still while it extracts). Only the folder: the disk's free space would count every other
  * process writing to the same disk.
- * @param {string} dir
- * @returns {() => Promise<string>}
+ * @param {string} dir @returns {() => Promise<string>}
  */
 function installFolderProgress(dir) {
 	let previous = 0;
@@ -179,8 +177,7 @@ function installFolderProgress(dir) {
 /**
  * Installs a release into its cache folder unless it is there already, built from the same
  * manifest and lock. Returns the release.
- * @param {N8nRelease | string} releaseOrVersion
- * @param {(line: string) => void} log
+ * @param {N8nRelease | string} releaseOrVersion @param {(line: string) => void} log
  * @returns {Promise<N8nRelease & { installedNow: boolean, seconds: number }>}
  */
 async function installRelease(releaseOrVersion, log) {
@@ -208,8 +205,7 @@ async function installRelease(releaseOrVersion, log) {
  * Waits until no other process installs this release, then holds its lock folder (made
  * atomically, with the holder's pid in it): two suites started at once would otherwise both run
  * `npm ci` in one folder and leave neither install whole. A lock whose process is gone is taken.
- * @param {N8nRelease} release
- * @param {(line: string) => void} log
+ * @param {N8nRelease} release @param {(line: string) => void} log
  * @returns {Promise<{ dir: string, waitedFor: number | null }>}
  */
 async function acquireInstallLock(release, log) {
@@ -241,9 +237,7 @@ async function acquireInstallLock(release, log) {
 }
 
 /**
- * @param {N8nRelease} release
- * @param {string} label
- * @param {number} started
+ * @param {N8nRelease} release @param {string} label @param {number} started
  * @param {(line: string) => void} log
  */
 async function installUnlocked(release, label, started, log) {
