@@ -40,7 +40,6 @@ const { parseArgs } = require('node:util');
 const {
 	installAsCommunityPackage,
 	n8nEnvironment,
-	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	runN8nOrThrow,
@@ -65,7 +64,7 @@ const {
 	chatLoginCredential,
 	promoterCenterJwtCredential,
 } = require('../support/n8n/n8nDemoData');
-const { freePort, stopProcess } = require('../support/services/processes');
+const { freePort, inTempFolder, stopProcess } = require('../support/services/processes');
 const {
 	DEFAULT_RELEASE,
 	installRelease,
@@ -96,6 +95,7 @@ const { checkEachProviderOnce, providerWebhooks, providerWorkflows } = require('
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 const { scenario } = require('../support/scenarios');
 const { checkPromoterCenterDoors } = require('./promoterCenterChecks');
+const { execute } = require('./topics/context');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
@@ -191,32 +191,26 @@ async function runRelease(version, tarball, install) {
 					],
 					release,
 				);
-				const changed = [
-					...fitTypeVersions(release, exampleA),
-					...fitTypeVersions(release, exampleE),
-					...fitTypeVersions(release, exampleH),
-					...fitTypeVersions(release, exampleD),
-				];
+				const changed = [exampleA, exampleE, exampleH, exampleD].flatMap((example) =>
+					fitTypeVersions(release, example),
+				);
 				const withoutTables = withoutDataTables(release, exampleD);
-				const workflows = [
-					everyOperationWorkflow(IDS.operations),
-					{ ...triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), id: IDS.trigger },
-					{ ...exampleA, id: IDS.refund },
-					{ ...exampleE, id: IDS.agent },
-					{ ...exampleH, id: IDS.purchase },
-					{ ...exampleD, id: IDS.promoterCenter },
-				];
-				const activated = [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase, IDS.promoterCenter];
-				const perProvider = providerWorkflows();
+				/** @param {object} workflow @param {string} id */
+				const activated = (workflow, id) => ({ workflow, id, publish: true });
 				await importWorkflows(
 					env,
 					[
-						...workflows.map((workflow) => ({
-							workflow,
-							id: workflow.id,
-							publish: activated.includes(workflow.id),
-						})),
-						...perProvider,
+						{
+							workflow: everyOperationWorkflow(IDS.operations),
+							id: IDS.operations,
+							publish: false,
+						},
+						activated(triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), IDS.trigger),
+						activated(exampleA, IDS.refund),
+						activated(exampleE, IDS.agent),
+						activated(exampleH, IDS.purchase),
+						activated(exampleD, IDS.promoterCenter),
+						...providerWorkflows(),
 					],
 					release,
 				);
@@ -226,17 +220,8 @@ async function runRelease(version, tarball, install) {
 
 		await check(
 			'n8n execute: the every-operation fixture, all 13 operations against the sandbox',
-			async () => {
-				const result = await executeWorkflow(env, IDS.operations, release);
-				seen.push(result.stdout, result.stderr);
-				assert.equal(
-					result.code,
-					0,
-					`exit ${result.code ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
-				);
-				assert.ok(result.run, `n8n execute printed no run:\n${result.stdout.slice(0, 2000)}`);
-				return assertEveryOperationRan(result.run);
-			},
+			async () =>
+				assertEveryOperationRan(await execute({ env, seenOutput: seen }, IDS.operations, release)),
 		);
 
 		const base = `http://127.0.0.1:${port}`;
@@ -414,9 +399,8 @@ async function main() {
 			`COMPAT n8n ${release.n8nVersion} (Node ${release.nodeVersion}): proven by test:e2e`,
 		);
 	}
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-compat-pack-'));
 	const results = [];
-	try {
+	await inTempFolder('n8n-compat-pack-', async (work) => {
 		const tarball = givenTarball ?? packPackage(work);
 		// All installs at once: most of an install is downloading, and cold caches are CI's case.
 		const installs = await Promise.allSettled(
@@ -426,9 +410,7 @@ async function main() {
 		);
 		for (const [index, version] of versions.entries())
 			results.push(await runRelease(version, tarball, installs[index]));
-	} finally {
-		fs.rmSync(work, { recursive: true, force: true });
-	}
+	});
 	console.log('\nCompat timings:');
 	for (const { release, timings } of results)
 		console.log(

@@ -49,7 +49,7 @@ const { ScriptedModel } = require('../support/services/scriptedModel');
 const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
-const { CHROMIUM } = require('./topics/context');
+const { CHROMIUM, notRegisteredErrors } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
 const { reportChecks, reportSetup, reportWebhooks } = require('./topics/report');
@@ -133,10 +133,7 @@ async function main() {
 				{ port, logFile: serverLog, webhooks },
 			);
 			n8n = started.child;
-			const unregistered = fs
-				.readFileSync(serverLog, 'utf8')
-				.split('\n')
-				.filter((line) => line.includes('is not registered'));
+			const unregistered = notRegisteredErrors(serverLog);
 			if (unregistered.length > 0)
 				throw new Error(
 					`n8n's start-up log holds ${unregistered.length} 'not registered' errors, first: ${unregistered[0]}`,

@@ -48,18 +48,15 @@ const PURCHASE_WORKFLOWS = [
 			claimExample.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)?.webhookId
 		),
 	},
-	{
-		key: 'option',
-		id: 'queuePurchaseGrd1',
-		workflow: purchaseWorkflow({ guarded: true, webhookId: 'purchase-option-alone' }),
-		webhookId: 'purchase-option-alone',
-	},
-	{
-		key: 'without',
-		id: 'queuePurchaseRaw1',
-		workflow: purchaseWorkflow({ guarded: false, webhookId: 'purchase-unguarded' }),
-		webhookId: 'purchase-unguarded',
-	},
+	...[
+		{ key: 'option', id: 'queuePurchaseGrd1', guarded: true, webhookId: 'purchase-option-alone' },
+		{ key: 'without', id: 'queuePurchaseRaw1', guarded: false, webhookId: 'purchase-unguarded' },
+	].map(({ key, id, guarded, webhookId }) => ({
+		key,
+		id,
+		workflow: purchaseWorkflow({ guarded, webhookId }),
+		webhookId,
+	})),
 ];
 
 /**
@@ -165,8 +162,12 @@ async function runDuplicatePurchaseRounds(queue, sandbox, product) {
 	/** @param {string} key */
 	const ranIn = (key) =>
 		rounds.flatMap((round, i) => (round.byKey[key] ? [i + 1] : [])).join(' and ');
-	/** @param {string} key */
-	const all = (key) => rounds.flatMap((round) => (round.byKey[key] ? [round.byKey[key]] : []));
+	/** The claim's first few transactions of one kind. @param {'twice' | 'missing'} kind */
+	const claimed = (kind) =>
+		rounds
+			.flatMap((round) => round.byKey.claim?.[kind] ?? [])
+			.slice(0, 5)
+			.join(', ');
 	const guard = sum('claim', (c) => c.duplicates);
 	const lost = sum('claim', (c) => c.missing.length);
 	console.log(
@@ -184,22 +185,8 @@ async function runDuplicatePurchaseRounds(queue, sandbox, product) {
 		rounds.flatMap((r) => r.undelivered),
 		'purchase deliveries',
 	);
-	assert.equal(
-		guard,
-		0,
-		`the PostgreSQL claim let purchases through twice: ${all('claim')
-			.flatMap((c) => c.twice)
-			.slice(0, 5)
-			.join(', ')}`,
-	);
-	assert.equal(
-		lost,
-		0,
-		`purchases the claim never tracked: ${all('claim')
-			.flatMap((c) => c.missing)
-			.slice(0, 5)
-			.join(', ')}`,
-	);
+	assert.equal(guard, 0, `the PostgreSQL claim let purchases through twice: ${claimed('twice')}`);
+	assert.equal(lost, 0, `purchases the claim never tracked: ${claimed('missing')}`);
 	const otherLost =
 		sum('option', (c) => c.missing.length) + sum('without', (c) => c.missing.length);
 	assert.equal(otherLost, 0, `${otherLost} purchases of the other workflows were never tracked`);

@@ -72,15 +72,9 @@ async function startRegistry(folder) {
 	].join('\n');
 	const configFile = path.join(home, 'config.yaml');
 	fs.writeFileSync(configFile, `${config}\n`);
+	const args = [VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`];
 	const server = track(
-		spawn(
-			defaultReleaseNode(),
-			[VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`],
-			{
-				cwd: home,
-				stdio: ['ignore', 'ignore', 'pipe'],
-			},
-		),
+		spawn(defaultReleaseNode(), args, { cwd: home, stdio: ['ignore', 'ignore', 'pipe'] }),
 	);
 	let errors = '';
 	server.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));

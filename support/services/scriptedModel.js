@@ -8,6 +8,7 @@
  * that follows the word "promoter" in the user's message. Turn 2: it reads the tool's result and
  * writes the figures into its reply. Every request is kept for the test to inspect.
  */
+const assert = require('node:assert/strict');
 const http = require('node:http');
 
 const { readPromoter } = require('../../sandbox');
@@ -48,7 +49,6 @@ function replyWith(figures) {
  * @param {string} sessionId @param {string} authorization
  */
 async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId, authorization) {
-	const assert = require('node:assert/strict');
 	const [promoter] = sandbox.instrumentation.addPromoters(product, 1, 'agent_asked');
 	sandbox.instrumentation.addActivity(product, promoter, { clicks: 2, payingCustomers: 1 });
 	const answer = await fetch(chatUrl, {
@@ -75,7 +75,6 @@ async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId, au
  * @param {string} reply
  */
 function assertReplyFromSandbox(sandbox, product, promoter, reply) {
-	const assert = require('node:assert/strict');
 	const reads = sandbox.log
 		.map((entry) => entry.path)
 		.filter((address) => address.includes(`/promoters/${promoter}`));
@@ -152,18 +151,15 @@ class ScriptedModel {
 
 	/** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} body */
 	handle(req, res, body) {
-		if (req.method === 'GET' && req.url === '/v1/models') {
-			res.writeHead(200, { 'Content-Type': 'application/json' });
-			res.end(
-				JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }),
-			);
-			return;
-		}
-		if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-			res.writeHead(404, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
-			return;
-		}
+		/** @param {number} status @param {object} json */
+		const answerJson = (status, json) => {
+			res.writeHead(status, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify(json));
+		};
+		if (req.method === 'GET' && req.url === '/v1/models')
+			return answerJson(200, { object: 'list', data: [{ id: 'scripted-model', object: 'model' }] });
+		if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+			return answerJson(404, { error: { message: `no route ${req.method} ${req.url}` } });
 		const request = /** @type {ChatRequest} */ (JSON.parse(body));
 		this.requests.push(request);
 		const { content, toolCall } = answer(request);
@@ -199,27 +195,20 @@ class ScriptedModel {
 			res.end('data: [DONE]\n\n');
 			return;
 		}
-		res.writeHead(200, { 'Content-Type': 'application/json' });
-		res.end(
-			JSON.stringify({
-				id,
-				object: 'chat.completion',
-				created,
-				model: request.model,
-				choices: [
-					{
-						index: 0,
-						message: {
-							role: 'assistant',
-							content,
-							...(toolCalls ? { tool_calls: toolCalls } : {}),
-						},
-						finish_reason: finishReason,
-					},
-				],
-				usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-			}),
-		);
+		answerJson(200, {
+			id,
+			object: 'chat.completion',
+			created,
+			model: request.model,
+			choices: [
+				{
+					index: 0,
+					message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+					finish_reason: finishReason,
+				},
+			],
+			usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+		});
 	}
 }
 

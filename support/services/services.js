@@ -31,7 +31,7 @@ const POSTGRES_BIN =
 /** The database n8n uses, its role, and its password (loopback only, for the run). */
 const DATABASE = { name: 'n8n', user: 'n8n', password: 'n8n-queue-test' };
 
-/** @param {string} message */
+/** A set-up error naming the setup script. @param {string} message */
 function missing(message) {
 	const error = new Error(
 		`${message}: run \`${SETUP_SCRIPT}\` once (Debian/Ubuntu, as root or with sudo).`,
@@ -279,4 +279,4 @@ async function startRedis(folder) {
 	});
 }
 
-module.exports = { SETUP_SCRIPT, requireServers, startPostgres, startRedis };
+module.exports = { missing, requireServers, startPostgres, startRedis };
