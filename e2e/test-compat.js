@@ -9,23 +9,10 @@
  * (`node e2e/test-compat.js 2.41.1 1.123.81` runs those two).
  *
  * The matrix proves that each release loads and runs the package; what the package does is proven
- * once, by the unit and engine tests. For each release: n8n installed with its Node
- * (support/n8n/n8nInstall.js, cached between runs), the tarball installed into a fresh user folder the
- * way n8n installs community packages, then
- *   1. n8n loads both node types and the credential types, and derives the AI tool (usableAsTool);
- *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
- *   3. the every-operation fixture runs all 13 operations against the sandbox (`n8n execute`),
- *      each one's success checked (e2e/everyOperation.js);
- *   4. the trigger, active and polling every minute: its first poll emits nothing, then a change
- *      made through the sandbox's activity route is emitted (quoted in the check's line);
- *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js), and
- *      one signed purchase per payment provider (every test signer) through its own workflow;
- *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool, behind its
- *      chat's Basic Auth;
- *   7. example (d)'s promoter center for the token's user only, and its refusals of bad tokens
- *      (e2e/promoterCenterChecks.js: n8n's Webhook JWT Auth and JWT node of the release);
- * and it says what examples (b) and (d) can do with the release's Data table node.
- * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
+ * once, by the unit and engine tests. Each release (installed by support/n8n/n8nInstall.js, cached
+ * between runs) gets the tarball installed into a fresh user folder the way n8n installs community
+ * packages, then runs the checks below, one line each, and says what examples (b) and (d) can do
+ * with its Data table node. Prints `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
  * What differs between releases is handled in support/n8n/n8nReleaseDifferences.js, one function per

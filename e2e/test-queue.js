@@ -5,30 +5,15 @@
  * `npm run test:queue`: the package in n8n's queue mode, installed as n8n documents it, under
  * platform faults, then behind n8n's webhook processors through a storm of refund webhooks.
  *
- * 1. PostgreSQL, Redis and a local npm registry (Verdaccio) on free loopback ports, their data in
- *    a temp folder; the package published to the registry as the release workflow publishes it,
- *    and installed with `npm install` in the main's and each worker's ~/.n8n/nodes (worker 2 with
- *    a copy of n8n-workflow beside it, as another community package can bring).
- * 2. n8n main + two workers; example (a) published.
- * 3. The main taking the webhooks (e2e/queue/faultRounds.js, e2e/queue/purchaseRounds.js): a
- *    round of refund webhooks per platform fault (main killed, Redis restarted, PostgreSQL
- *    restarted), each printing a `FAULT` line; purchases delivered twice, to example (i)'s
- *    PostgreSQL claim, Skip Transactions Already Tracked alone and no guard, in 5 rounds with the
- *    main killed and one with both deliveries at once (`DUPLICATE PURCHASES`); the trigger across
- *    main restarts (`TRIGGER`).
- * 4. n8n's scaling set-up for webhooks: the main restarted with
- *    N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, two `n8n webhook` processors (the package
- *    installed on each) behind nginx.
- * 5. Through nginx, a payment provider sends 2,000 refund webhooks signed with Stripe's scheme
- *    (1,500 refundable purchases seeded for the run, 300 repeats, 100 not referred, 100 partial),
- *    20 in flight, retrying up to 8 times, and an attacker 100 forged ones (bad signature,
- *    tampered, replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
- *    replacement starts 10 s later. Checked against the sandbox's own records and n8n's database.
- * 6. A round with webhook-1 SIGKILLed mid-round and started again, purchases to example (i)
- *    beside its refunds (`FAULT webhook-processor-kill`). No worker kill is combined with
- *    purchases: an execution killed holding example (i)'s claim keeps it for its 10-minute lease,
- *    by design.
- * 7. No process logged the secret.
+ * PostgreSQL, Redis and Verdaccio on free loopback ports; the package published as the release
+ * workflow publishes it and `npm install`ed on the main and each worker (worker 2 with a copy of
+ * n8n-workflow beside it); example (a) published. The main takes the webhooks through the fault
+ * rounds (e2e/queue/: `FAULT`, `DUPLICATE PURCHASES`, `TRIGGER` lines); then the main hands
+ * production webhooks to two `n8n webhook` processors behind nginx, which take a storm of signed
+ * and forged refunds while worker 1 is SIGKILLed and replaced, checked against the sandbox's
+ * records and n8n's database; then a round with webhook-1 SIGKILLed (purchases to example (i)
+ * beside its refunds: no worker kill is combined with purchases, as an execution killed holding
+ * the claim keeps it for its 10-minute lease). Last, no process logged the secret.
  *
  * Needs PostgreSQL, Redis and nginx from scripts/setup-system.sh (the run stops at once, naming
  * it, when they are missing). Prints one line per check, the storms' counts and `QUEUE: N passed,

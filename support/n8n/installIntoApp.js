@@ -5,7 +5,6 @@
  * the tarball extracted into node_modules/<name>, with n8n-workflow (its peer) beside it; or with
  * `npm install <tarball>` itself, to see what npm adds.
  */
-const { spawnSync } = require('node:child_process');
 const {
 	mkdirSync,
 	mkdtempSync,
@@ -19,13 +18,10 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const { installedPackages, packPackage } = require('./pack');
+const { runCaptured } = require('../services/processes');
 
 /** @param {string} command @param {string[]} args @param {string} cwd */
-function run(command, args, cwd) {
-	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`);
-	return result.stdout;
-}
+const run = (command, args, cwd) => runCaptured(command, args, { cwd });
 
 /**
  * @param {string} packageDir the built package

@@ -4,9 +4,7 @@
  * The secret check every harness run and poll passes through (runWorkflow.js, pollTrigger.js);
  * tests call it on their own data too.
  */
-/**
- * @import { ICredentialDataDecryptedObject } from 'n8n-workflow'
- */
+/** @import { ICredentialDataDecryptedObject } from 'n8n-workflow' */
 
 /**
  * Every serialized run is scanned: an API secret in output, errors, metadata or n8n-core's log

@@ -7,13 +7,8 @@
 /**
  * @import { PackageDirectoryLoader } from 'n8n-core'
  * @import {
- *   ICredentialDataDecryptedObject,
- *   ICredentials,
- *   ICredentialType,
- *   IHttpRequestOptions,
- *   INodeCredentialsDetails,
- *   INodeProperties,
- *   IWorkflowExecuteAdditionalData,
+ *   ICredentialDataDecryptedObject, ICredentials, ICredentialType, IHttpRequestOptions,
+ *   INodeCredentialsDetails, INodeProperties, IWorkflowExecuteAdditionalData
  * } from 'n8n-workflow'
  */
 const { ICredentialsHelper } = require('n8n-workflow');

@@ -6,12 +6,8 @@
  */
 /**
  * @import {
- *   DeduplicationItemTypes,
- *   DeduplicationScope,
- *   ICheckProcessedContextData,
- *   ICheckProcessedOptions,
- *   IDataDeduplicator,
- *   IDeduplicationOutput,
+ *   DeduplicationItemTypes, DeduplicationScope, ICheckProcessedContextData, ICheckProcessedOptions,
+ *   IDataDeduplicator, IDeduplicationOutput
  * } from 'n8n-workflow'
  */
 const { createHash } = require('node:crypto');

@@ -5,9 +5,7 @@
  * PackageDirectoryLoader, with its node types looked up by the names n8n gives them. n8n-core
  * needs `reflect-metadata` loaded first (jest's setupFiles, the benchmarks' first line).
  */
-/**
- * @import { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow'
- */
+/** @import { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow' */
 const path = require('node:path');
 const { PackageDirectoryLoader } = require('n8n-core');
 const { NodeHelpers } = require('n8n-workflow');

@@ -6,10 +6,7 @@
  */
 /**
  * @import {
- *   ICredentialDataDecryptedObject,
- *   IDataObject,
- *   INode,
- *   INodeExecutionData,
+ *   ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData
  * } from 'n8n-workflow'
  */
 const { ExecutionLifecycleHooks, PollContext } = require('n8n-core');

@@ -9,13 +9,8 @@
  */
 /**
  * @import {
- *   ICredentialDataDecryptedObject,
- *   INode,
- *   INodeExecutionData,
- *   INodeType,
- *   IRun,
- *   IVersionedNodeType,
- *   IWorkflowBase,
+ *   ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeType, IRun, IVersionedNodeType,
+ *   IWorkflowBase
  * } from 'n8n-workflow'
  */
 const { ExecutionLifecycleHooks, WorkflowExecute } = require('n8n-core');

@@ -4,9 +4,7 @@
  * Workflows built around this package's nodes, as the engine needs them: one node with its
  * parameters and a test credential.
  */
-/**
- * @import { INode, IWorkflowBase } from 'n8n-workflow'
- */
+/** @import { INode, IWorkflowBase } from 'n8n-workflow' */
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('./packageLoader');
 
 /**
