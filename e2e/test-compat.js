@@ -386,6 +386,7 @@ async function main() {
 			`COMPAT n8n ${release.n8nVersion} (Node ${release.nodeVersion}): proven by test:e2e`,
 		);
 	}
+	/** @type {Awaited<ReturnType<typeof runRelease>>[]} */
 	const results = [];
 	await inTempFolder('n8n-compat-pack-', async (work) => {
 		const tarball = givenTarball ?? packPackage(work);

@@ -206,11 +206,11 @@ async function main() {
 				ports = listeningPorts(before.map((p) => p.pid));
 				const commands = before.map((p) => p.command);
 				const n8n = commands.filter(isN8n);
-				for (const [server, pattern] of [
+				for (const [server, pattern] of /** @type {[string, RegExp][]} */ ([
 					['PostgreSQL', /postgres -D /],
 					['redis-server', /redis-server/],
 					['Verdaccio', /verdaccio/],
-				])
+				]))
 					assert.ok(
 						commands.some((command) => pattern.test(command)),
 						`no ${server} among the run's processes`,

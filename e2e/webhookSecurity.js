@@ -298,46 +298,35 @@ function badDeliveries(provider, prefix) {
  */
 function genericBadDeliveries(provider, bodyFor) {
 	const secret = TEST_SIGNING_SECRETS[provider];
+	/**
+	 * A new purchase body for `name`, signed with `key`.
+	 * @param {string} name @param {string} [key] @param {{ timestamp?: number }} [options]
+	 */
+	const signed = (name, key = secret, options) => {
+		const body = bodyFor(name);
+		return { body, headers: signDelivery(provider, body, key, options) };
+	};
+	// A signature made up by someone who does not hold the secret, in the provider's format.
+	const forged = signed('forged');
+	const forgedFrom = signed('other').headers;
+	const forgedHeaders = { ...forged.headers };
+	for (const name of Object.keys(forgedHeaders))
+		if (/signature/.test(name)) forgedHeaders[name] = forgedFrom[name];
+	const tampered = signed('tampered');
+	tampered.body = tampered.body.replace(BUYER, 'attacker_1');
 	/** @type {import('../support/payment/signer').BadDelivery[]} */
-	const cases = [];
-	{
-		// A signature made up by someone who does not hold the secret, in the provider's format.
-		const body = bodyFor('forged');
-		const genuine = signDelivery(provider, body, secret);
-		const forgedFrom = signDelivery(provider, bodyFor('other'), secret);
-		const headers = { ...genuine };
-		for (const name of Object.keys(genuine)) {
-			if (/signature/.test(name)) headers[name] = forgedFrom[name];
-		}
-		cases.push({ name: 'forged', body, headers });
-	}
-	{
-		const body = bodyFor('tampered');
-		const headers = signDelivery(provider, body, secret);
-		cases.push({ name: 'tampered', body: body.replace(BUYER, 'attacker_1'), headers });
-	}
-	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
-		const body = bodyFor('stale');
-		cases.push({
-			name: 'stale',
-			body,
-			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
-		});
-	}
+	const cases = [
+		{ name: 'forged', body: forged.body, headers: forgedHeaders },
+		{ name: 'tampered', ...tampered },
+	];
+	if (!SIGNS_NO_TIMESTAMP.includes(provider))
+		cases.push({ name: 'stale', ...signed('stale', secret, { timestamp: staleTimestamp() }) });
 	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
-	{
-		const body = bodyFor('wrong_secret');
-		const wrong = OTHER_SIGNING_SECRETS[provider];
-		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
-	}
+	cases.push({ name: 'wrong secret', ...signed('wrong_secret', OTHER_SIGNING_SECRETS[provider]) });
 	if (CONTENT_TYPES[provider] === 'application/json') {
-		const body = bodyFor('reserialized');
-		const headers = signDelivery(provider, body, secret);
-		cases.push({
-			name: 're-serialized body',
-			body: JSON.stringify(JSON.parse(body), null, 2),
-			headers,
-		});
+		const { body, headers } = signed('reserialized');
+		const reserialized = JSON.stringify(JSON.parse(body), null, 2);
+		cases.push({ name: 're-serialized body', body: reserialized, headers });
 	}
 	return cases;
 }

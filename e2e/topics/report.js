@@ -87,23 +87,24 @@ function chain(helper, row, nodes) {
 	return { nodes: all, connections };
 }
 
-/** @param {string} table */
-const byName = (table) => ({ __rl: true, mode: 'name', value: table });
+/**
+ * A Data table node on the table named `table`.
+ * @param {string} name @param {string} table @param {Record<string, unknown>} parameters
+ */
+const dataTable = (name, table, parameters) => ({
+	name,
+	type: 'n8n-nodes-base.dataTable',
+	parameters: {
+		resource: 'row',
+		dataTableId: { __rl: true, mode: 'name', value: table },
+		...parameters,
+	},
+});
 
 /** Answers with every row of `table`. @param {Helper} helper @param {number} row @param {string} table */
 function readTable(helper, row, table) {
 	return chain(helper, row, [
-		{
-			name: 'Rows',
-			type: 'n8n-nodes-base.dataTable',
-			alwaysOutputData: true,
-			parameters: {
-				resource: 'row',
-				operation: 'get',
-				dataTableId: byName(table),
-				returnAll: true,
-			},
-		},
+		{ ...dataTable('Rows', table, { operation: 'get', returnAll: true }), alwaysOutputData: true },
 	]);
 }
 
@@ -122,27 +123,17 @@ function seedPromoters(userIds) {
 			typeVersion: 1,
 			parameters: { fieldToSplitOut: 'userIds', options: { destinationFieldName: 'userId' } },
 		},
-		{
-			name: 'Insert',
-			type: 'n8n-nodes-base.dataTable',
-			parameters: {
-				resource: 'row',
-				operation: 'insert',
-				dataTableId: byName(PROMOTERS_TABLE),
-				columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] },
-				options: {},
-			},
-		},
+		dataTable('Insert', PROMOTERS_TABLE, {
+			operation: 'insert',
+			columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] },
+			options: {},
+		}),
 	]);
 }
 
 function clearPromoters() {
 	return chain(HELPERS.clearPromoters, 3, [
-		{
-			name: 'Clear',
-			type: 'n8n-nodes-base.dataTable',
-			parameters: { resource: 'table', operation: 'clear', dataTableId: byName(PROMOTERS_TABLE) },
-		},
+		dataTable('Clear', PROMOTERS_TABLE, { resource: 'table', operation: 'clear' }),
 	]);
 }
 

@@ -31,6 +31,7 @@ const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../lockFiles');
 const {
+	NPM_QUIET,
 	bytesProgress,
 	fail,
 	folderBytes,
@@ -258,14 +259,7 @@ async function installUnlocked(release, label, started, log) {
 		fs.rmSync(path.join(release.dir, 'package-lock.json'), { force: true });
 		await runWithProgress(
 			'npm',
-			[
-				'install',
-				'--package-lock-only',
-				'--ignore-scripts',
-				'--no-audit',
-				'--no-fund',
-				'--loglevel=error',
-			],
+			['install', '--package-lock-only', '--ignore-scripts', ...NPM_QUIET],
 			{ cwd: release.dir },
 			log,
 			() => 'resolving',
@@ -276,7 +270,7 @@ async function installUnlocked(release, label, started, log) {
 	assertLockFilesComplete([lockPath]);
 	await runWithProgress(
 		'npm',
-		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
+		['ci', ...NPM_QUIET],
 		{ cwd: release.dir },
 		log,
 		installFolderProgress(release.dir),
@@ -313,15 +307,11 @@ async function installUnlocked(release, label, started, log) {
 
 module.exports = {
 	DEFAULT_RELEASE,
-	RELEASES_DIR,
 	installRelease,
-	installCacheDir,
 	installSourceHash,
-	listReleases,
 	matrixReleases,
 	n8nRelease,
 	nodeBinary,
-	runWithProgress,
 };
 
 // `node support/n8n/n8nInstall.js [version…]`: installs those releases (default: 2.41.1);

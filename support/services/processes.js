@@ -41,6 +41,9 @@ function runCaptured(command, args, options = {}) {
 	return String(runOrThrow(command, args, { encoding: 'utf8', stdio: 'pipe', ...options }).stdout);
 }
 
+/** npm's flags for an install that prints only errors. */
+const NPM_QUIET = ['--no-audit', '--no-fund', '--loglevel=error'];
+
 /** How often runWithProgress prints its line. */
 const HEARTBEAT_MS = 20_000;
 
@@ -378,6 +381,7 @@ async function waitUntil(probe, { timeoutMs, intervalMs, what, child, detail }) 
 }
 
 module.exports = {
+	NPM_QUIET,
 	bytesProgress,
 	fail,
 	folderBytes,

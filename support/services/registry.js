@@ -16,7 +16,7 @@ const path = require('node:path');
 const { defaultReleaseNode, installSourceHash } = require('../n8n/n8nInstance');
 const { PACKAGE, ROOT_DIR } = require('../n8n/n8nDemoData');
 const { packedFiles } = require('../n8n/pack');
-const { freePort, runCaptured, stopProcess, track, waitUntil } = require('./processes');
+const { NPM_QUIET, freePort, runCaptured, stopProcess, track, waitUntil } = require('./processes');
 
 const SOURCE_DIR = path.join(__dirname, 'registry');
 const INSTALL_DIR = path.join(__dirname, '.registry');
@@ -36,7 +36,7 @@ function ensureRegistry(log) {
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
 		fs.copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));
-	runCaptured('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: INSTALL_DIR });
+	runCaptured('npm', ['ci', ...NPM_QUIET], { cwd: INSTALL_DIR });
 	fs.writeFileSync(INSTALL_MARKER, `${hash}\n`);
 }
 
@@ -162,14 +162,7 @@ function installFromRegistry(registry, userFolder, beside = []) {
 		cwd: nodesDir,
 		env: { ...process.env, npm_config_userconfig: path.join(nodesDir, '.npmrc-none') },
 	};
-	const install = [
-		'install',
-		'--registry',
-		registry.url,
-		'--no-audit',
-		'--no-fund',
-		'--loglevel=error',
-	];
+	const install = ['install', '--registry', registry.url, ...NPM_QUIET];
 	runCaptured('npm', [...install, PACKAGE.name], options);
 	if (beside.length > 0) runCaptured('npm', [...install, '--ignore-scripts', ...beside], options);
 	return describeInstall(path.join(nodesDir, 'node_modules'));

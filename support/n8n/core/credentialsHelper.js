@@ -56,14 +56,10 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/** @returns {Promise<undefined>} */
-	async preAuthentication() {
-		return undefined;
-	}
+	async preAuthentication() {}
 
 	/** @returns {Promise<undefined>} */
-	async runPreAuthentication() {
-		return undefined;
-	}
+	async runPreAuthentication() {}
 
 	/** @returns {Promise<ICredentials>} */
 	async getCredentials() {
