@@ -24,10 +24,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const { DEMO_KEY, PACKAGE, paymentTriggerWebhook } = require('../support/n8n/n8nDemoData');
 const { createChecks } = require('./checks');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
-const { sleep, waitUntil } = require('../support/services/processes');
+const { sleep } = require('../support/services/processes');
 const {
 	FAULTS,
 	REFUND_WORKFLOW_ID,
@@ -38,6 +38,7 @@ const {
 	stormOutcome,
 	runFaultRound,
 	runTriggerRestartRounds,
+	settledExecutionsSince,
 } = require('./queue/faultRounds');
 const {
 	PURCHASE_WORKFLOWS,
@@ -71,8 +72,6 @@ const API_SECRET = KEYS[DEMO_KEY].secret;
 const STALLED_JOB_MESSAGE = 'This execution failed to be processed too many times';
 /** How long after a worker's SIGKILL Redis may still hand it a job (its blocked pop, not yet dropped). */
 const KILL_HANDOVER_MS = 1000;
-/** Recovery runs every minute; a killed worker's jobs are given up once their 60 s lock expires. */
-const SETTLE_TIMEOUT_MS = 240_000;
 
 /** The workflows the rounds need, published beside example (a). @param {string} watchedUserId */
 function faultRoundWorkflows(watchedUserId) {
@@ -80,7 +79,7 @@ function faultRoundWorkflows(watchedUserId) {
 		...PURCHASE_WORKFLOWS.map(({ workflow, id, webhookId }) => ({
 			workflow,
 			id,
-			webhook: { method: 'POST', path: paymentTriggerPath(webhookId) },
+			webhook: paymentTriggerWebhook(webhookId),
 		})),
 		{
 			workflow: triggerWorkflow({
@@ -213,30 +212,21 @@ async function main() {
 				assertAllDelivered(genuine, 'deliveries');
 				const byId = new Map(genuine.map((d) => [d.id, d]));
 				assert.equal(byId.size + STORM.repeats, DELIVERIES);
-				for (const id of storm.refundIds) {
-					const answer = /** @type {{ status?: string }} */ (byId.get(`evt_${id}`)?.answer);
-					assert.ok(
-						['APPLIED', 'ALREADY_PROCESSED'].includes(String(answer?.status)),
-						`refund ${id} answered ${JSON.stringify(answer)}`,
-					);
-				}
-				for (const id of storm.notReferredIds) {
-					const answer = /** @type {{ reversed?: boolean, code?: number }} */ (
-						byId.get(`evt_${id}`)?.answer
-					);
-					assert.ok(
-						answer?.reversed === false && answer.code === NOT_FOUND_CODE,
-						`not-referred ${id} answered ${JSON.stringify(answer)}`,
-					);
-				}
-				for (const id of storm.partialIds) {
-					const answer = /** @type {{ ignored?: string }} */ (byId.get(`evt_${id}`)?.answer);
-					assert.match(
-						String(answer?.ignored),
-						/Partial refund/,
-						`partial ${id} answered ${JSON.stringify(answer)}`,
-					);
-				}
+				/** @type {[string, string[], (answer: any) => boolean][]} */
+				const answers = [
+					['refund', storm.refundIds, (a) => ['APPLIED', 'ALREADY_PROCESSED'].includes(a?.status)],
+					[
+						'not-referred',
+						storm.notReferredIds,
+						(a) => a?.reversed === false && a.code === NOT_FOUND_CODE,
+					],
+					['partial', storm.partialIds, (a) => /Partial refund/.test(String(a?.ignored))],
+				];
+				for (const [kind, ids, expected] of answers)
+					for (const id of ids) {
+						const answer = byId.get(`evt_${id}`)?.answer;
+						assert.ok(expected(answer), `${kind} ${id} answered ${JSON.stringify(answer)}`);
+					}
 				const latencies = genuine.map((d) => d.latencyMs);
 				const retried = genuine.filter((d) => d.attempts > 1);
 				const failures = retried
@@ -297,19 +287,12 @@ async function main() {
 			async () => {
 				// The storm's executions: example (a)'s, created since it began (the rounds before it
 				// left their own).
-				const ofStorm = `"workflowId" = '${REFUND_WORKFLOW_ID}' AND "createdAt" >= to_timestamp(${stormStartedAt / 1000})`;
-				const unfinished = () =>
-					Number(
-						queue.postgres.query(
-							`SELECT count(*) FROM execution_entity WHERE ${ofStorm} AND status IN ('new', 'running')`,
-						)[0],
-					);
-				await waitUntil(() => unfinished() === 0, {
-					timeoutMs: SETTLE_TIMEOUT_MS,
-					intervalMs: 2000,
-					what: 'no execution new or running after the storm',
-					detail: () => `${unfinished()} executions still new or running`,
-				});
+				const { where: ofStorm } = await settledExecutionsSince(
+					queue,
+					REFUND_WORKFLOW_ID,
+					stormStartedAt,
+					'the storm',
+				);
 				const statuses = Object.fromEntries(
 					queue.postgres
 						.query(`SELECT status, count(*) FROM execution_entity WHERE ${ofStorm} GROUP BY status`)

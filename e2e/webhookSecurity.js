@@ -24,7 +24,11 @@ const {
 	signDelivery,
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
-const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const {
+	SIGNING_CREDENTIAL_TYPE,
+	paymentTriggerPath,
+	paymentTriggerWebhook,
+} = require('../support/n8n/n8nDemoData');
 const { sleep, waitUntil } = require('../support/services/processes');
 const { purchaseWorkflow } = require('../support/n8n/workflowBuilders');
 const { scenario } = require('../support/scenarios');
@@ -52,14 +56,9 @@ const EMPTY_SECRET = {
 };
 
 /** @param {Provider} provider */
-function workflowId(provider) {
-	return `e2ePayHook${provider.slice(0, 6)}01`;
-}
-
+const workflowId = (provider) => `e2ePayHook${provider.slice(0, 6)}01`;
 /** @param {Provider} provider */
-function webhookId(provider) {
-	return `e2e-pay-${provider.toLowerCase()}`;
-}
+const webhookId = (provider) => `e2e-pay-${provider.toLowerCase()}`;
 
 /** The built registry (test:e2e builds first). */
 function registry() {
@@ -172,12 +171,9 @@ function providerWorkflows() {
 	}));
 }
 
-/** Their production webhooks, for waitForWebhooks. */
+/** Their production webhooks. */
 function providerWebhooks() {
-	return PROVIDERS.map((provider) => ({
-		method: 'POST',
-		path: paymentTriggerPath(webhookId(provider)),
-	}));
+	return PROVIDERS.map((provider) => paymentTriggerWebhook(webhookId(provider)));
 }
 
 /** The workflows to import (published) before n8n starts. */
@@ -196,12 +192,9 @@ function webhookSecurityWorkflows() {
 	];
 }
 
-/** Their production webhooks, for waitForWebhooks. */
+/** Their production webhooks. */
 function webhookSecurityWebhooks() {
-	return [
-		...providerWebhooks(),
-		{ method: 'POST', path: paymentTriggerPath(EMPTY_SECRET.webhookId) },
-	];
+	return [...providerWebhooks(), paymentTriggerWebhook(EMPTY_SECRET.webhookId)];
 }
 
 /**

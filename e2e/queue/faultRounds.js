@@ -31,7 +31,10 @@ const ROUND = { refunds: 240, repeats: 30, notReferred: 15, partial: 15, forged:
 const ROUND_DELIVERIES =
 	ROUND.refunds + ROUND.repeats + ROUND.notReferred + ROUND.partial + ROUND.forged;
 const FAULT_AFTER = 100;
-/** Queue recovery runs every minute; a lost job's execution is given up after that. */
+/**
+ * Queue recovery runs every minute; a lost job's execution is given up after that (a killed
+ * worker's jobs once their 60 s lock expires).
+ */
 const SETTLE_TIMEOUT_MS = 240_000;
 const REFUND_WORKFLOW_ID = example('a').id;
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
@@ -79,11 +82,13 @@ function processorKill(processor) {
 }
 
 /**
- * Waits until no execution of the workflow is new or running (a lost job's execution is given up
- * by n8n's queue recovery), then counts those created since `sinceMs` that did not succeed.
+ * Waits until no execution of the workflow created since `sinceMs` is new or running (a lost job's
+ * execution is given up by n8n's queue recovery). Returns their SQL condition and a count of
+ * those that also meet `condition`.
  * @param {Deployment} queue @param {string} workflowId @param {number} sinceMs
+ * @param {string} after what they ran in, for the wait's message
  */
-async function failedExecutionsSince(queue, workflowId, sinceMs) {
+async function settledExecutionsSince(queue, workflowId, sinceMs, after) {
 	const where = `"workflowId" = '${workflowId}' AND "createdAt" >= to_timestamp(${sinceMs / 1000})`;
 	const count = (/** @type {string} */ condition) =>
 		Number(
@@ -95,10 +100,10 @@ async function failedExecutionsSince(queue, workflowId, sinceMs) {
 	await waitUntil(() => unfinished() === 0, {
 		timeoutMs: SETTLE_TIMEOUT_MS,
 		intervalMs: 2000,
-		what: 'no execution new or running after the round',
+		what: `no execution new or running after ${after}`,
 		detail: () => `${unfinished()} executions still new or running`,
 	});
-	return count("status <> 'success'");
+	return { where, count };
 }
 
 /**
@@ -199,7 +204,8 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	});
 	await injected;
 	const also = await besides;
-	const failed = await failedExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt);
+	const settled = await settledExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt, 'the round');
+	const failed = settled.count("status <> 'success'");
 	const outcome = stormOutcome(sandbox, storm, delivered, allRefundIds);
 	const { genuine, all2xx, forged, applied, repeats, notOnce, strays } = outcome;
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
@@ -365,4 +371,5 @@ module.exports = {
 	stormOutcome,
 	runFaultRound,
 	runTriggerRestartRounds,
+	settledExecutionsSince,
 };

@@ -208,6 +208,19 @@ function paymentTriggerPath(webhookId) {
 	return `${webhookId}/webhook`;
 }
 
+/** That production webhook, as waitForWebhooks takes it. @param {string} webhookId */
+const paymentTriggerWebhook = (webhookId) => ({
+	method: 'POST',
+	path: paymentTriggerPath(webhookId),
+});
+
+/** A workflow's Payment Webhook Trigger. @param {{ nodes: Record<string, any>[] }} workflow */
+function paymentTriggerOf(workflow) {
+	const trigger = workflow.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
+	if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
+	return trigger;
+}
+
 /**
  * @typedef {object} DemoCommand
  * @property {string} does what the command shows
@@ -301,7 +314,7 @@ function exampleWebhooks() {
 			if (node.type === 'n8n-nodes-base.webhook')
 				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
 			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
-				return [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }];
+				return [paymentTriggerWebhook(node.webhookId)];
 			return [];
 		});
 	});
@@ -331,7 +344,9 @@ module.exports = {
 	demoCredentials,
 	exampleWebhooks,
 	modelCredential,
+	paymentTriggerOf,
 	paymentTriggerPath,
+	paymentTriggerWebhook,
 	promoterCenterJwtCredential,
 	readExample,
 	sandboxCredential,

@@ -23,7 +23,7 @@ const {
 	startN8n,
 	waitForWebhooks,
 } = require('./n8nInstance');
-const { PAYMENT_TRIGGER_TYPE, example, paymentTriggerPath, readExample } = require('./n8nDemoData');
+const { example, paymentTriggerOf, paymentTriggerWebhook, readExample } = require('./n8nDemoData');
 const { requireNginx, startNginx } = require('../services/nginx');
 const {
 	freePort,
@@ -42,15 +42,9 @@ const { requireServers, startPostgres, startRedis } = require('../services/servi
 /** Example (a): the refund workflow a payment provider's webhooks drive. */
 const REFUND_EXAMPLE = example('a');
 /** Its Payment Webhook Trigger's production webhook. */
-const REFUND_WEBHOOK = {
-	method: 'POST',
-	path: paymentTriggerPath(
-		/** @type {string} */ (
-			readExample(REFUND_EXAMPLE.file).nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)
-				?.webhookId
-		),
-	),
-};
+const REFUND_WEBHOOK = paymentTriggerWebhook(
+	paymentTriggerOf(readExample(REFUND_EXAMPLE.file)).webhookId,
+);
 /** How long main and workers wait for Redis to come back before they exit (n8n's default: 10 s). */
 const REDIS_TIMEOUT_THRESHOLD_MS = 60_000;
 /** Executions a worker runs at once (n8n's default for `n8n worker`). */
