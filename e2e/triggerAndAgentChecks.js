@@ -13,9 +13,10 @@ const { sleep, waitUntil } = require('../support/services/processes');
 const {
 	askAgentAboutNewPromoter,
 	assertReplyFromSandbox,
+	sandboxRead,
 } = require('../support/services/scriptedModel');
 const { chatLoginHeader } = require('../support/n8n/n8nDemoData');
-const { PRODUCTS, readPromoter } = require('../sandbox');
+const { PRODUCTS } = require('../sandbox');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
 const TRIGGER_DEADLINE_MS = 200_000;
@@ -81,16 +82,7 @@ async function triggerEmitsAChange(trigger) {
 		assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
 		await answer.arrayBuffer();
 		added++;
-		const statistics = readPromoter(
-			sandbox.state,
-			PRODUCTS.videomax,
-			promoter,
-			'statistics',
-			new Map(),
-		);
-		totalsSeen.push(
-			/** @type {{ data: Record<string, number> }} */ (statistics).data.paying_customers,
-		);
+		totalsSeen.push(sandboxRead(sandbox, PRODUCTS.videomax, promoter).data.paying_customers);
 	};
 	await change();
 	while ((await executions()).length === 0) {

@@ -3,11 +3,9 @@
 /**
  * The Payment Webhook Trigger in a real n8n, per provider (every test signer in
  * support/payment/signers/, so a new provider needs no line here): signed deliveries start one
- * execution each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and
- * re-serialized deliveries, and the signer's own bad kinds, get 401 (or 400), leave no execution
- * in n8n's list and make no call at the sandbox. One workflow per provider
- * (support/n8n/workflowBuilders.js: the trigger → Track Purchase), imported beside the examples
- * and published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
+ * execution each and reach the sandbox; every bad kind gets 401 (or 400), leaves no execution and
+ * makes no call at the sandbox. One published workflow per provider; `checkWebhookSecurity`
+ * prints one `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');

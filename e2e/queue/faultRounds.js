@@ -1,19 +1,16 @@
 // @ts-check
 'use strict';
 /**
- * The platform-fault rounds of `npm run test:queue`, on its running deployment
- * (support/n8n/queueDeployment.js):
- * - refund storms with one fault landing mid-round: the main SIGKILLed and restarted 10 s later,
- *   Redis stopped for 10 s, PostgreSQL stopped for 10 s;
- * - the trigger, active in queue mode, across a main killed between polls and during a poll.
- * Each round checks the sandbox's own records and prints one summary line. The purchase rounds
- * (each purchase delivered twice) are in e2e/queue/purchaseRounds.js.
+ * The platform-fault rounds of `npm run test:queue` (support/n8n/queueDeployment.js): refund
+ * storms with the main SIGKILLed, Redis or PostgreSQL stopped for 10 s mid-round, and the trigger
+ * across a main killed between polls and during a poll; each checks the sandbox's own records and
+ * prints one line. The purchase rounds are in e2e/queue/purchaseRounds.js.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
-const { readPromoter } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { example } = require('../../support/n8n/n8nDemoData');
 const {
 	deliverAll,
@@ -260,9 +257,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 	const polls = () =>
 		sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${userId}/statistics`)).length;
 	const payingCustomers = () =>
-		/** @type {{ data: { paying_customers: number } }} */ (
-			readPromoter(sandbox.state, product, userId, 'statistics', new Map())
-		).data.paying_customers;
+		/** @type {number} */ (sandboxRead(sandbox, product, userId).data.paying_customers);
 	/** @param {number} count @param {string} what */
 	const waitForPolls = (count, what) =>
 		waitUntil(() => polls() >= count, {

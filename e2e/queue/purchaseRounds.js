@@ -1,11 +1,9 @@
 // @ts-check
 'use strict';
 /**
- * The purchase rounds of `npm run test:queue`, on its running deployment
- * (support/n8n/queueDeployment.js): purchase webhooks each delivered twice, to three workflows side by
- * side: example (i)'s PostgreSQL claim, *Skip Transactions Already Tracked* alone, and no guard; in
- * rounds with the main killed mid-round (e2e/queue/faultRounds.js), and in one where both
- * deliveries of a purchase arrive at once. Checks the sandbox's own records and prints
+ * The purchase rounds of `npm run test:queue`: purchase webhooks each delivered twice to example
+ * (i)'s PostgreSQL claim, *Skip Transactions Already Tracked* alone and no guard, with the main
+ * killed mid-round or both deliveries at once; checks the sandbox's records and prints
  * `DUPLICATE PURCHASES …`.
  */
 const assert = require('node:assert/strict');

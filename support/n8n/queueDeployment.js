@@ -1,13 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * n8n in queue mode, as production runs it: PostgreSQL holds workflows and executions, Redis the
- * queue, the main process takes webhooks and queues executions, workers run them. The package is
- * published to a local registry and installed on every instance with `npm install` in its own
- * ~/.n8n/nodes. `useWebhookProcessors()` then moves production webhooks to n8n's documented
- * scaling set-up: `n8n webhook` processors behind nginx, the main restarted with
- * N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true. Shared by `npm run test:queue` (e2e/test-queue.js)
- * and `npm run bench:queue`.
+ * n8n in queue mode, as production runs it: PostgreSQL, Redis, the main taking webhooks, workers
+ * running them; the package published to a local registry and `npm install`ed on every instance.
+ * `useWebhookProcessors()` then moves production webhooks to `n8n webhook` processors behind
+ * nginx. Shared by `npm run test:queue` and `npm run bench:queue`.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');

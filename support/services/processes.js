@@ -2,10 +2,8 @@
 'use strict';
 /**
  * Process helpers of the end-to-end runs, the version matrix and the benchmarks, apart from
- * anything n8n-specific (support/n8n/n8nInstance.js and support/n8n/n8nInstall.js): commands run to their
- * end, long ones with progress, free loopback ports, stopping a process, and the registry of the
- * processes a script started, stopped when the script ends however it ends (`track`), and waiting:
- * `sleep`, and `waitUntil` for a condition polled until it holds.
+ * anything n8n-specific: commands, free ports, waiting, and the processes a script started,
+ * stopped when the script ends however it ends (`track`).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');

@@ -35,6 +35,18 @@ function statisticsIn(content) {
 	);
 }
 
+/**
+ * The sandbox's own answer to a read of a promoter of `product` (its statistics unless `view`
+ * says), with `query`'s parameters.
+ * @param {import('../../sandbox').Sandbox} sandbox @param {string} product @param {string} userId
+ * @param {Record<string, string>} [query] @param {'statistics' | 'get'} [view]
+ * @returns {{ code: number, message?: unknown, data: any }}
+ */
+function sandboxRead(sandbox, product, userId, query = {}, view = 'statistics') {
+	const parameters = new Map(Object.entries(query).map(([name, value]) => [name, [value]]));
+	return readPromoter(sandbox.state, product, userId, view, parameters);
+}
+
 /** The reply the model writes from a statistics answer. @param {Record<string, unknown>} figures */
 function replyWith(figures) {
 	return `The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`;
@@ -79,18 +91,8 @@ function assertReplyFromSandbox(sandbox, product, promoter, reply) {
 		.map((entry) => entry.path)
 		.filter((address) => address.includes(`/promoters/${promoter}`));
 	assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
-	const figures = /** @type {{ data: Record<string, unknown> }} */ (
-		readPromoter(
-			sandbox.state,
-			product,
-			promoter,
-			'statistics',
-			new Map([
-				['start_date', ['2020-01-01']],
-				['end_date', ['2030-12-31']],
-			]),
-		)
-	).data;
+	const range = { start_date: '2020-01-01', end_date: '2030-12-31' };
+	const figures = sandboxRead(sandbox, product, promoter, range).data;
 	assert.equal(reply, replyWith(figures));
 	return reads[0];
 }
@@ -212,4 +214,4 @@ class ScriptedModel {
 	}
 }
 
-module.exports = { ScriptedModel, askAgentAboutNewPromoter, assertReplyFromSandbox };
+module.exports = { ScriptedModel, askAgentAboutNewPromoter, assertReplyFromSandbox, sandboxRead };
