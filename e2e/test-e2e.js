@@ -74,11 +74,9 @@ async function main() {
 	const userFolder = path.join(work, 'user');
 	fs.mkdirSync(userFolder);
 	const sandbox = new Sandbox({ port: 0 });
-	await sandbox.start();
 	const model = new ScriptedModel();
-	await model.start();
 	const smtp = new SmtpServer();
-	await smtp.start();
+	for (const server of [sandbox, model, smtp]) await server.start();
 	const port = await freePort();
 	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 	/** @type {import('node:child_process').ChildProcess | undefined} */
@@ -153,9 +151,7 @@ async function main() {
 		await secretChecks(signedIn);
 	} finally {
 		if (n8n) await stopProcess(n8n);
-		await sandbox.stop();
-		await model.stop();
-		await smtp.stop();
+		for (const server of [sandbox, model, smtp]) await server.stop();
 		if (counts.failed === 0) fs.rmSync(work, { recursive: true, force: true });
 		else console.log(`Kept ${work} for inspection (user folder, n8n.log).`);
 	}

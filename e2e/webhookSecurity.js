@@ -324,13 +324,7 @@ function genericBadDeliveries(provider, bodyFor) {
 
 /**
  * Runs the checks on a started n8n.
- * @param {{
- *   check: (name: string, body: () => Promise<string | void>) => Promise<void>,
- *   base: string,
- *   cookie: string,
- *   sandbox: { calls: { path: string, body: string }[] },
- *   seenOutput: string[],
- * }} options
+ * @param {{ check: (name: string, body: () => Promise<string | void>) => Promise<void>, base: string, cookie: string, sandbox: { calls: { path: string, body: string }[] }, seenOutput: string[] }} options
  */
 async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }) {
 	/** @param {string} id */

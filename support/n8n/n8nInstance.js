@@ -54,11 +54,7 @@ async function installDefaultRelease(log) {
 	await installRelease(DEFAULT_N8N, log);
 }
 
-/**
- * Packs the built package into a temporary folder and installs the tarball into `userFolder` as
- * n8n installs a community package (installAsCommunityPackage), for `npm start` and bench:n8n.
- * @param {string} userFolder
- */
+/** The built package packed and installed as a community package. @param {string} userFolder */
 function installPackedPackage(userFolder) {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-pack-'));
 	try {
@@ -207,7 +203,7 @@ function parseRun(stdout) {
 }
 
 /**
- * Runs an n8n CLI command and throws with its output when it fails.
+ * An n8n CLI command that throws with its output when it fails.
  * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {import('./n8nInstall').N8nRelease} [release]
  */
 async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
@@ -307,11 +303,7 @@ async function startN8n(
 	return child;
 }
 
-/**
- * Signs in to a running n8n with `body` (the login body of its release) and returns the session
- * cookie for its REST API.
- * @param {string} base @param {object} body
- */
+/** The REST API's session cookie, signed in with `body` (its release's). @param {string} base @param {object} body */
 async function signInToRest(base, body) {
 	const answer = await fetch(`${base}/rest/login`, {
 		method: 'POST',

@@ -31,8 +31,7 @@ function runOrThrow(command, args, options) {
 }
 
 /**
- * Runs a command with its output captured and returns its standard output; throws with its
- * standard error when it fails.
+ * A command's standard output; throws with its standard error when it fails.
  * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} [options]
  */
 function runCaptured(command, args, options = {}) {
