@@ -200,19 +200,20 @@ function outputOf(child) {
 }
 
 /**
- * `signal` (SIGTERM), then SIGKILL after `graceMs`; resolves when the process has exited.
+ * `signal` (SIGTERM), then SIGKILL after `graceMs`, to the process or, with `group`, to its
+ * process group; resolves when the process has exited.
  * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
  * @param {NodeJS.Signals} [signal]
  */
-function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
+function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM', group = false) {
 	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
 	return new Promise((resolve) => {
-		const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		const kill = setTimeout(() => signalProcess(child, group, 'SIGKILL'), graceMs);
 		child.once('exit', () => {
 			clearTimeout(kill);
 			resolve(undefined);
 		});
-		child.kill(signal);
+		signalProcess(child, group, signal);
 	});
 }
 
@@ -277,19 +278,11 @@ async function stopAllAndExit(code, reason) {
 	stopping = true;
 	if (reason) console.log(`\n${reason}: stopping ${tracked.size} started processes…`);
 	await Promise.all(
-		[...tracked].map(
-			([child, { group, signal }]) =>
-				new Promise((resolve) => {
-					const kill = setTimeout(() => signalProcess(child, group, 'SIGKILL'), STOP_GRACE_MS);
-					child.once('exit', () => {
-						clearTimeout(kill);
-						// What the group's leader left behind (n8n's task runner).
-						if (group) signalProcess(child, true, 'SIGKILL');
-						resolve(undefined);
-					});
-					signalProcess(child, group, signal);
-				}),
-		),
+		[...tracked].map(async ([child, { group, signal }]) => {
+			await stopProcess(child, STOP_GRACE_MS, signal, group);
+			// What the group's leader left behind (n8n's task runner).
+			if (group) signalProcess(child, true, 'SIGKILL');
+		}),
 	);
 	process.exit(code);
 }
