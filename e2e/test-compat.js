@@ -51,7 +51,7 @@ const {
 	chatLoginCredential,
 	promoterCenterJwtCredential,
 } = require('../support/n8n/n8nDemoData');
-const { freePort, inTempFolder, stopProcess } = require('../support/services/processes');
+const { freePort, inTempFolder, postJson, stopProcess } = require('../support/services/processes');
 const {
 	DEFAULT_RELEASE,
 	installRelease,
@@ -265,17 +265,9 @@ async function runRelease(version, tarball, install) {
 
 		/** @param {string} apiSecret */
 		const testCredential = async (apiSecret) => {
-			const answer = await fetch(`${base}/rest/credentials/test`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json', cookie },
-				body: JSON.stringify({
-					credentials: {
-						...DEMO_CREDENTIAL,
-						type: CREDENTIAL_TYPE,
-						data: { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret, signatureVersion: 'v2' },
-					},
-				}),
-			});
+			const data = { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret, signatureVersion: 'v2' };
+			const credentials = { ...DEMO_CREDENTIAL, type: CREDENTIAL_TYPE, data };
+			const answer = await postJson(`${base}/rest/credentials/test`, { credentials }, { cookie });
 			const text = await answer.text();
 			seen.push(text);
 			assert.equal(answer.status, 200, `/rest/credentials/test: ${answer.status} ${text}`);

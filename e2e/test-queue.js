@@ -27,7 +27,7 @@ const path = require('node:path');
 const { DEMO_KEY, PACKAGE, paymentTriggerWebhook } = require('../support/n8n/n8nDemoData');
 const { createChecks } = require('./checks');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
-const { sleep } = require('../support/services/processes');
+const { postJson, sleep } = require('../support/services/processes');
 const {
 	FAULTS,
 	REFUND_WORKFLOW_ID,
@@ -175,10 +175,8 @@ async function main() {
 						[PACKAGE.name],
 						`${processor.name}: a user's install brought more than the package`,
 					);
-				const toMain = await fetch(
-					queue.webhookUrl.replace(queue.webhookBase, `http://127.0.0.1:${queue.mainPort}`),
-					{ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' },
-				);
+				const main = `http://127.0.0.1:${queue.mainPort}`;
+				const toMain = await postJson(queue.webhookUrl.replace(queue.webhookBase, main), {});
 				await toMain.arrayBuffer();
 				assert.equal(toMain.status, 404, 'the main still serves production webhooks');
 				return `the main answers a production webhook ${toMain.status}; ${processors.map((p) => `${p.name} on port ${p.port}`).join(', ')} serve the published webhooks; nginx on ${nginx?.url}`;

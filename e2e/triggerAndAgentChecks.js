@@ -9,7 +9,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { sleep, waitUntil } = require('../support/services/processes');
+const { postJson, sleep, waitUntil } = require('../support/services/processes');
 const {
 	askAgentAboutNewPromoter,
 	assertReplyFromSandbox,
@@ -74,11 +74,8 @@ async function triggerEmitsAChange(trigger) {
 	/** @type {number[]} */
 	const totalsSeen = [];
 	const change = async () => {
-		const answer = await fetch(`${sandbox.url}/__sandbox/activity`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ product: PRODUCTS.videomax, userId: promoter, ...trigger.activity }),
-		});
+		const activity = { product: PRODUCTS.videomax, userId: promoter, ...trigger.activity };
+		const answer = await postJson(`${sandbox.url}/__sandbox/activity`, activity);
 		assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
 		await answer.arrayBuffer();
 		added++;

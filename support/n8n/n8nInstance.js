@@ -20,6 +20,7 @@ const {
 	forEachOutputLine,
 	inTempFolder,
 	outputOf,
+	postJson,
 	runOrThrow,
 	sleep,
 	stopProcess,
@@ -305,11 +306,7 @@ async function startN8n(
 
 /** The REST API's session cookie, signed in with `body` (its release's). @param {string} base @param {object} body */
 async function signInToRest(base, body) {
-	const answer = await fetch(`${base}/rest/login`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
-	});
+	const answer = await postJson(`${base}/rest/login`, body);
 	assert.equal(answer.status, 200, await answer.text());
 	return answer.headers
 		.getSetCookie()

@@ -2,8 +2,8 @@
 'use strict';
 /**
  * Process helpers of the end-to-end runs, the version matrix and the benchmarks, apart from
- * anything n8n-specific: commands, free ports, waiting, and the processes a script started,
- * stopped when the script ends however it ends (`track`).
+ * anything n8n-specific: commands, free ports, waiting, a JSON POST, and the processes a script
+ * started, stopped when the script ends however it ends (`track`).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -321,6 +321,18 @@ async function inTempFolder(prefix, use) {
 	}
 }
 
+/**
+ * `body` posted as JSON to `url`, with `headers` added.
+ * @param {string | URL} url @param {unknown} body @param {Record<string, string>} [headers]
+ */
+function postJson(url, body, headers = {}) {
+	return fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	});
+}
+
 /** Resolves after `ms`. @param {number} ms @returns {Promise<void>} */
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -382,6 +394,7 @@ module.exports = {
 	inTempFolder,
 	isStoppingAll,
 	outputOf,
+	postJson,
 	processIsAlive,
 	processTreeCpuSeconds,
 	runCaptured,
