@@ -326,7 +326,7 @@ function genericBadDeliveries(provider, bodyFor) {
  * Runs the checks on a started n8n.
  * @param {{ check: (name: string, body: () => Promise<string | void>) => Promise<void>, base: string, cookie: string, sandbox: { calls: { path: string, body: string }[] }, seenOutput: string[] }} options
  */
-async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }) {
+async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput: seen }) {
 	/** @param {string} id */
 	const executionCount = async (id) => (await executionsOf({ base, cookie }, id)).length;
 	/** Calls at the sandbox's track/conversion that name `transactionId`. @param {string} transactionId */
@@ -342,17 +342,10 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 
 			for (let i = 0; i < VALID_DELIVERIES; i++) {
 				const transactionId = `${prefix}_valid_${i}`;
-				const answer = await postSignedPurchase({
-					base,
-					provider,
-					transactionId,
-					sandbox,
-					seen: seenOutput,
-				});
+				const answer = await postSignedPurchase({ base, provider, transactionId, sandbox, seen });
 				assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
-				if (expectedAnswer !== undefined) {
+				if (expectedAnswer !== undefined)
 					assert.equal(answer.text, expectedAnswer.body, `valid delivery ${i}'s answer`);
-				}
 				assert.equal(answer.calls, 1, `valid delivery ${i} did not reach the sandbox once`);
 			}
 			let executions = 0;
@@ -377,7 +370,7 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			const statuses = new Set();
 			for (const delivery of bad) {
 				const { headers, body } = delivery;
-				const answer = await post(url, CONTENT_TYPES[provider], headers, body, seenOutput);
+				const answer = await post(url, CONTENT_TYPES[provider], headers, body, seen);
 				assert.ok(
 					answer.status === 401 || answer.status === 400,
 					`${delivery.name}: ${answer.status} ${answer.text}`,
@@ -411,20 +404,20 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			webhookPath: paymentTriggerPath(EMPTY_SECRET.webhookId),
 			kind: 'purchase',
 			fields: { transactionId, userId: BUYER },
-			seen: seenOutput,
+			seen,
 		});
 		/** @type {Awaited<ReturnType<typeof executionsOf>>} */
-		let seen = [];
+		let listed = [];
 		const executions = await waitUntil(
 			async () => {
-				seen = await executionsOf({ base, cookie }, EMPTY_SECRET.workflowId);
-				return seen.length > 0 && seen.every((e) => e.status === 'error') ? seen : undefined;
+				listed = await executionsOf({ base, cookie }, EMPTY_SECRET.workflowId);
+				return listed.length > 0 && listed.every((e) => e.status === 'error') ? listed : undefined;
 			},
 			{
 				timeoutMs: TIMEOUT_MS,
 				intervalMs: 250,
 				what: 'only failed executions of the workflow with the empty secret',
-				detail: () => `executions: ${JSON.stringify(seen)}`,
+				detail: () => `executions: ${JSON.stringify(listed)}`,
 			},
 		);
 		const detail = await fetch(`${base}/rest/executions/${executions[0].id}`, {
