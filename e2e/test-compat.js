@@ -50,6 +50,7 @@ const {
 	signingCredential,
 	chatLoginCredential,
 	promoterCenterJwtCredential,
+	webhooksOf,
 } = require('../support/n8n/n8nDemoData');
 const { freePort, inTempFolder, postJson, stopProcess } = require('../support/services/processes');
 const {
@@ -77,7 +78,7 @@ const {
 	everyOperationWorkflow,
 	photopalCredential,
 } = require('./everyOperation');
-const { checkWebhookExamples, paymentWebhookPath } = require('./webhookExampleChecks');
+const { checkWebhookExamples } = require('./webhookExampleChecks');
 const { checkEachProviderOnce, providerWebhooks, providerWorkflows } = require('./webhookSecurity');
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 const { scenario } = require('../support/scenarios');
@@ -222,15 +223,8 @@ async function runRelease(version, tarball, install) {
 						release,
 						logFile: serverLog,
 						webhooks: [
-							{ method: 'POST', path: paymentWebhookPath(exampleA) },
-							{ method: 'POST', path: paymentWebhookPath(exampleH) },
+							...[exampleA, exampleH, exampleD].flatMap(webhooksOf),
 							...providerWebhooks(),
-							...exampleD.nodes
-								.filter((node) => node.type === 'n8n-nodes-base.webhook')
-								.map((node) => ({
-									method: node.parameters.httpMethod,
-									path: node.parameters.path,
-								})),
 						],
 					},
 				);

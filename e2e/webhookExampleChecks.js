@@ -126,4 +126,4 @@ async function checkWebhookExamples(n8n) {
 	});
 }
 
-module.exports = { checkWebhookExamples, paymentTriggerOf, paymentWebhookPath, unwatchedPromoter };
+module.exports = { checkWebhookExamples, paymentTriggerOf, unwatchedPromoter };

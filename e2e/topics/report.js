@@ -379,13 +379,9 @@ async function reportChecks(context, smtp) {
 				});
 				seenOutput.push(await answer.text());
 				assert.equal(answer.status, 302);
-				const token = answer.headers
-					.get('location')
-					?.match(/\/promoter-center\/iframe\/(.+)$/)?.[1];
-				assert.ok(
-					token && sandbox.state.centerTokens.has(token),
-					answer.headers.get('location') ?? '',
-				);
+				const location = answer.headers.get('location') ?? '';
+				const token = location.match(/\/promoter-center\/iframe\/(.+)$/)?.[1];
+				assert.ok(token && sandbox.state.centerTokens.has(token), location);
 			}
 			const rows = await rowsOf(context, HELPERS.readPromoters);
 			assert.deepEqual(

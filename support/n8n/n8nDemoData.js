@@ -302,22 +302,24 @@ function demoCommandsText(commands) {
 }
 
 /**
- * The production webhooks of the published examples, read from their Webhook nodes and their
- * Payment Webhook Triggers.
- * @returns {{ method: string, path: string }[]}
+ * A workflow's production webhooks, read from its Webhook nodes and Payment Webhook Triggers.
+ * @param {{ nodes: Record<string, any>[] }} workflow @returns {{ method: string, path: string }[]}
  */
-function exampleWebhooks() {
-	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
-		return /** @type {{ type: string, webhookId?: string, parameters: { httpMethod?: string, path: string } }[]} */ (
-			readExample(example.file).nodes
-		).flatMap((node) => {
-			if (node.type === 'n8n-nodes-base.webhook')
-				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
-			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
-				return [paymentTriggerWebhook(node.webhookId)];
-			return [];
-		});
+function webhooksOf(workflow) {
+	return workflow.nodes.flatMap((node) => {
+		if (node.type === 'n8n-nodes-base.webhook')
+			return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
+		if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
+			return [paymentTriggerWebhook(node.webhookId)];
+		return [];
 	});
+}
+
+/** The production webhooks of the published examples. */
+function exampleWebhooks() {
+	return EXAMPLES.filter((example) => example.webhook).flatMap((example) =>
+		webhooksOf(readExample(example.file)),
+	);
 }
 
 module.exports = {
@@ -352,4 +354,5 @@ module.exports = {
 	sandboxCredential,
 	signingCredential,
 	smtpCredential,
+	webhooksOf,
 };
