@@ -20,9 +20,6 @@ const { join } = require('node:path');
 const { installedPackages, packPackage } = require('./pack');
 const { runCaptured } = require('../services/processes');
 
-/** @param {string} command @param {string[]} args @param {string} cwd */
-const run = (command, args, cwd) => runCaptured(command, args, { cwd });
-
 /**
  * @param {string} packageDir the built package
  * @returns {{ requireFromApp: (name: string) => unknown, remove: () => void }}
@@ -33,7 +30,7 @@ function installIntoApp(packageDir) {
 	const name = /** @type {{ name: string }} */ (require(join(packageDir, 'package.json'))).name;
 	const installed = join(app, 'node_modules', name);
 	mkdirSync(installed, { recursive: true });
-	run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], app);
+	runCaptured('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { cwd: app });
 	symlinkSync(
 		join(packageDir, 'node_modules', 'n8n-workflow'),
 		join(app, 'node_modules', 'n8n-workflow'),
@@ -56,11 +53,13 @@ function packAndInstall(packageDir) {
 	const tarball = packPackage(folder, packageDir);
 	const extracted = join(folder, 'extracted');
 	mkdirSync(extracted);
-	run('tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1'], folder);
+	runCaptured('tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1'], { cwd: folder });
 	const app = join(folder, 'app');
 	mkdirSync(app);
 	writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-	run('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund'], app);
+	runCaptured('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund'], {
+		cwd: app,
+	});
 	return {
 		manifest: JSON.parse(readFileSync(join(extracted, 'package.json'), 'utf8')),
 		installed: installedPackages(join(app, 'node_modules')),
