@@ -101,8 +101,7 @@ const IDS = {
 const WATCHED = 'user_1002';
 
 /**
- * One release's checks, after its install (`install`, the settled result of installRelease). Returns
- * its closing line and timings.
+ * One release's checks after its (settled) install: its closing line and timings.
  * @param {string} version @param {string} tarball
  * @param {PromiseSettledResult<Awaited<ReturnType<typeof installRelease>>>} install
  */

@@ -216,8 +216,7 @@ async function postSignedPurchase({ base, provider, transactionId, sandbox, seen
 }
 
 /**
- * The version matrix's check: each provider's signed purchase, once, runs its workflow and reaches
- * Track Purchase.
+ * The version matrix's check: one signed purchase per provider reaches Track Purchase.
  * @param {{ check: (name: string, body: () => Promise<string | void>) => Promise<void>, base: string, sandbox: { calls: { path: string, body: string }[] }, seen: string[] }} options
  */
 async function checkEachProviderOnce({ check, base, sandbox, seen }) {

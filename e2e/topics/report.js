@@ -361,8 +361,7 @@ async function reportSetup(context, smtpPort) {
 }
 
 /**
- * On the started n8n: (d) adds a promoter once; (b)'s mail, spreadsheet and data table; a second
- * run the same day; an unknown promoter; an empty list.
+ * The report's checks on the started n8n.
  * @param {import('./context').Started} context @param {import('../../support/services/smtpServer').SmtpServer} smtp
  */
 async function reportChecks(context, smtp) {

@@ -176,10 +176,8 @@ function chatLoginHeader() {
 }
 
 /**
- * The demo credentials, in `n8n import:credentials` form: the sandbox at `sandboxUrl`, an OpenAI
- * credential for the scripted model at `modelUrl`, every provider's signing secret, the
- * bearer token example (g)'s MCP clients send, example (d)'s JWT secret and example (e)'s chat
- * login.
+ * The demo credentials, in `n8n import:credentials` form, for the sandbox at `sandboxUrl` and the
+ * scripted model at `modelUrl`.
  * @param {string} sandboxUrl @param {string} modelUrl
  */
 function demoCredentials(sandboxUrl, modelUrl) {
@@ -290,11 +288,7 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 	return commands.map((command) => ({ exitCode: 0, ...command }));
 }
 
-/**
- * The commands as the banner and the README print them: each after a comment saying what it
- * shows and how its answer begins.
- * @param {DemoCommand[]} commands
- */
+/** The commands as the banner and the README print them. @param {DemoCommand[]} commands */
 function demoCommandsText(commands) {
 	return commands
 		.map(({ does, command, answer }) => `# ${does} → ${answer}…\n${command}`)

@@ -175,8 +175,7 @@ function installFolderProgress(dir) {
 }
 
 /**
- * Installs a release into its cache folder unless it is there already, built from the same
- * manifest and lock. Returns the release.
+ * Installs a release into its cache folder unless it is there, built from the same manifest and lock.
  * @param {N8nRelease | string} releaseOrVersion @param {(line: string) => void} log
  * @returns {Promise<N8nRelease & { installedNow: boolean, seconds: number }>}
  */

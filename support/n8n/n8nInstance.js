@@ -250,8 +250,7 @@ async function importCredentials(env, credentials, release = DEFAULT_N8N) {
 	});
 }
 /**
- * Imports workflows under the given ids with `n8n import:workflow` of `release`, and activates
- * those marked `publish` (`publish:workflow`, or what the release has instead).
+ * Imports workflows under the given ids with `release`'s CLI, activating those marked `publish`.
  * @param {NodeJS.ProcessEnv} env @param {{ workflow: object, id: string, publish: boolean }[]} workflows
  * @param {import('./n8nInstall').N8nRelease} [release]
  */
@@ -315,8 +314,7 @@ async function signInToRest(base, body) {
 }
 
 /**
- * Checks that a running n8n loaded both node types and the credential type of the package, and
- * says how many types it has.
+ * Checks that a running n8n loaded the package's node and credential types.
  * @param {string} base @param {string} cookie
  */
 async function assertPackageLoaded(base, cookie) {

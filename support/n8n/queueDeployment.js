@@ -142,8 +142,11 @@ async function startQueueDeployment({
 			...extraWorkflows.map(({ workflow, id }) => ({ workflow, id, publish: true })),
 		];
 		await importWorkflows(mainEnv, workflows);
+		/** `n8n <args>` (start) with its output appended to `log`. @param {NodeJS.ProcessEnv} env @param {number} port @param {string} log @param {string[]} [args] */
+		const startLogged = (env, port, log, args) =>
+			startN8n(env, { port, onOutput: appendTo(log), args });
 		const mainLog = path.join(folder, 'main.log');
-		const startMain = () => startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog) });
+		const startMain = () => startLogged(mainEnv, mainPort, mainLog);
 		let main = await startMain();
 		stops.push(() => stopGroup(main));
 		const publishedWebhooks = [REFUND_WEBHOOK, ...extraWorkflows.flatMap((w) => w.webhook ?? [])];
@@ -160,11 +163,9 @@ async function startQueueDeployment({
 		const processors = [];
 		/** @param {Processor} processor */
 		const startProcessor = async (processor) => {
-			processor.child = await startN8n(processor.env, {
-				port: processor.port,
-				onOutput: appendTo(processor.log),
-				args: ['webhook'],
-			});
+			processor.child = await startLogged(processor.env, processor.port, processor.log, [
+				'webhook',
+			]);
 			await waitForWebhooks(processor.port, publishedWebhooks);
 		};
 
@@ -186,11 +187,8 @@ async function startQueueDeployment({
 				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			};
 			const logFile = path.join(folder, `${name}.log`);
-			const child = await startN8n(env, {
-				port: healthPort,
-				onOutput: appendTo(logFile),
-				args: ['worker', `--concurrency=${WORKER_CONCURRENCY}`],
-			});
+			const args = ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
+			const child = await startLogged(env, healthPort, logFile, args);
 			const worker = { name, child, log: logFile };
 			running.push(worker);
 			stops.push(() => stopWorker(worker));

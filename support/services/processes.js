@@ -183,8 +183,7 @@ function processTreeCpuSeconds(rootPid) {
 }
 
 /**
- * Resolves when `child` (spawned with piped stdout and stderr) has closed: its exit code or
- * signal, and all it wrote to each stream.
+ * `child`'s exit code or signal and all it wrote to its piped stdout and stderr, once it closed.
  * @param {import('node:child_process').ChildProcess} child
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
