@@ -154,13 +154,9 @@ function smtpCredential(port) {
 
 /** Example (d)'s JWT credential, in `n8n import:credentials` form. */
 function promoterCenterJwtCredential() {
-	const { id, name, secret } = PROMOTER_CENTER_JWT;
-	return {
-		id,
-		name,
-		type: 'jwtAuth',
-		data: { keyType: 'passphrase', secret, algorithm: 'HS256' },
-	};
+	const { secret, ...credential } = PROMOTER_CENTER_JWT;
+	const data = { keyType: 'passphrase', secret, algorithm: 'HS256' };
+	return { ...credential, type: 'jwtAuth', data };
 }
 
 /** Example (e)'s chat login, in `n8n import:credentials` form. */
