@@ -141,29 +141,18 @@ async function startPostgres(folder) {
 		asOwner,
 	);
 	const port = await freePort();
+	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'max_connections=200'];
+	const args = ['-D', data, '-p', String(port), '-k', home, ...settings.flatMap((s) => ['-c', s])];
 	let log = '';
 	const spawnServer = async () => {
 		// In a group of its own with its server processes, so that a kill at the script's end
 		// takes them all; its graceful stop is SIGINT, the fast shutdown.
 		const child = track(
-			spawn(
-				path.join(POSTGRES_BIN, 'postgres'),
-				[
-					'-D',
-					data,
-					'-p',
-					String(port),
-					'-c',
-					'listen_addresses=127.0.0.1',
-					'-k',
-					home,
-					'-c',
-					'fsync=off',
-					'-c',
-					'max_connections=200',
-				],
-				{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'], detached: true },
-			),
+			spawn(path.join(POSTGRES_BIN, 'postgres'), args, {
+				...asOwner,
+				stdio: ['ignore', 'ignore', 'pipe'],
+				detached: true,
+			}),
 			{ group: true, signal: 'SIGINT' },
 		);
 		child.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
@@ -246,29 +235,18 @@ async function startRedis(folder) {
 	const home = path.join(folder, 'redis');
 	fs.mkdirSync(home, { recursive: true });
 	const port = await freePort();
+	const options = {
+		port: String(port),
+		bind: '127.0.0.1',
+		dir: home,
+		save: '',
+		appendonly: 'yes',
+		appendfsync: 'everysec',
+		logfile: '',
+	};
+	const args = Object.entries(options).flatMap(([name, value]) => [`--${name}`, value]);
 	const spawnServer = async () => {
-		const child = track(
-			spawn(
-				REDIS_SERVER,
-				[
-					'--port',
-					String(port),
-					'--bind',
-					'127.0.0.1',
-					'--dir',
-					home,
-					'--save',
-					'',
-					'--appendonly',
-					'yes',
-					'--appendfsync',
-					'everysec',
-					'--logfile',
-					'',
-				],
-				{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
-			),
-		);
+		const child = track(spawn(REDIS_SERVER, args, { cwd: home, stdio: 'ignore' }));
 		await waitForPort(port, child, 'redis-server');
 		return child;
 	};
