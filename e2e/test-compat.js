@@ -9,23 +9,10 @@
  * (`node e2e/test-compat.js 2.41.1 1.123.81` runs those two).
  *
  * The matrix proves that each release loads and runs the package; what the package does is proven
- * once, by the unit and engine tests. For each release: n8n installed with its Node
- * (support/n8n/n8nInstall.js, cached between runs), the tarball installed into a fresh user folder the
- * way n8n installs community packages, then
- *   1. n8n loads both node types and the credential types, and derives the AI tool (usableAsTool);
- *   2. the credential test passes with the sandbox key's secret and fails with a wrong one;
- *   3. the every-operation fixture runs all 13 operations against the sandbox (`n8n execute`),
- *      each one's success checked (e2e/everyOperation.js);
- *   4. the trigger, active and polling every minute: its first poll emits nothing, then a change
- *      made through the sandbox's activity route is emitted (quoted in the check's line);
- *   5. examples (a) and (h) through their production webhooks (e2e/webhookExampleChecks.js), and
- *      one signed purchase per payment provider (every test signer) through its own workflow;
- *   6. example (e)'s AI Agent (its model a scripted stand-in) calls the node as a tool, behind its
- *      chat's Basic Auth;
- *   7. example (d)'s promoter center for the token's user only, and its refusals of bad tokens
- *      (e2e/promoterCenterChecks.js: n8n's Webhook JWT Auth and JWT node of the release);
- * and it says what examples (b) and (d) can do with the release's Data table node.
- * Prints one line per check and `COMPAT n8n <version> (Node <version>): N passed, N failed` per
+ * once, by the unit and engine tests. Each release (installed by support/n8n/n8nInstall.js, cached
+ * between runs) gets the tarball installed into a fresh user folder the way n8n installs community
+ * packages, then runs the checks below, one line each, and says what examples (b) and (d) can do
+ * with its Data table node. Prints `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
  * What differs between releases is handled in support/n8n/n8nReleaseDifferences.js, one function per
@@ -40,7 +27,6 @@ const { parseArgs } = require('node:util');
 const {
 	installAsCommunityPackage,
 	n8nEnvironment,
-	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	runN8nOrThrow,
@@ -64,8 +50,9 @@ const {
 	signingCredential,
 	chatLoginCredential,
 	promoterCenterJwtCredential,
+	webhooksOf,
 } = require('../support/n8n/n8nDemoData');
-const { freePort, stopProcess } = require('../support/services/processes');
+const { freePort, inTempFolder, postJson, stopProcess } = require('../support/services/processes');
 const {
 	DEFAULT_RELEASE,
 	installRelease,
@@ -91,11 +78,12 @@ const {
 	everyOperationWorkflow,
 	photopalCredential,
 } = require('./everyOperation');
-const { checkWebhookExamples, paymentWebhookPath } = require('./webhookExampleChecks');
+const { checkWebhookExamples } = require('./webhookExampleChecks');
 const { checkEachProviderOnce, providerWebhooks, providerWorkflows } = require('./webhookSecurity');
 const { agentRepliesWithSandboxFigures, triggerEmitsAChange } = require('./triggerAndAgentChecks');
 const { scenario } = require('../support/scenarios');
 const { checkPromoterCenterDoors } = require('./promoterCenterChecks');
+const { execute } = require('./topics/context');
 
 /** The AI-tool variant n8n derives from a node with `usableAsTool` (n8n 1.60 and later here). */
 const TOOL_TYPE = `${PACKAGE.name}.affiliateTrackingTool`;
@@ -113,8 +101,7 @@ const IDS = {
 const WATCHED = 'user_1002';
 
 /**
- * One release's checks, after its install (`install`, the settled result of installRelease). Returns
- * its closing line and timings.
+ * One release's checks after its (settled) install: its closing line and timings.
  * @param {string} version @param {string} tarball
  * @param {PromiseSettledResult<Awaited<ReturnType<typeof installRelease>>>} install
  */
@@ -191,32 +178,26 @@ async function runRelease(version, tarball, install) {
 					],
 					release,
 				);
-				const changed = [
-					...fitTypeVersions(release, exampleA),
-					...fitTypeVersions(release, exampleE),
-					...fitTypeVersions(release, exampleH),
-					...fitTypeVersions(release, exampleD),
-				];
+				const changed = [exampleA, exampleE, exampleH, exampleD].flatMap((example) =>
+					fitTypeVersions(release, example),
+				);
 				const withoutTables = withoutDataTables(release, exampleD);
-				const workflows = [
-					everyOperationWorkflow(IDS.operations),
-					{ ...triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), id: IDS.trigger },
-					{ ...exampleA, id: IDS.refund },
-					{ ...exampleE, id: IDS.agent },
-					{ ...exampleH, id: IDS.purchase },
-					{ ...exampleD, id: IDS.promoterCenter },
-				];
-				const activated = [IDS.refund, IDS.agent, IDS.trigger, IDS.purchase, IDS.promoterCenter];
-				const perProvider = providerWorkflows();
+				/** @param {object} workflow @param {string} id */
+				const activated = (workflow, id) => ({ workflow, id, publish: true });
 				await importWorkflows(
 					env,
 					[
-						...workflows.map((workflow) => ({
-							workflow,
-							id: workflow.id,
-							publish: activated.includes(workflow.id),
-						})),
-						...perProvider,
+						{
+							workflow: everyOperationWorkflow(IDS.operations),
+							id: IDS.operations,
+							publish: false,
+						},
+						activated(triggerWorkflow({ name: 'Compat: trigger', userId: WATCHED }), IDS.trigger),
+						activated(exampleA, IDS.refund),
+						activated(exampleE, IDS.agent),
+						activated(exampleH, IDS.purchase),
+						activated(exampleD, IDS.promoterCenter),
+						...providerWorkflows(),
 					],
 					release,
 				);
@@ -226,17 +207,8 @@ async function runRelease(version, tarball, install) {
 
 		await check(
 			'n8n execute: the every-operation fixture, all 13 operations against the sandbox',
-			async () => {
-				const result = await executeWorkflow(env, IDS.operations, release);
-				seen.push(result.stdout, result.stderr);
-				assert.equal(
-					result.code,
-					0,
-					`exit ${result.code ?? result.signal}:\n${result.stdout}\n${result.stderr}`,
-				);
-				assert.ok(result.run, `n8n execute printed no run:\n${result.stdout.slice(0, 2000)}`);
-				return assertEveryOperationRan(result.run);
-			},
+			async () =>
+				assertEveryOperationRan(await execute({ env, seenOutput: seen }, IDS.operations, release)),
 		);
 
 		const base = `http://127.0.0.1:${port}`;
@@ -250,15 +222,8 @@ async function runRelease(version, tarball, install) {
 						release,
 						logFile: serverLog,
 						webhooks: [
-							{ method: 'POST', path: paymentWebhookPath(exampleA) },
-							{ method: 'POST', path: paymentWebhookPath(exampleH) },
+							...[exampleA, exampleH, exampleD].flatMap(webhooksOf),
 							...providerWebhooks(),
-							...exampleD.nodes
-								.filter((node) => node.type === 'n8n-nodes-base.webhook')
-								.map((node) => ({
-									method: node.parameters.httpMethod,
-									path: node.parameters.path,
-								})),
 						],
 					},
 				);
@@ -293,17 +258,9 @@ async function runRelease(version, tarball, install) {
 
 		/** @param {string} apiSecret */
 		const testCredential = async (apiSecret) => {
-			const answer = await fetch(`${base}/rest/credentials/test`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json', cookie },
-				body: JSON.stringify({
-					credentials: {
-						...DEMO_CREDENTIAL,
-						type: CREDENTIAL_TYPE,
-						data: { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret, signatureVersion: 'v2' },
-					},
-				}),
-			});
+			const data = { baseUrl: sandbox.url, apiKey: DEMO_KEY, apiSecret, signatureVersion: 'v2' };
+			const credentials = { ...DEMO_CREDENTIAL, type: CREDENTIAL_TYPE, data };
+			const answer = await postJson(`${base}/rest/credentials/test`, { credentials }, { cookie });
 			const text = await answer.text();
 			seen.push(text);
 			assert.equal(answer.status, 200, `/rest/credentials/test: ${answer.status} ${text}`);
@@ -414,9 +371,9 @@ async function main() {
 			`COMPAT n8n ${release.n8nVersion} (Node ${release.nodeVersion}): proven by test:e2e`,
 		);
 	}
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-compat-pack-'));
+	/** @type {Awaited<ReturnType<typeof runRelease>>[]} */
 	const results = [];
-	try {
+	await inTempFolder('n8n-compat-pack-', async (work) => {
 		const tarball = givenTarball ?? packPackage(work);
 		// All installs at once: most of an install is downloading, and cold caches are CI's case.
 		const installs = await Promise.allSettled(
@@ -426,9 +383,7 @@ async function main() {
 		);
 		for (const [index, version] of versions.entries())
 			results.push(await runRelease(version, tarball, installs[index]));
-	} finally {
-		fs.rmSync(work, { recursive: true, force: true });
-	}
+	});
 	console.log('\nCompat timings:');
 	for (const { release, timings } of results)
 		console.log(

@@ -2,21 +2,10 @@
 // @ts-check
 'use strict';
 /**
- * `npm run test:e2e`: the packed package in a real n8n, the way users get it.
- *
- * 1. `npm pack`, then the tarball installed into a fresh n8n user folder with the steps of n8n's
- *    community-package installer.
- * 2. The demo credential and the examples imported with `n8n import:*`; each example run headless
- *    with `n8n execute --id` against the sandbox, its output asserted.
- * 3. `n8n start`: n8n loads the node and the credential, the owner can sign in, the webhook
- *    examples answer over HTTP, examples (d) and (b) fill data tables and (b) mails its report to
- *    an SMTP server on 127.0.0.1, every example's public entry point is shut to strangers, and
- *    example (d) opens the promoter center in a brand page in headless Chromium for the signed-in
- *    user only.
- *
- * This file sets up what the checks share (the sandbox, the scripted model, the n8n user folder,
- * n8n itself, the check runner, the outputs for the secret scan) and runs the topics of
- * e2e/topics/ in order, each with that context.
+ * `npm run test:e2e`: the packed package in a real n8n, the way users get it: installed as n8n's
+ * community-package installer does, the examples imported and run headless with `n8n execute`,
+ * then `n8n start` serving them to the topics of e2e/topics/, run in order with the context set
+ * up here (sandbox, scripted model, SMTP server, user folder, outputs for the secret scan).
  *
  * Needs the default n8n release installed (done here when missing) and Chromium (from
  * scripts/setup-system.sh, or CHROMIUM_PATH); without it the run stops at once and says so. Prints
@@ -49,7 +38,7 @@ const { ScriptedModel } = require('../support/services/scriptedModel');
 const { SmtpServer } = require('../support/services/smtpServer');
 const { createChecks } = require('./checks');
 const { webhookSecurityWebhooks } = require('./webhookSecurity');
-const { CHROMIUM } = require('./topics/context');
+const { CHROMIUM, notRegisteredErrors } = require('./topics/context');
 const { installChecks } = require('./topics/install');
 const { exampleChecks } = require('./topics/examples');
 const { reportChecks, reportSetup, reportWebhooks } = require('./topics/report');
@@ -85,11 +74,9 @@ async function main() {
 	const userFolder = path.join(work, 'user');
 	fs.mkdirSync(userFolder);
 	const sandbox = new Sandbox({ port: 0 });
-	await sandbox.start();
 	const model = new ScriptedModel();
-	await model.start();
 	const smtp = new SmtpServer();
-	await smtp.start();
+	for (const server of [sandbox, model, smtp]) await server.start();
 	const port = await freePort();
 	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 	/** @type {import('node:child_process').ChildProcess | undefined} */
@@ -133,10 +120,7 @@ async function main() {
 				{ port, logFile: serverLog, webhooks },
 			);
 			n8n = started.child;
-			const unregistered = fs
-				.readFileSync(serverLog, 'utf8')
-				.split('\n')
-				.filter((line) => line.includes('is not registered'));
+			const unregistered = notRegisteredErrors(serverLog);
 			if (unregistered.length > 0)
 				throw new Error(
 					`n8n's start-up log holds ${unregistered.length} 'not registered' errors, first: ${unregistered[0]}`,
@@ -167,9 +151,7 @@ async function main() {
 		await secretChecks(signedIn);
 	} finally {
 		if (n8n) await stopProcess(n8n);
-		await sandbox.stop();
-		await model.stop();
-		await smtp.stop();
+		for (const server of [sandbox, model, smtp]) await server.stop();
 		if (counts.failed === 0) fs.rmSync(work, { recursive: true, force: true });
 		else console.log(`Kept ${work} for inspection (user folder, n8n.log).`);
 	}

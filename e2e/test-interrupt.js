@@ -206,18 +206,15 @@ async function main() {
 				ports = listeningPorts(before.map((p) => p.pid));
 				const commands = before.map((p) => p.command);
 				const n8n = commands.filter(isN8n);
-				assert.ok(
-					commands.some((command) => /postgres -D /.test(command)),
-					"no PostgreSQL among the run's processes",
-				);
-				assert.ok(
-					commands.some((command) => command.includes('redis-server')),
-					"no redis-server among the run's processes",
-				);
-				assert.ok(
-					commands.some((command) => command.includes('verdaccio')),
-					"no Verdaccio among the run's processes",
-				);
+				for (const [server, pattern] of /** @type {[string, RegExp][]} */ ([
+					['PostgreSQL', /postgres -D /],
+					['redis-server', /redis-server/],
+					['Verdaccio', /verdaccio/],
+				]))
+					assert.ok(
+						commands.some((command) => pattern.test(command)),
+						`no ${server} among the run's processes`,
+					);
 				assert.equal(
 					n8n.length,
 					3,

@@ -5,30 +5,15 @@
  * `npm run test:queue`: the package in n8n's queue mode, installed as n8n documents it, under
  * platform faults, then behind n8n's webhook processors through a storm of refund webhooks.
  *
- * 1. PostgreSQL, Redis and a local npm registry (Verdaccio) on free loopback ports, their data in
- *    a temp folder; the package published to the registry as the release workflow publishes it,
- *    and installed with `npm install` in the main's and each worker's ~/.n8n/nodes (worker 2 with
- *    a copy of n8n-workflow beside it, as another community package can bring).
- * 2. n8n main + two workers; example (a) published.
- * 3. The main taking the webhooks (e2e/queue/faultRounds.js, e2e/queue/purchaseRounds.js): a
- *    round of refund webhooks per platform fault (main killed, Redis restarted, PostgreSQL
- *    restarted), each printing a `FAULT` line; purchases delivered twice, to example (i)'s
- *    PostgreSQL claim, Skip Transactions Already Tracked alone and no guard, in 5 rounds with the
- *    main killed and one with both deliveries at once (`DUPLICATE PURCHASES`); the trigger across
- *    main restarts (`TRIGGER`).
- * 4. n8n's scaling set-up for webhooks: the main restarted with
- *    N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, two `n8n webhook` processors (the package
- *    installed on each) behind nginx.
- * 5. Through nginx, a payment provider sends 2,000 refund webhooks signed with Stripe's scheme
- *    (1,500 refundable purchases seeded for the run, 300 repeats, 100 not referred, 100 partial),
- *    20 in flight, retrying up to 8 times, and an attacker 100 forged ones (bad signature,
- *    tampered, replayed, unsigned), each once; a third of the way in, worker 1 is SIGKILLed, and a
- *    replacement starts 10 s later. Checked against the sandbox's own records and n8n's database.
- * 6. A round with webhook-1 SIGKILLed mid-round and started again, purchases to example (i)
- *    beside its refunds (`FAULT webhook-processor-kill`). No worker kill is combined with
- *    purchases: an execution killed holding example (i)'s claim keeps it for its 10-minute lease,
- *    by design.
- * 7. No process logged the secret.
+ * PostgreSQL, Redis and Verdaccio on free loopback ports; the package published as the release
+ * workflow publishes it and `npm install`ed on the main and each worker (worker 2 with a copy of
+ * n8n-workflow beside it); example (a) published. The main takes the webhooks through the fault
+ * rounds (e2e/queue/: `FAULT`, `DUPLICATE PURCHASES`, `TRIGGER` lines); then the main hands
+ * production webhooks to two `n8n webhook` processors behind nginx, which take a storm of signed
+ * and forged refunds while worker 1 is SIGKILLed and replaced, checked against the sandbox's
+ * records and n8n's database; then a round with webhook-1 SIGKILLed (purchases to example (i)
+ * beside its refunds: no worker kill is combined with purchases, as an execution killed holding
+ * the claim keeps it for its 10-minute lease). Last, no process logged the secret.
  *
  * Needs PostgreSQL, Redis and nginx from scripts/setup-system.sh (the run stops at once, naming
  * it, when they are missing). Prints one line per check, the storms' counts and `QUEUE: N passed,
@@ -39,10 +24,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { DEMO_KEY, PACKAGE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const { DEMO_KEY, PACKAGE, paymentTriggerWebhook } = require('../support/n8n/n8nDemoData');
 const { createChecks } = require('./checks');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
-const { sleep, waitUntil } = require('../support/services/processes');
+const { postJson, sleep } = require('../support/services/processes');
 const {
 	FAULTS,
 	REFUND_WORKFLOW_ID,
@@ -53,6 +38,7 @@ const {
 	stormOutcome,
 	runFaultRound,
 	runTriggerRestartRounds,
+	settledExecutionsSince,
 } = require('./queue/faultRounds');
 const {
 	PURCHASE_WORKFLOWS,
@@ -86,8 +72,6 @@ const API_SECRET = KEYS[DEMO_KEY].secret;
 const STALLED_JOB_MESSAGE = 'This execution failed to be processed too many times';
 /** How long after a worker's SIGKILL Redis may still hand it a job (its blocked pop, not yet dropped). */
 const KILL_HANDOVER_MS = 1000;
-/** Recovery runs every minute; a killed worker's jobs are given up once their 60 s lock expires. */
-const SETTLE_TIMEOUT_MS = 240_000;
 
 /** The workflows the rounds need, published beside example (a). @param {string} watchedUserId */
 function faultRoundWorkflows(watchedUserId) {
@@ -95,7 +79,7 @@ function faultRoundWorkflows(watchedUserId) {
 		...PURCHASE_WORKFLOWS.map(({ workflow, id, webhookId }) => ({
 			workflow,
 			id,
-			webhook: { method: 'POST', path: paymentTriggerPath(webhookId) },
+			webhook: paymentTriggerWebhook(webhookId),
 		})),
 		{
 			workflow: triggerWorkflow({
@@ -148,19 +132,9 @@ async function main() {
 					installs['worker-2'].packages.includes('n8n-workflow'),
 					'worker 2 has no copy of n8n-workflow beside the package',
 				);
+				const nodeModules = path.join(folder, 'main', '.n8n', 'nodes', 'node_modules');
 				const installed = JSON.parse(
-					fs.readFileSync(
-						path.join(
-							folder,
-							'main',
-							'.n8n',
-							'nodes',
-							'node_modules',
-							PACKAGE.name,
-							'package.json',
-						),
-						'utf8',
-					),
+					fs.readFileSync(path.join(nodeModules, PACKAGE.name, 'package.json'), 'utf8'),
 				);
 				assert.equal(
 					installed.optionalDependencies,
@@ -201,10 +175,8 @@ async function main() {
 						[PACKAGE.name],
 						`${processor.name}: a user's install brought more than the package`,
 					);
-				const toMain = await fetch(
-					queue.webhookUrl.replace(queue.webhookBase, `http://127.0.0.1:${queue.mainPort}`),
-					{ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' },
-				);
+				const main = `http://127.0.0.1:${queue.mainPort}`;
+				const toMain = await postJson(queue.webhookUrl.replace(queue.webhookBase, main), {});
 				await toMain.arrayBuffer();
 				assert.equal(toMain.status, 404, 'the main still serves production webhooks');
 				return `the main answers a production webhook ${toMain.status}; ${processors.map((p) => `${p.name} on port ${p.port}`).join(', ')} serve the published webhooks; nginx on ${nginx?.url}`;
@@ -238,30 +210,21 @@ async function main() {
 				assertAllDelivered(genuine, 'deliveries');
 				const byId = new Map(genuine.map((d) => [d.id, d]));
 				assert.equal(byId.size + STORM.repeats, DELIVERIES);
-				for (const id of storm.refundIds) {
-					const answer = /** @type {{ status?: string }} */ (byId.get(`evt_${id}`)?.answer);
-					assert.ok(
-						['APPLIED', 'ALREADY_PROCESSED'].includes(String(answer?.status)),
-						`refund ${id} answered ${JSON.stringify(answer)}`,
-					);
-				}
-				for (const id of storm.notReferredIds) {
-					const answer = /** @type {{ reversed?: boolean, code?: number }} */ (
-						byId.get(`evt_${id}`)?.answer
-					);
-					assert.ok(
-						answer?.reversed === false && answer.code === NOT_FOUND_CODE,
-						`not-referred ${id} answered ${JSON.stringify(answer)}`,
-					);
-				}
-				for (const id of storm.partialIds) {
-					const answer = /** @type {{ ignored?: string }} */ (byId.get(`evt_${id}`)?.answer);
-					assert.match(
-						String(answer?.ignored),
-						/Partial refund/,
-						`partial ${id} answered ${JSON.stringify(answer)}`,
-					);
-				}
+				/** @type {[string, string[], (answer: any) => boolean][]} */
+				const answers = [
+					['refund', storm.refundIds, (a) => ['APPLIED', 'ALREADY_PROCESSED'].includes(a?.status)],
+					[
+						'not-referred',
+						storm.notReferredIds,
+						(a) => a?.reversed === false && a.code === NOT_FOUND_CODE,
+					],
+					['partial', storm.partialIds, (a) => /Partial refund/.test(String(a?.ignored))],
+				];
+				for (const [kind, ids, expected] of answers)
+					for (const id of ids) {
+						const answer = byId.get(`evt_${id}`)?.answer;
+						assert.ok(expected(answer), `${kind} ${id} answered ${JSON.stringify(answer)}`);
+					}
 				const latencies = genuine.map((d) => d.latencyMs);
 				const retried = genuine.filter((d) => d.attempts > 1);
 				const failures = retried
@@ -322,19 +285,12 @@ async function main() {
 			async () => {
 				// The storm's executions: example (a)'s, created since it began (the rounds before it
 				// left their own).
-				const ofStorm = `"workflowId" = '${REFUND_WORKFLOW_ID}' AND "createdAt" >= to_timestamp(${stormStartedAt / 1000})`;
-				const unfinished = () =>
-					Number(
-						queue.postgres.query(
-							`SELECT count(*) FROM execution_entity WHERE ${ofStorm} AND status IN ('new', 'running')`,
-						)[0],
-					);
-				await waitUntil(() => unfinished() === 0, {
-					timeoutMs: SETTLE_TIMEOUT_MS,
-					intervalMs: 2000,
-					what: 'no execution new or running after the storm',
-					detail: () => `${unfinished()} executions still new or running`,
-				});
+				const { where: ofStorm } = await settledExecutionsSince(
+					queue,
+					REFUND_WORKFLOW_ID,
+					stormStartedAt,
+					'the storm',
+				);
 				const statuses = Object.fromEntries(
 					queue.postgres
 						.query(`SELECT status, count(*) FROM execution_entity WHERE ${ofStorm} GROUP BY status`)

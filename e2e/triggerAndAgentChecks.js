@@ -9,13 +9,14 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { sleep, waitUntil } = require('../support/services/processes');
+const { postJson, sleep, waitUntil } = require('../support/services/processes');
 const {
 	askAgentAboutNewPromoter,
 	assertReplyFromSandbox,
+	sandboxRead,
 } = require('../support/services/scriptedModel');
 const { chatLoginHeader } = require('../support/n8n/n8nDemoData');
-const { PRODUCTS, readPromoter } = require('../sandbox');
+const { PRODUCTS } = require('../sandbox');
 
 /** How long a trigger check waits for polls (they come every minute) and the execution. */
 const TRIGGER_DEADLINE_MS = 200_000;
@@ -73,24 +74,12 @@ async function triggerEmitsAChange(trigger) {
 	/** @type {number[]} */
 	const totalsSeen = [];
 	const change = async () => {
-		const answer = await fetch(`${sandbox.url}/__sandbox/activity`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ product: PRODUCTS.videomax, userId: promoter, ...trigger.activity }),
-		});
+		const activity = { product: PRODUCTS.videomax, userId: promoter, ...trigger.activity };
+		const answer = await postJson(`${sandbox.url}/__sandbox/activity`, activity);
 		assert.equal(answer.status, 200, `/__sandbox/activity: ${answer.status}`);
 		await answer.arrayBuffer();
 		added++;
-		const statistics = readPromoter(
-			sandbox.state,
-			PRODUCTS.videomax,
-			promoter,
-			'statistics',
-			new Map(),
-		);
-		totalsSeen.push(
-			/** @type {{ data: Record<string, number> }} */ (statistics).data.paying_customers,
-		);
+		totalsSeen.push(sandboxRead(sandbox, PRODUCTS.videomax, promoter).data.paying_customers);
 	};
 	await change();
 	while ((await executions()).length === 0) {

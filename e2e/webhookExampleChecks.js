@@ -9,7 +9,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { PAYMENT_TRIGGER_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const { paymentTriggerOf, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
 const { PRODUCTS } = require('../sandbox');
 const { scenario } = require('../support/scenarios');
 const { postStripeEvent } = require('./webhookSecurity');
@@ -26,13 +26,6 @@ const { postStripeEvent } = require('./webhookSecurity');
  * @property {ExampleJson} refund example (a) as n8n holds it
  * @property {ExampleJson} purchase example (h) as n8n holds it
  */
-
-/** An example's Payment Webhook Trigger. @param {ExampleJson} example */
-function paymentTriggerOf(example) {
-	const trigger = example.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
-	if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
-	return trigger;
-}
 
 /** The production path of an example's Payment Webhook Trigger. @param {ExampleJson} example */
 const paymentWebhookPath = (example) => paymentTriggerPath(paymentTriggerOf(example).webhookId);
@@ -133,4 +126,4 @@ async function checkWebhookExamples(n8n) {
 	});
 }
 
-module.exports = { checkWebhookExamples, paymentTriggerOf, paymentWebhookPath, unwatchedPromoter };
+module.exports = { checkWebhookExamples, paymentTriggerOf, unwatchedPromoter };

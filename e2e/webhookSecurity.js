@@ -3,11 +3,9 @@
 /**
  * The Payment Webhook Trigger in a real n8n, per provider (every test signer in
  * support/payment/signers/, so a new provider needs no line here): signed deliveries start one
- * execution each and reach the sandbox; forged, tampered, stale, unsigned, wrong-secret and
- * re-serialized deliveries, and the signer's own bad kinds, get 401 (or 400), leave no execution
- * in n8n's list and make no call at the sandbox. One workflow per provider
- * (support/n8n/workflowBuilders.js: the trigger → Track Purchase), imported beside the examples
- * and published; `checkWebhookSecurity` runs on the started n8n and prints one `WEBHOOK` line each.
+ * execution each and reach the sandbox; every bad kind gets 401 (or 400), leaves no execution and
+ * makes no call at the sandbox. One published workflow per provider; `checkWebhookSecurity`
+ * prints one `WEBHOOK` line each.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
@@ -24,7 +22,11 @@ const {
 	signDelivery,
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
-const { SIGNING_CREDENTIAL_TYPE, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
+const {
+	SIGNING_CREDENTIAL_TYPE,
+	paymentTriggerPath,
+	paymentTriggerWebhook,
+} = require('../support/n8n/n8nDemoData');
 const { sleep, waitUntil } = require('../support/services/processes');
 const { purchaseWorkflow } = require('../support/n8n/workflowBuilders');
 const { scenario } = require('../support/scenarios');
@@ -52,14 +54,9 @@ const EMPTY_SECRET = {
 };
 
 /** @param {Provider} provider */
-function workflowId(provider) {
-	return `e2ePayHook${provider.slice(0, 6)}01`;
-}
-
+const workflowId = (provider) => `e2ePayHook${provider.slice(0, 6)}01`;
 /** @param {Provider} provider */
-function webhookId(provider) {
-	return `e2e-pay-${provider.toLowerCase()}`;
-}
+const webhookId = (provider) => `e2e-pay-${provider.toLowerCase()}`;
 
 /** The built registry (test:e2e builds first). */
 function registry() {
@@ -129,10 +126,19 @@ async function executionsOf({ base, cookie }, workflowId) {
  * provider sends, signed with its test secret now; the answer's text goes into `seen`.
  * @param {string} url @param {Provider} provider @param {string} body @param {string[]} seen
  */
-async function postSigned(url, provider, body, seen) {
+function postSigned(url, provider, body, seen) {
+	return post(url, CONTENT_TYPES[provider], signWithTestSecret(provider, body), body, seen);
+}
+
+/**
+ * A delivery posted to `url`; the answer's text goes into `seen`.
+ * @param {string} url @param {string} contentType @param {Record<string, string>} headers
+ * @param {string} body @param {string[]} seen
+ */
+async function post(url, contentType, headers, body, seen) {
 	const answer = await fetch(url, {
 		method: 'POST',
-		headers: { 'Content-Type': CONTENT_TYPES[provider], ...signWithTestSecret(provider, body) },
+		headers: { 'Content-Type': contentType, ...headers },
 		body,
 		signal: AbortSignal.timeout(30_000),
 	});
@@ -163,12 +169,9 @@ function providerWorkflows() {
 	}));
 }
 
-/** Their production webhooks, for waitForWebhooks. */
+/** Their production webhooks. */
 function providerWebhooks() {
-	return PROVIDERS.map((provider) => ({
-		method: 'POST',
-		path: paymentTriggerPath(webhookId(provider)),
-	}));
+	return PROVIDERS.map((provider) => paymentTriggerWebhook(webhookId(provider)));
 }
 
 /** The workflows to import (published) before n8n starts. */
@@ -187,12 +190,9 @@ function webhookSecurityWorkflows() {
 	];
 }
 
-/** Their production webhooks, for waitForWebhooks. */
+/** Their production webhooks. */
 function webhookSecurityWebhooks() {
-	return [
-		...providerWebhooks(),
-		{ method: 'POST', path: paymentTriggerPath(EMPTY_SECRET.webhookId) },
-	];
+	return [...providerWebhooks(), paymentTriggerWebhook(EMPTY_SECRET.webhookId)];
 }
 
 /**
@@ -216,8 +216,7 @@ async function postSignedPurchase({ base, provider, transactionId, sandbox, seen
 }
 
 /**
- * The version matrix's check: each provider's signed purchase, once, runs its workflow and reaches
- * Track Purchase.
+ * The version matrix's check: one signed purchase per provider reaches Track Purchase.
  * @param {{ check: (name: string, body: () => Promise<string | void>) => Promise<void>, base: string, sandbox: { calls: { path: string, body: string }[] }, seen: string[] }} options
  */
 async function checkEachProviderOnce({ check, base, sandbox, seen }) {
@@ -243,18 +242,10 @@ async function checkEachProviderOnce({ check, base, sandbox, seen }) {
  */
 async function postStripeEvent({ base, webhookPath, kind, fields, signed = true, seen }) {
 	const body = JSON.stringify(sampleEvent('stripe', kind, fields));
-	const answer = await fetch(`${base}/webhook/${webhookPath}`, {
-		method: 'POST',
-		headers: {
-			'Content-Type': 'application/json',
-			...(signed ? signWithTestSecret('stripe', body) : {}),
-		},
-		body,
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await answer.text();
-	seen.push(text);
-	return { status: answer.status, json: JSON.parse(text) };
+	const headers = signed ? signWithTestSecret('stripe', body) : {};
+	const url = `${base}/webhook/${webhookPath}`;
+	const { status, text } = await post(url, 'application/json', headers, body, seen);
+	return { status, json: JSON.parse(text) };
 }
 
 /** Seconds an hour ago: a replayed, stale delivery. */
@@ -297,61 +288,44 @@ function badDeliveries(provider, prefix) {
  */
 function genericBadDeliveries(provider, bodyFor) {
 	const secret = TEST_SIGNING_SECRETS[provider];
+	/**
+	 * A new purchase body for `name`, signed with `key`.
+	 * @param {string} name @param {string} [key] @param {{ timestamp?: number }} [options]
+	 */
+	const signed = (name, key = secret, options) => {
+		const body = bodyFor(name);
+		return { body, headers: signDelivery(provider, body, key, options) };
+	};
+	// A signature made up by someone who does not hold the secret, in the provider's format.
+	const forged = signed('forged');
+	const forgedFrom = signed('other').headers;
+	const forgedHeaders = { ...forged.headers };
+	for (const name of Object.keys(forgedHeaders))
+		if (/signature/.test(name)) forgedHeaders[name] = forgedFrom[name];
+	const tampered = signed('tampered');
+	tampered.body = tampered.body.replace(BUYER, 'attacker_1');
 	/** @type {import('../support/payment/signer').BadDelivery[]} */
-	const cases = [];
-	{
-		// A signature made up by someone who does not hold the secret, in the provider's format.
-		const body = bodyFor('forged');
-		const genuine = signDelivery(provider, body, secret);
-		const forgedFrom = signDelivery(provider, bodyFor('other'), secret);
-		const headers = { ...genuine };
-		for (const name of Object.keys(genuine)) {
-			if (/signature/.test(name)) headers[name] = forgedFrom[name];
-		}
-		cases.push({ name: 'forged', body, headers });
-	}
-	{
-		const body = bodyFor('tampered');
-		const headers = signDelivery(provider, body, secret);
-		cases.push({ name: 'tampered', body: body.replace(BUYER, 'attacker_1'), headers });
-	}
-	if (!SIGNS_NO_TIMESTAMP.includes(provider)) {
-		const body = bodyFor('stale');
-		cases.push({
-			name: 'stale',
-			body,
-			headers: signDelivery(provider, body, secret, { timestamp: staleTimestamp() }),
-		});
-	}
+	const cases = [
+		{ name: 'forged', body: forged.body, headers: forgedHeaders },
+		{ name: 'tampered', ...tampered },
+	];
+	if (!SIGNS_NO_TIMESTAMP.includes(provider))
+		cases.push({ name: 'stale', ...signed('stale', secret, { timestamp: staleTimestamp() }) });
 	cases.push({ name: 'unsigned', body: bodyFor('unsigned'), headers: {} });
-	{
-		const body = bodyFor('wrong_secret');
-		const wrong = OTHER_SIGNING_SECRETS[provider];
-		cases.push({ name: 'wrong secret', body, headers: signDelivery(provider, body, wrong) });
-	}
+	cases.push({ name: 'wrong secret', ...signed('wrong_secret', OTHER_SIGNING_SECRETS[provider]) });
 	if (CONTENT_TYPES[provider] === 'application/json') {
-		const body = bodyFor('reserialized');
-		const headers = signDelivery(provider, body, secret);
-		cases.push({
-			name: 're-serialized body',
-			body: JSON.stringify(JSON.parse(body), null, 2),
-			headers,
-		});
+		const { body, headers } = signed('reserialized');
+		const reserialized = JSON.stringify(JSON.parse(body), null, 2);
+		cases.push({ name: 're-serialized body', body: reserialized, headers });
 	}
 	return cases;
 }
 
 /**
  * Runs the checks on a started n8n.
- * @param {{
- *   check: (name: string, body: () => Promise<string | void>) => Promise<void>,
- *   base: string,
- *   cookie: string,
- *   sandbox: { calls: { path: string, body: string }[] },
- *   seenOutput: string[],
- * }} options
+ * @param {{ check: (name: string, body: () => Promise<string | void>) => Promise<void>, base: string, cookie: string, sandbox: { calls: { path: string, body: string }[] }, seenOutput: string[] }} options
  */
-async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }) {
+async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput: seen }) {
 	/** @param {string} id */
 	const executionCount = async (id) => (await executionsOf({ base, cookie }, id)).length;
 	/** Calls at the sandbox's track/conversion that name `transactionId`. @param {string} transactionId */
@@ -362,34 +336,15 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			const id = workflowId(provider);
 			const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
 			const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
-			const contentType = CONTENT_TYPES[provider];
-			/** @param {string} body @param {Record<string, string>} headers */
-			const post = async (body, headers) => {
-				const answer = await fetch(url, {
-					method: 'POST',
-					headers: { 'Content-Type': contentType, ...headers },
-					body,
-				});
-				const text = await answer.text();
-				seenOutput.push(text);
-				return { status: answer.status, text };
-			};
 			const executionsBefore = await executionCount(id);
 			const expectedAnswer = acceptedAnswer(provider);
 
 			for (let i = 0; i < VALID_DELIVERIES; i++) {
 				const transactionId = `${prefix}_valid_${i}`;
-				const answer = await postSignedPurchase({
-					base,
-					provider,
-					transactionId,
-					sandbox,
-					seen: seenOutput,
-				});
+				const answer = await postSignedPurchase({ base, provider, transactionId, sandbox, seen });
 				assert.equal(answer.status, 200, `valid delivery ${i}: ${answer.status} ${answer.text}`);
-				if (expectedAnswer !== undefined) {
+				if (expectedAnswer !== undefined)
 					assert.equal(answer.text, expectedAnswer.body, `valid delivery ${i}'s answer`);
-				}
 				assert.equal(answer.calls, 1, `valid delivery ${i} did not reach the sandbox once`);
 			}
 			let executions = 0;
@@ -413,7 +368,8 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			/** @type {Set<number>} */
 			const statuses = new Set();
 			for (const delivery of bad) {
-				const answer = await post(delivery.body, delivery.headers);
+				const { headers, body } = delivery;
+				const answer = await post(url, CONTENT_TYPES[provider], headers, body, seen);
 				assert.ok(
 					answer.status === 401 || answer.status === 400,
 					`${delivery.name}: ${answer.status} ${answer.text}`,
@@ -447,20 +403,20 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput }
 			webhookPath: paymentTriggerPath(EMPTY_SECRET.webhookId),
 			kind: 'purchase',
 			fields: { transactionId, userId: BUYER },
-			seen: seenOutput,
+			seen,
 		});
 		/** @type {Awaited<ReturnType<typeof executionsOf>>} */
-		let seen = [];
+		let listed = [];
 		const executions = await waitUntil(
 			async () => {
-				seen = await executionsOf({ base, cookie }, EMPTY_SECRET.workflowId);
-				return seen.length > 0 && seen.every((e) => e.status === 'error') ? seen : undefined;
+				listed = await executionsOf({ base, cookie }, EMPTY_SECRET.workflowId);
+				return listed.length > 0 && listed.every((e) => e.status === 'error') ? listed : undefined;
 			},
 			{
 				timeoutMs: TIMEOUT_MS,
 				intervalMs: 250,
 				what: 'only failed executions of the workflow with the empty secret',
-				detail: () => `executions: ${JSON.stringify(seen)}`,
+				detail: () => `executions: ${JSON.stringify(listed)}`,
 			},
 		);
 		const detail = await fetch(`${base}/rest/executions/${executions[0].id}`, {

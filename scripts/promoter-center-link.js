@@ -49,4 +49,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { LINK_PATH, docSnippetMinter, promoterCenterLink };
+module.exports = { docSnippetMinter, promoterCenterLink };

@@ -10,7 +10,6 @@
 // (no-overrides-field). Our own devDependency typescript 5.9.3 sits at the root of node_modules,
 // where the parser resolves it, and the scanner's TypeScript 7 stays nested under the scanner;
 // this script checks that before it scans, so that a changed install fails here, not in a rule.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +26,7 @@ import { ESLint } from 'eslint';
 import glob from 'fast-glob';
 
 import pack from '../support/n8n/pack.js';
+import processes from '../support/services/processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
@@ -46,12 +46,6 @@ async function scan(label, dir, patterns) {
 	);
 	if (!result.passed) console.log(result.details ?? result.message);
 	return result;
-}
-
-function run(command, args, cwd) {
-	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`);
-	return result.stdout;
 }
 
 /** The TypeScript that the scanner's parser loads: it must be below 7. */
@@ -96,7 +90,7 @@ try {
 	// 2. The tarball npm would publish (dist must be built: `npm run scan` builds first).
 	const tarball = pack.packPackage(work);
 	const unpacked = path.join(work, 'package');
-	run('tar', ['-xzf', tarball, '-C', work], work);
+	processes.runCaptured('tar', ['-xzf', tarball, '-C', work], { cwd: work });
 	if (!(await scan(`tarball ${path.basename(tarball)}`, unpacked, TARBALL_PATTERNS)).passed)
 		failures++;
 

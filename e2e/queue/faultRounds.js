@@ -1,19 +1,16 @@
 // @ts-check
 'use strict';
 /**
- * The platform-fault rounds of `npm run test:queue`, on its running deployment
- * (support/n8n/queueDeployment.js):
- * - refund storms with one fault landing mid-round: the main SIGKILLed and restarted 10 s later,
- *   Redis stopped for 10 s, PostgreSQL stopped for 10 s;
- * - the trigger, active in queue mode, across a main killed between polls and during a poll.
- * Each round checks the sandbox's own records and prints one summary line. The purchase rounds
- * (each purchase delivered twice) are in e2e/queue/purchaseRounds.js.
+ * The platform-fault rounds of `npm run test:queue` (support/n8n/queueDeployment.js): refund
+ * storms with the main SIGKILLed, Redis or PostgreSQL stopped for 10 s mid-round, and the trigger
+ * across a main killed between polls and during a poll; each checks the sandbox's own records and
+ * prints one line. The purchase rounds are in e2e/queue/purchaseRounds.js.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const { DEFAULT_N8N_MODULES } = require('../../support/n8n/n8nInstance');
-const { readPromoter } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { example } = require('../../support/n8n/n8nDemoData');
 const {
 	deliverAll,
@@ -31,7 +28,10 @@ const ROUND = { refunds: 240, repeats: 30, notReferred: 15, partial: 15, forged:
 const ROUND_DELIVERIES =
 	ROUND.refunds + ROUND.repeats + ROUND.notReferred + ROUND.partial + ROUND.forged;
 const FAULT_AFTER = 100;
-/** Queue recovery runs every minute; a lost job's execution is given up after that. */
+/**
+ * Queue recovery runs every minute; a lost job's execution is given up after that (a killed
+ * worker's jobs once their 60 s lock expires).
+ */
 const SETTLE_TIMEOUT_MS = 240_000;
 const REFUND_WORKFLOW_ID = example('a').id;
 const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
@@ -64,8 +64,7 @@ const FAULTS = [
 /**
  * With webhook processors behind nginx (queue.useWebhookProcessors): the first processor
  * SIGKILLed mid-round and started again DOWN_MS later; nginx sends its share to the other.
- * @param {Deployment['processors'][number]} processor
- * @returns {Fault}
+ * @param {Deployment['processors'][number]} processor @returns {Fault}
  */
 function processorKill(processor) {
 	return {
@@ -80,11 +79,13 @@ function processorKill(processor) {
 }
 
 /**
- * Waits until no execution of the workflow is new or running (a lost job's execution is given up
- * by n8n's queue recovery), then counts those created since `sinceMs` that did not succeed.
+ * Waits until no execution of the workflow created since `sinceMs` is new or running (a lost job's
+ * execution is given up by n8n's queue recovery). Returns their SQL condition and a count of
+ * those that also meet `condition`.
  * @param {Deployment} queue @param {string} workflowId @param {number} sinceMs
+ * @param {string} after what they ran in, for the wait's message
  */
-async function failedExecutionsSince(queue, workflowId, sinceMs) {
+async function settledExecutionsSince(queue, workflowId, sinceMs, after) {
 	const where = `"workflowId" = '${workflowId}' AND "createdAt" >= to_timestamp(${sinceMs / 1000})`;
 	const count = (/** @type {string} */ condition) =>
 		Number(
@@ -96,10 +97,10 @@ async function failedExecutionsSince(queue, workflowId, sinceMs) {
 	await waitUntil(() => unfinished() === 0, {
 		timeoutMs: SETTLE_TIMEOUT_MS,
 		intervalMs: 2000,
-		what: 'no execution new or running after the round',
+		what: `no execution new or running after ${after}`,
 		detail: () => `${unfinished()} executions still new or running`,
 	});
-	return count("status <> 'success'");
+	return { where, count };
 }
 
 /**
@@ -200,7 +201,8 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	});
 	await injected;
 	const also = await besides;
-	const failed = await failedExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt);
+	const settled = await settledExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt, 'the round');
+	const failed = settled.count("status <> 'success'");
 	const outcome = stormOutcome(sandbox, storm, delivered, allRefundIds);
 	const { genuine, all2xx, forged, applied, repeats, notOnce, strays } = outcome;
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
@@ -255,9 +257,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 	const polls = () =>
 		sandbox.log.filter((entry) => entry.path.endsWith(`/promoters/${userId}/statistics`)).length;
 	const payingCustomers = () =>
-		/** @type {{ data: { paying_customers: number } }} */ (
-			readPromoter(sandbox.state, product, userId, 'statistics', new Map())
-		).data.paying_customers;
+		/** @type {number} */ (sandboxRead(sandbox, product, userId).data.paying_customers);
 	/** @param {number} count @param {string} what */
 	const waitForPolls = (count, what) =>
 		waitUntil(() => polls() >= count, {
@@ -329,19 +329,17 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 	const carrying = (total) => executions.filter((e) => e.payingCustomers.includes(total));
 	const between = carrying(betweenTotal);
 	const during = carrying(duringTotal);
-	const sameIds = (/** @type {typeof executions} */ list, /** @type {number} */ total) =>
-		new Set(list.map((e) => e.changeIds[e.payingCustomers.indexOf(total)])).size;
 	console.log(
 		`TRIGGER restart between polls: ${between.length} execution(s) for the change; restart during a poll: ${during.length} execution(s) for the change`,
 	);
-	assert.ok(between.length >= 1, 'the change made before the restart between polls was lost');
-	assert.ok(during.length >= 1, 'the change made before the restart during a poll was lost');
-	assert.equal(
-		sameIds(between, betweenTotal),
-		1,
-		'repeats of one change carry different change_ids',
-	);
-	assert.equal(sameIds(during, duringTotal), 1, 'repeats of one change carry different change_ids');
+	for (const [list, total, when] of /** @type {const} */ ([
+		[between, betweenTotal, 'between polls'],
+		[during, duringTotal, 'during a poll'],
+	])) {
+		assert.ok(list.length >= 1, `the change made before the restart ${when} was lost`);
+		const ids = new Set(list.map((e) => e.changeIds[e.payingCustomers.indexOf(total)]));
+		assert.equal(ids.size, 1, 'repeats of one change carry different change_ids');
+	}
 	assert.equal(executions.length, between.length + during.length, 'executions for no change');
 	const withoutId = executions.filter((e) =>
 		e.changeIds.some((id) => typeof id !== 'string' || id === ''),
@@ -366,4 +364,5 @@ module.exports = {
 	stormOutcome,
 	runFaultRound,
 	runTriggerRestartRounds,
+	settledExecutionsSince,
 };

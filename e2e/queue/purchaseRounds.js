@@ -1,11 +1,9 @@
 // @ts-check
 'use strict';
 /**
- * The purchase rounds of `npm run test:queue`, on its running deployment
- * (support/n8n/queueDeployment.js): purchase webhooks each delivered twice, to three workflows side by
- * side: example (i)'s PostgreSQL claim, *Skip Transactions Already Tracked* alone, and no guard; in
- * rounds with the main killed mid-round (e2e/queue/faultRounds.js), and in one where both
- * deliveries of a purchase arrive at once. Checks the sandbox's own records and prints
+ * The purchase rounds of `npm run test:queue`: purchase webhooks each delivered twice to example
+ * (i)'s PostgreSQL claim, *Skip Transactions Already Tracked* alone and no guard, with the main
+ * killed mid-round or both deliveries at once; checks the sandbox's records and prints
  * `DUPLICATE PURCHASES …`.
  */
 const assert = require('node:assert/strict');
@@ -48,18 +46,15 @@ const PURCHASE_WORKFLOWS = [
 			claimExample.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)?.webhookId
 		),
 	},
-	{
-		key: 'option',
-		id: 'queuePurchaseGrd1',
-		workflow: purchaseWorkflow({ guarded: true, webhookId: 'purchase-option-alone' }),
-		webhookId: 'purchase-option-alone',
-	},
-	{
-		key: 'without',
-		id: 'queuePurchaseRaw1',
-		workflow: purchaseWorkflow({ guarded: false, webhookId: 'purchase-unguarded' }),
-		webhookId: 'purchase-unguarded',
-	},
+	...[
+		{ key: 'option', id: 'queuePurchaseGrd1', guarded: true, webhookId: 'purchase-option-alone' },
+		{ key: 'without', id: 'queuePurchaseRaw1', guarded: false, webhookId: 'purchase-unguarded' },
+	].map(({ key, id, guarded, webhookId }) => ({
+		key,
+		id,
+		workflow: purchaseWorkflow({ guarded, webhookId }),
+		webhookId,
+	})),
 ];
 
 /**
@@ -165,8 +160,12 @@ async function runDuplicatePurchaseRounds(queue, sandbox, product) {
 	/** @param {string} key */
 	const ranIn = (key) =>
 		rounds.flatMap((round, i) => (round.byKey[key] ? [i + 1] : [])).join(' and ');
-	/** @param {string} key */
-	const all = (key) => rounds.flatMap((round) => (round.byKey[key] ? [round.byKey[key]] : []));
+	/** The claim's first few transactions of one kind. @param {'twice' | 'missing'} kind */
+	const claimed = (kind) =>
+		rounds
+			.flatMap((round) => round.byKey.claim?.[kind] ?? [])
+			.slice(0, 5)
+			.join(', ');
 	const guard = sum('claim', (c) => c.duplicates);
 	const lost = sum('claim', (c) => c.missing.length);
 	console.log(
@@ -184,22 +183,8 @@ async function runDuplicatePurchaseRounds(queue, sandbox, product) {
 		rounds.flatMap((r) => r.undelivered),
 		'purchase deliveries',
 	);
-	assert.equal(
-		guard,
-		0,
-		`the PostgreSQL claim let purchases through twice: ${all('claim')
-			.flatMap((c) => c.twice)
-			.slice(0, 5)
-			.join(', ')}`,
-	);
-	assert.equal(
-		lost,
-		0,
-		`purchases the claim never tracked: ${all('claim')
-			.flatMap((c) => c.missing)
-			.slice(0, 5)
-			.join(', ')}`,
-	);
+	assert.equal(guard, 0, `the PostgreSQL claim let purchases through twice: ${claimed('twice')}`);
+	assert.equal(lost, 0, `purchases the claim never tracked: ${claimed('missing')}`);
 	const otherLost =
 		sum('option', (c) => c.missing.length) + sum('without', (c) => c.missing.length);
 	assert.equal(otherLost, 0, `${otherLost} purchases of the other workflows were never tracked`);

@@ -7,10 +7,12 @@
 const assert = require('node:assert/strict');
 
 const { MCP_DEMO_TOKEN, readExample } = require('../../support/n8n/n8nDemoData');
-const { PRODUCTS, readPromoter } = require('../../sandbox');
+const { PRODUCTS } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { agentRepliesWithSandboxFigures } = require('../triggerAndAgentChecks');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
+const { postJson } = require('../../support/services/processes');
 
 /** @param {import('./context').Started} context */
 async function agentChecks(context) {
@@ -42,14 +44,9 @@ async function agentChecks(context) {
 			);
 			const endpoint = new URL(`${base}/mcp/${trigger?.parameters.path}`);
 			// Without the example's bearer token the server answers nothing.
-			const anonymous = await fetch(endpoint, {
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					Accept: 'application/json, text/event-stream',
-				},
-				body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-			});
+			const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+			const accept = { Accept: 'application/json, text/event-stream' };
+			const anonymous = await postJson(endpoint, list, accept);
 			seenOutput.push(await anonymous.text());
 			assert.equal(anonymous.status, 403, 'the MCP endpoint answered without the bearer token');
 			// A promoter of its own, with figures the client has to bring back.
@@ -88,16 +85,8 @@ async function agentChecks(context) {
 				const [figures] = /** @type {Record<string, unknown>[]} */ (
 					Array.isArray(answered) ? answered : [answered]
 				);
-				const expected = readPromoter(
-					sandbox.state,
-					PRODUCTS.videomax,
-					promoter,
-					'statistics',
-					new Map([
-						['start_date', [range.startDate]],
-						['end_date', [range.endDate]],
-					]),
-				).data;
+				const query = { start_date: range.startDate, end_date: range.endDate };
+				const expected = sandboxRead(sandbox, PRODUCTS.videomax, promoter, query).data;
 				assert.deepEqual(figures, expected);
 				const reads = sandbox.calls
 					.slice(callsBefore)

@@ -5,6 +5,7 @@
  * topic), the account and keys the run uses, and the helpers that run an example and read it.
  */
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 
 const { executeWorkflow } = require('../../support/n8n/n8nInstance');
 const { DEMO_KEY, example } = require('../../support/n8n/n8nDemoData');
@@ -47,11 +48,12 @@ function outputOf(run, node, output = 0) {
 }
 
 /**
- * `n8n execute --id`, its output kept for the secret scan.
- * @param {Context} context @param {string} id @returns {Promise<Run>}
+ * `n8n execute --id` (of `release`, or the default one), its output kept for the secret scan.
+ * @param {Pick<Context, 'env' | 'seenOutput'>} context @param {string} id
+ * @param {import('../../support/n8n/n8nInstall').N8nRelease} [release] @returns {Promise<Run>}
  */
-async function execute({ env, seenOutput }, id) {
-	const { code, signal, stdout, stderr, run } = await executeWorkflow(env, id);
+async function execute({ env, seenOutput }, id, release) {
+	const { code, signal, stdout, stderr, run } = await executeWorkflow(env, id, release);
 	seenOutput.push(stdout, stderr);
 	assert.equal(
 		code,
@@ -60,6 +62,12 @@ async function execute({ env, seenOutput }, id) {
 	);
 	assert.ok(run, `n8n execute --id=${id} printed no run:\n${stdout.slice(0, 2000)}`);
 	return run;
+}
+
+/** The "is not registered" errors in n8n's log. @param {string} serverLog */
+function notRegisteredErrors(serverLog) {
+	const lines = fs.readFileSync(serverLog, 'utf8').split('\n');
+	return lines.filter((line) => line.includes('is not registered'));
 }
 
 /** Today in UTC+8 as Y-m-d, and the first day of its month: the range example (b) reports. */
@@ -76,5 +84,6 @@ module.exports = {
 	example,
 	execute,
 	monthToDateUtc8,
+	notRegisteredErrors,
 	outputOf,
 };

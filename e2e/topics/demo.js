@@ -9,11 +9,11 @@
  * the last command gives its promoter a paying customer.
  */
 const { spawn } = require('node:child_process');
-const fs = require('node:fs');
 
 const { ROOT_DIR, demoCommands } = require('../../support/n8n/n8nDemoData');
 const { scenario } = require('../../support/scenarios');
 const { outputOf } = require('../../support/services/processes');
+const { notRegisteredErrors } = require('./context');
 
 /**
  * Runs `command` through `sh -c` without blocking this process, where the sandbox answers.
@@ -70,10 +70,7 @@ async function demoChecks(context) {
 	await check(
 		'the printed webhook URLs are registered: n8n logged no "not registered" error',
 		() => {
-			const unregistered = fs
-				.readFileSync(serverLog, 'utf8')
-				.split('\n')
-				.filter((line) => line.includes('is not registered'));
+			const unregistered = notRegisteredErrors(serverLog);
 			if (unregistered.length > 0)
 				throw new Error(`${unregistered.length} in ${serverLog}, first: ${unregistered[0]}`);
 		},

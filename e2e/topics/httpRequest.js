@@ -10,7 +10,8 @@ const assert = require('node:assert/strict');
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
 const { DEMO_CREDENTIAL } = require('../../support/n8n/n8nDemoData');
 const { NODES: HTTP_NODES, httpRequestWorkflow } = require('../../support/n8n/httpRequestWorkflow');
-const { KEYS, PRODUCTS, readPromoter } = require('../../sandbox');
+const { KEYS, PRODUCTS } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { HTTP_WORKFLOW_ID, V1_KEY, execute, monthToDateUtc8, outputOf } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -111,13 +112,7 @@ async function httpRequestChecks(context) {
 	const queryOf = (query) => Object.fromEntries(new URLSearchParams(query));
 	/** The sandbox's own statistics of a promoter. @param {string} userId @param {Record<string, string>} query */
 	const sandboxStatistics = (userId, query) =>
-		readPromoter(
-			sandbox.state,
-			PRODUCTS.videomax,
-			userId,
-			'statistics',
-			new Map(Object.entries(query).map(([name, value]) => [name, [value]])),
-		).data;
+		sandboxRead(sandbox, PRODUCTS.videomax, userId, query).data;
 	/**
 	 * A node's statistics of `userId` over this year: the sandbox's own, and read by a verified v2
 	 * GET whose query is the range. Returns the call seen.
@@ -213,13 +208,8 @@ async function httpRequestChecks(context) {
 
 	await check('HTTP Request node v3: GET with expand=links,statistics (promoters/{id})', () => {
 		const output = httpAnswer(HTTP_NODES.version3);
-		const expected = readPromoter(
-			sandbox.state,
-			PRODUCTS.videomax,
-			'user_1001',
-			'get',
-			new Map([['expand', ['links,statistics']]]),
-		).data;
+		const query = { expand: 'links,statistics' };
+		const expected = sandboxRead(sandbox, PRODUCTS.videomax, 'user_1001', query, 'get').data;
 		assert.deepEqual(output.data, expected);
 		const [call] = httpCalls('GET', '/promoters/user_1001');
 		const seen = assertVerified(call, 'v2');

@@ -1,11 +1,9 @@
 // @ts-check
 'use strict';
 /**
- * test:e2e, packing and install: `npm pack`, the tarball installed into the run's n8n user
- * folder the way n8n installs community packages, then the demo credential, the examples, the
- * every-operation fixture, the WEBHOOK checks' workflows and the copies of examples (a) and (h) per
- * provider (e2e/providerExampleChecks.js publishes them once n8n serves) imported with
- * `n8n import:*`; the installed package then runs all 13 operations with `n8n execute`.
+ * test:e2e, packing and install: the tarball installed as n8n installs community packages, then
+ * every workflow the run needs imported with `n8n import:*`, and all 13 operations run with
+ * `n8n execute`.
  */
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');

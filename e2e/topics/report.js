@@ -1,15 +1,12 @@
 // @ts-check
 'use strict';
 /**
- * test:e2e, the marketing report end to end, on the started n8n (`n8n execute` does not start n8n's
- * backend modules, data tables among them, so everything here goes through webhooks): example (d)'s
- * promoter center, opened twice with a signed-in link, adds its promoter to the data table
- * "Promoters to report" once; example (b) upserts each promoter's month-to-date statistics into "Promoter statistics" and mails them as an
- * .xlsx to a real SMTP server on 127.0.0.1 (support/services/smtpServer.js). The attachment is read with
- * exceljs and compared with the sandbox's figures and with the data table; a second run updates
- * the rows in place; a promoter the service does not know gets its own row with the service's
- * message; an empty list sends a mail that says so. Example (b) runs as imported but for its
- * triggers: a Webhook node of the same name stands in for "Try it now", so the test can start it.
+ * test:e2e, the marketing report end to end on the started n8n (`n8n execute` starts no data
+ * tables, so everything goes through webhooks): example (d)'s promoter center adds its promoter to
+ * "Promoters to report" once; example (b) mails each promoter's statistics as an .xlsx to
+ * support/services/smtpServer.js, checked against the sandbox's figures and the data table. Example
+ * (b) runs as imported but for its triggers: a Webhook node of the same name stands in for "Try it
+ * now", so the test can start it.
  */
 const assert = require('node:assert/strict');
 const ExcelJS = require('exceljs');
@@ -21,7 +18,8 @@ const {
 	smtpCredential,
 } = require('../../support/n8n/n8nDemoData');
 const { docSnippetMinter, promoterCenterLink } = require('../../scripts/promoter-center-link');
-const { PRODUCTS, trackConversion, readPromoter } = require('../../sandbox');
+const { PRODUCTS, trackConversion } = require('../../sandbox');
+const { sandboxRead } = require('../../support/services/scriptedModel');
 const { example, monthToDateUtc8 } = require('./context');
 const { scenario } = require('../../support/scenarios');
 
@@ -87,23 +85,24 @@ function chain(helper, row, nodes) {
 	return { nodes: all, connections };
 }
 
-/** @param {string} table */
-const byName = (table) => ({ __rl: true, mode: 'name', value: table });
+/**
+ * A Data table node on the table named `table`.
+ * @param {string} name @param {string} table @param {Record<string, unknown>} parameters
+ */
+const dataTable = (name, table, parameters) => ({
+	name,
+	type: 'n8n-nodes-base.dataTable',
+	parameters: {
+		resource: 'row',
+		dataTableId: { __rl: true, mode: 'name', value: table },
+		...parameters,
+	},
+});
 
 /** Answers with every row of `table`. @param {Helper} helper @param {number} row @param {string} table */
 function readTable(helper, row, table) {
 	return chain(helper, row, [
-		{
-			name: 'Rows',
-			type: 'n8n-nodes-base.dataTable',
-			alwaysOutputData: true,
-			parameters: {
-				resource: 'row',
-				operation: 'get',
-				dataTableId: byName(table),
-				returnAll: true,
-			},
-		},
+		{ ...dataTable('Rows', table, { operation: 'get', returnAll: true }), alwaysOutputData: true },
 	]);
 }
 
@@ -122,27 +121,17 @@ function seedPromoters(userIds) {
 			typeVersion: 1,
 			parameters: { fieldToSplitOut: 'userIds', options: { destinationFieldName: 'userId' } },
 		},
-		{
-			name: 'Insert',
-			type: 'n8n-nodes-base.dataTable',
-			parameters: {
-				resource: 'row',
-				operation: 'insert',
-				dataTableId: byName(PROMOTERS_TABLE),
-				columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] },
-				options: {},
-			},
-		},
+		dataTable('Insert', PROMOTERS_TABLE, {
+			operation: 'insert',
+			columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] },
+			options: {},
+		}),
 	]);
 }
 
 function clearPromoters() {
 	return chain(HELPERS.clearPromoters, 3, [
-		{
-			name: 'Clear',
-			type: 'n8n-nodes-base.dataTable',
-			parameters: { resource: 'table', operation: 'clear', dataTableId: byName(PROMOTERS_TABLE) },
-		},
+		dataTable('Clear', PROMOTERS_TABLE, { resource: 'table', operation: 'clear' }),
 	]);
 }
 
@@ -172,8 +161,7 @@ function exampleBOnAWebhook() {
 
 /**
  * POSTs to a helper's webhook and returns the items it answers with.
- * @param {import('./context').Started} context @param {Helper} helper
- * @returns {Promise<Row[]>}
+ * @param {import('./context').Started} context @param {Helper} helper @returns {Promise<Row[]>}
  */
 async function callHelper({ base, seenOutput }, helper) {
 	const answer = await fetch(`${base}/webhook/${helper.path}`, {
@@ -261,41 +249,28 @@ function periodsToday() {
  * @param {ReturnType<typeof periodsToday>[number]} period
  */
 function expectedRow(sandbox, userId, { month, from, to, final }) {
-	const answer = readPromoter(
-		sandbox.state,
-		PRODUCTS.videomax,
-		userId,
-		'statistics',
-		new Map([
-			['start_date', [from]],
-			['end_date', [to]],
-		]),
-	);
-	const base = { Promoter: userId, Month: month, From: from, To: to, Final: final };
-	if (answer.code !== 0)
-		return {
-			message: String(answer.message),
-			row: {
-				...base,
-				Clicks: null,
-				Signups: null,
-				'Paying customers': null,
-				'Rewards accrued': null,
-				'Rewards paid': null,
-				Currency: null,
-			},
-		};
+	const answer = sandboxRead(sandbox, PRODUCTS.videomax, userId, {
+		start_date: from,
+		end_date: to,
+	});
+	const known = answer.code === 0;
 	const data = /** @type {Record<string, string | number>} */ (answer.data);
+	/** @param {string} key @param {(value: string | number) => string | number} [as] */
+	const figure = (key, as = (value) => value) => (known ? as(data[key]) : null);
 	return {
-		message: null,
+		message: known ? null : String(answer.message),
 		row: {
-			...base,
-			Clicks: data.clicks,
-			Signups: data.signups,
-			'Paying customers': data.paying_customers,
-			'Rewards accrued': Number(data.rewards_accrued),
-			'Rewards paid': Number(data.rewards_paid),
-			Currency: data.currency,
+			Promoter: userId,
+			Month: month,
+			From: from,
+			To: to,
+			Final: final,
+			Clicks: figure('clicks'),
+			Signups: figure('signups'),
+			'Paying customers': figure('paying_customers'),
+			'Rewards accrued': figure('rewards_accrued', Number),
+			'Rewards paid': figure('rewards_paid', Number),
+			Currency: figure('currency'),
 		},
 	};
 }
@@ -386,8 +361,7 @@ async function reportSetup(context, smtpPort) {
 }
 
 /**
- * On the started n8n: (d) adds a promoter once; (b)'s mail, spreadsheet and data table; a second
- * run the same day; an unknown promoter; an empty list.
+ * The report's checks on the started n8n.
  * @param {import('./context').Started} context @param {import('../../support/services/smtpServer').SmtpServer} smtp
  */
 async function reportChecks(context, smtp) {
@@ -404,13 +378,9 @@ async function reportChecks(context, smtp) {
 				});
 				seenOutput.push(await answer.text());
 				assert.equal(answer.status, 302);
-				const token = answer.headers
-					.get('location')
-					?.match(/\/promoter-center\/iframe\/(.+)$/)?.[1];
-				assert.ok(
-					token && sandbox.state.centerTokens.has(token),
-					answer.headers.get('location') ?? '',
-				);
+				const location = answer.headers.get('location') ?? '';
+				const token = location.match(/\/promoter-center\/iframe\/(.+)$/)?.[1];
+				assert.ok(token && sandbox.state.centerTokens.has(token), location);
 			}
 			const rows = await rowsOf(context, HELPERS.readPromoters);
 			assert.deepEqual(

@@ -61,8 +61,7 @@ function assertNoDemoRunning(home) {
  * Listens on each port on 127.0.0.1 and holds it; resolves with a function that frees one port
  * (for the server about to listen on it). A busy port rejects, naming the port and its variable;
  * the ports claimed so far are freed.
- * @param {NamedPort[]} ports
- * @returns {Promise<(port: number) => Promise<void>>}
+ * @param {NamedPort[]} ports @returns {Promise<(port: number) => Promise<void>>}
  */
 async function claimPorts(ports) {
 	/** @type {Map<number, net.Server>} */

@@ -54,15 +54,25 @@ function httpRequestWorkflow(setup) {
 	const pairs = (fields) => ({
 		parameters: Object.entries(fields).map(([name, value]) => ({ name, value })),
 	});
+	/** @param {Record<string, string>} fields */
+	const jsonBody = (fields) => ({
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'keypair',
+		bodyParameters: pairs(fields),
+	});
+	/** @param {Record<string, string>} fields */
+	const query = (fields) => ({
+		sendQuery: true,
+		specifyQuery: 'keypair',
+		queryParameters: pairs(fields),
+	});
 	const cases = [
 		httpRequest({
 			name: NODES.postJson,
 			method: 'POST',
 			url: `${api}/track/refund`,
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: pairs({
+			...jsonBody({
 				transaction_id: setup.transactionId,
 				reason: 'Refunded through the HTTP Request node',
 			}),
@@ -71,28 +81,21 @@ function httpRequestWorkflow(setup) {
 			name: NODES.getQuery,
 			method: 'GET',
 			url: `${api}/promoters/user_1001/statistics`,
-			sendQuery: true,
-			specifyQuery: 'keypair',
-			queryParameters: pairs({ start_date: setup.range.from, end_date: setup.range.to }),
+			...query({ start_date: setup.range.from, end_date: setup.range.to }),
 		}),
 		httpRequest({
 			name: NODES.postV1,
 			method: 'POST',
 			url: `${api}/promoter/login`,
 			credential: setup.v1,
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: pairs({ user_id: 'http_request_v1', username: 'Signed with v1' }),
+			...jsonBody({ user_id: 'http_request_v1', username: 'Signed with v1' }),
 		}),
 		httpRequest({
 			name: NODES.queryInUrlAndParameters,
 			method: 'GET',
 			version: 4.2,
 			url: `${api}/promoters/user_1002/statistics?start_date=${setup.range.from}`,
-			sendQuery: true,
-			specifyQuery: 'keypair',
-			queryParameters: pairs({ end_date: setup.range.to }),
+			...query({ end_date: setup.range.to }),
 		}),
 		httpRequest({
 			name: NODES.rawJsonString,
@@ -108,9 +111,7 @@ function httpRequestWorkflow(setup) {
 			method: 'GET',
 			version: 3,
 			url: `${api}/promoters/user_1001`,
-			sendQuery: true,
-			specifyQuery: 'keypair',
-			queryParameters: pairs({ expand: 'links,statistics' }),
+			...query({ expand: 'links,statistics' }),
 		}),
 		httpRequest({
 			name: NODES.pagination,
@@ -169,4 +170,4 @@ function httpRequestWorkflow(setup) {
 	};
 }
 
-module.exports = { CURRENT_VERSION, NODES, httpRequestWorkflow };
+module.exports = { NODES, httpRequestWorkflow };

@@ -5,7 +5,6 @@
  * the tarball extracted into node_modules/<name>, with n8n-workflow (its peer) beside it; or with
  * `npm install <tarball>` itself, to see what npm adds.
  */
-const { spawnSync } = require('node:child_process');
 const {
 	mkdirSync,
 	mkdtempSync,
@@ -19,13 +18,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const { installedPackages, packPackage } = require('./pack');
-
-/** @param {string} command @param {string[]} args @param {string} cwd */
-function run(command, args, cwd) {
-	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`);
-	return result.stdout;
-}
+const { runCaptured } = require('../services/processes');
 
 /**
  * @param {string} packageDir the built package
@@ -37,7 +30,7 @@ function installIntoApp(packageDir) {
 	const name = /** @type {{ name: string }} */ (require(join(packageDir, 'package.json'))).name;
 	const installed = join(app, 'node_modules', name);
 	mkdirSync(installed, { recursive: true });
-	run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], app);
+	runCaptured('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { cwd: app });
 	symlinkSync(
 		join(packageDir, 'node_modules', 'n8n-workflow'),
 		join(app, 'node_modules', 'n8n-workflow'),
@@ -60,11 +53,13 @@ function packAndInstall(packageDir) {
 	const tarball = packPackage(folder, packageDir);
 	const extracted = join(folder, 'extracted');
 	mkdirSync(extracted);
-	run('tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1'], folder);
+	runCaptured('tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1'], { cwd: folder });
 	const app = join(folder, 'app');
 	mkdirSync(app);
 	writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-	run('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund'], app);
+	runCaptured('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund'], {
+		cwd: app,
+	});
 	return {
 		manifest: JSON.parse(readFileSync(join(extracted, 'package.json'), 'utf8')),
 		installed: installedPackages(join(app, 'node_modules')),

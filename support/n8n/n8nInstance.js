@@ -1,11 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * The real n8n beside the package, shared by `npm start` (scripts/start.js), `npm run test:e2e`
- * (e2e/test-e2e.js) and `npm run setup:n8n` (scripts/setup-n8n.js): installing it, installing the packed
- * package into a user folder the way n8n's community-package installer does, running its CLI
- * (the demo credentials and examples of support/n8n/n8nDemoData.js imported with it), and starting and
- * stopping its server.
+ * The real n8n beside the package, shared by `npm start`, `npm run test:e2e`, the queue and
+ * version-matrix runs and the benchmarks: installing the packed package as n8n's installer does,
+ * running n8n's CLI (importing support/n8n/n8nDemoData.js's credentials and examples), and
+ * starting and stopping its server.
  */
 const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
@@ -19,7 +18,9 @@ const { activateArgs, forImport } = require('./n8nReleaseDifferences');
 const {
 	fail,
 	forEachOutputLine,
+	inTempFolder,
 	outputOf,
+	postJson,
 	runOrThrow,
 	sleep,
 	stopProcess,
@@ -38,34 +39,23 @@ const {
 	readExample,
 } = require('./n8nDemoData');
 
-/**
- * The n8n release these runs use, installed by support/n8n/n8nInstall.js (the one place that installs an
- * n8n release with its Node) into a cache folder outside the clone.
- */
+/** The n8n release these runs use (support/n8n/n8nInstall.js installs it). */
 const DEFAULT_N8N = n8nRelease();
 const DEFAULT_N8N_MODULES = DEFAULT_N8N.modules;
 const N8N_VERSION = DEFAULT_N8N.n8nVersion;
 
-/**
- * The Node binary the default release runs on (Node 24 for n8n 2.41).
- */
+/** The Node binary the default release runs on (Node 24 for n8n 2.41). */
 function defaultReleaseNode() {
 	return nodeBinary(DEFAULT_N8N);
 }
 
-/**
- * Installs the default release when it is missing or its manifest changed (support/n8n/n8nInstall.js).
- * @param {(line: string) => void} log
+/** Installs the default release when it is missing or its manifest changed. @param {(line: string) => void} log
  */
 async function installDefaultRelease(log) {
 	await installRelease(DEFAULT_N8N, log);
 }
 
-/**
- * Packs the built package into a temporary folder and installs the tarball into `userFolder` as
- * n8n installs a community package (installAsCommunityPackage), for `npm start` and bench:n8n.
- * @param {string} userFolder
- */
+/** The built package packed and installed as a community package. @param {string} userFolder */
 function installPackedPackage(userFolder) {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-pack-'));
 	try {
@@ -166,14 +156,21 @@ function n8nEnvironment({ userFolder, port, brokerPort, logLevel = 'warn', owner
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
 function runN8n(args, env, release = DEFAULT_N8N) {
-	return outputOf(
-		track(
-			spawn(nodeBinary(release), [release.cli, ...args], {
-				env,
-				stdio: ['ignore', 'pipe', 'pipe'],
-			}),
-		),
-	);
+	return outputOf(spawnN8n(release, args, env));
+}
+
+/**
+ * n8n's CLI of `release`, its output piped; `detached` leads a process group (killed as one).
+ * @param {import('./n8nInstall').N8nRelease} release @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ */
+function spawnN8n(release, args, env, detached = false) {
+	const child = spawn(nodeBinary(release), [release.cli, ...args], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached,
+	});
+	return track(child, { group: detached });
 }
 
 /**
@@ -207,7 +204,7 @@ function parseRun(stdout) {
 }
 
 /**
- * Runs an n8n CLI command and throws with its output when it fails.
+ * An n8n CLI command that throws with its output when it fails.
  * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {import('./n8nInstall').N8nRelease} [release]
  */
 async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
@@ -246,24 +243,19 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
  * @param {import('./n8nInstall').N8nRelease} [release]
  */
 async function importCredentials(env, credentials, release = DEFAULT_N8N) {
-	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
-	try {
+	await inTempFolder('n8n-import-', async (staging) => {
 		const credentialsFile = path.join(staging, 'credentials.json');
 		fs.writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
 		await runN8nOrThrow(['import:credentials', `--input=${credentialsFile}`], env, release);
-	} finally {
-		fs.rmSync(staging, { recursive: true, force: true });
-	}
+	});
 }
 /**
- * Imports workflows under the given ids with `n8n import:workflow` of `release`, and activates
- * those marked `publish` (`publish:workflow`, or what the release has instead).
+ * Imports workflows under the given ids with `release`'s CLI, activating those marked `publish`.
  * @param {NodeJS.ProcessEnv} env @param {{ workflow: object, id: string, publish: boolean }[]} workflows
  * @param {import('./n8nInstall').N8nRelease} [release]
  */
 async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
-	const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
-	try {
+	await inTempFolder('n8n-import-', async (staging) => {
 		for (const { workflow, id } of workflows)
 			fs.writeFileSync(
 				path.join(staging, `${id}.json`),
@@ -272,9 +264,7 @@ async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
 		await runN8nOrThrow(['import:workflow', '--separate', `--input=${staging}`], env, release);
 		for (const { id } of workflows.filter((w) => w.publish))
 			await runN8nOrThrow(activateArgs(release, id), env, release);
-	} finally {
-		fs.rmSync(staging, { recursive: true, force: true });
-	}
+	});
 }
 
 /**
@@ -290,14 +280,7 @@ async function startN8n(
 	env,
 	{ port, onOutput, timeoutMs = 120_000, args = ['start'], release = DEFAULT_N8N },
 ) {
-	const child = track(
-		spawn(nodeBinary(release), [release.cli, ...args], {
-			env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-			detached: true,
-		}),
-		{ group: true },
-	);
+	const child = spawnN8n(release, args, env, true);
 	forEachOutputLine(child, onOutput);
 	try {
 		await waitUntil(
@@ -320,17 +303,9 @@ async function startN8n(
 	return child;
 }
 
-/**
- * Signs in to a running n8n with `body` (the login body of its release) and returns the session
- * cookie for its REST API.
- * @param {string} base @param {object} body
- */
+/** The REST API's session cookie, signed in with `body` (its release's). @param {string} base @param {object} body */
 async function signInToRest(base, body) {
-	const answer = await fetch(`${base}/rest/login`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(body),
-	});
+	const answer = await postJson(`${base}/rest/login`, body);
 	assert.equal(answer.status, 200, await answer.text());
 	return answer.headers
 		.getSetCookie()
@@ -339,8 +314,7 @@ async function signInToRest(base, body) {
 }
 
 /**
- * Checks that a running n8n loaded both node types and the credential type of the package, and
- * says how many types it has.
+ * Checks that a running n8n loaded the package's node and credential types.
  * @param {string} base @param {string} cookie
  */
 async function assertPackageLoaded(base, cookie) {
@@ -352,16 +326,15 @@ async function assertPackageLoaded(base, cookie) {
 	};
 	const nodes = await types('nodes.json');
 	const credentials = await types('credentials.json');
-	for (const type of [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE])
-		assert.ok(
-			nodes.some((node) => node.name === type),
-			`${type} not in /types/nodes.json`,
-		);
-	for (const type of [CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE])
-		assert.ok(
-			credentials.some((credential) => credential.name === type),
-			`${type} not in /types/credentials.json`,
-		);
+	for (const [listed, file, wanted] of /** @type {const} */ ([
+		[nodes, 'nodes.json', [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE]],
+		[credentials, 'credentials.json', [CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE]],
+	]))
+		for (const type of wanted)
+			assert.ok(
+				listed.some((entry) => entry.name === type),
+				`${type} not in /types/${file}`,
+			);
 	return `${nodes.length} node types, ${credentials.length} credential types`;
 }
 /**
@@ -470,7 +443,6 @@ module.exports = {
 	installSourceHash,
 	n8nEnvironment,
 	defaultReleaseNode,
-	runN8n,
 	runN8nOrThrow,
 	signInToRest,
 	startN8n,

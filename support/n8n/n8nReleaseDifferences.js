@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { DEMO_OWNER } = require('./n8nDemoData');
+const { postJson } = require('../services/processes');
 
 /**
  * Activating a workflow from the CLI. n8n 2.x has `publish:workflow`; 1.x has only
@@ -36,9 +37,8 @@ function loginBody(release) {
 	const usesLoginId = candidates.some(
 		(file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('emailOrLdapLoginId'),
 	);
-	return usesLoginId
-		? { emailOrLdapLoginId: DEMO_OWNER.email, password: DEMO_OWNER.password }
-		: { email: DEMO_OWNER.email, password: DEMO_OWNER.password };
+	const { email, password } = DEMO_OWNER;
+	return usesLoginId ? { emailOrLdapLoginId: email, password } : { email, password };
 }
 
 /**
@@ -48,11 +48,8 @@ function loginBody(release) {
  * @param {string} base
  */
 async function setUpOwner(base) {
-	const answer = await fetch(`${base}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ ...DEMO_OWNER, firstName: 'Compat', lastName: 'Owner' }),
-	});
+	const owner = { ...DEMO_OWNER, firstName: 'Compat', lastName: 'Owner' };
+	const answer = await postJson(`${base}/rest/owner/setup`, owner);
 	assert.equal(answer.status, 200, `owner setup: ${answer.status} ${await answer.text()}`);
 }
 

@@ -6,9 +6,10 @@
  * package tests (support/n8n/installIntoApp.js) all take the tarball from here. npm's scripts are
  * off (.npmrc), so `dist/` must be built first. Also the one listing of what is in a node_modules.
  */
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+
+const { runCaptured } = require('../services/processes');
 
 const ROOT_DIR = path.resolve(__dirname, '..', '..');
 
@@ -16,13 +17,9 @@ const ROOT_DIR = path.resolve(__dirname, '..', '..');
 function npmPack(args, packageDir) {
 	if (!fs.existsSync(path.join(packageDir, 'dist', 'index.js')))
 		throw new Error(`${path.join(packageDir, 'dist')} is missing: run \`npm run build\` first.`);
-	const result = spawnSync('npm', ['pack', '--json', ...args], {
-		cwd: packageDir,
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) throw new Error(`npm pack failed: ${result.stderr}`);
+	const output = runCaptured('npm', ['pack', '--json', ...args], { cwd: packageDir });
 	const [packed] = /** @type {{ filename: string, files: { path: string }[] }[]} */ (
-		JSON.parse(result.stdout)
+		JSON.parse(output)
 	);
 	return packed;
 }

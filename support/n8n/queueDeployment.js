@@ -1,13 +1,10 @@
 // @ts-check
 'use strict';
 /**
- * n8n in queue mode, as production runs it: PostgreSQL holds workflows and executions, Redis the
- * queue, the main process takes webhooks and queues executions, workers run them. The package is
- * published to a local registry and installed on every instance with `npm install` in its own
- * ~/.n8n/nodes. `useWebhookProcessors()` then moves production webhooks to n8n's documented
- * scaling set-up: `n8n webhook` processors behind nginx, the main restarted with
- * N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true. Shared by `npm run test:queue` (e2e/test-queue.js)
- * and `npm run bench:queue`.
+ * n8n in queue mode, as production runs it: PostgreSQL, Redis, the main taking webhooks, workers
+ * running them; the package published to a local registry and `npm install`ed on every instance.
+ * `useWebhookProcessors()` then moves production webhooks to `n8n webhook` processors behind
+ * nginx. Shared by `npm run test:queue` and `npm run bench:queue`.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -23,9 +20,14 @@ const {
 	startN8n,
 	waitForWebhooks,
 } = require('./n8nInstance');
-const { PAYMENT_TRIGGER_TYPE, example, paymentTriggerPath, readExample } = require('./n8nDemoData');
+const { example, paymentTriggerOf, paymentTriggerWebhook, readExample } = require('./n8nDemoData');
 const { requireNginx, startNginx } = require('../services/nginx');
-const { freePort, processTreeCpuSeconds, stopProcess } = require('../services/processes');
+const {
+	freePort,
+	processTreeCpuSeconds,
+	signalProcess,
+	stopProcess,
+} = require('../services/processes');
 const {
 	ensureRegistry,
 	installFromRegistry,
@@ -37,15 +39,9 @@ const { requireServers, startPostgres, startRedis } = require('../services/servi
 /** Example (a): the refund workflow a payment provider's webhooks drive. */
 const REFUND_EXAMPLE = example('a');
 /** Its Payment Webhook Trigger's production webhook. */
-const REFUND_WEBHOOK = {
-	method: 'POST',
-	path: paymentTriggerPath(
-		/** @type {string} */ (
-			readExample(REFUND_EXAMPLE.file).nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)
-				?.webhookId
-		),
-	),
-};
+const REFUND_WEBHOOK = paymentTriggerWebhook(
+	paymentTriggerOf(readExample(REFUND_EXAMPLE.file)).webhookId,
+);
 /** How long main and workers wait for Redis to come back before they exit (n8n's default: 10 s). */
 const REDIS_TIMEOUT_THRESHOLD_MS = 60_000;
 /** Executions a worker runs at once (n8n's default for `n8n worker`). */
@@ -124,16 +120,19 @@ async function startQueueDeployment({
 			return userFolder;
 		};
 
-		const mainPort = await freePort();
-		/** @type {NodeJS.ProcessEnv} */
-		let mainEnv = {
+		/** @param {string} name @param {number} port @param {string[]} [alsoInstall] */
+		const instanceEnvironment = async (name, port, alsoInstall) => ({
 			...n8nEnvironment({
-				userFolder: userFolderFor('main'),
-				port: mainPort,
+				userFolder: userFolderFor(name, alsoInstall),
+				port,
 				brokerPort: await freePort(),
 			}),
 			...shared,
-		};
+		});
+
+		const mainPort = await freePort();
+		/** @type {NodeJS.ProcessEnv} */
+		let mainEnv = await instanceEnvironment('main', mainPort);
 		// The demo credentials include the AI example's model credential; no model runs here.
 		await importDemo(mainEnv, sandboxUrl, 'http://127.0.0.1:9/v1', false);
 		const credentials = extraCredentials(postgres);
@@ -143,13 +142,13 @@ async function startQueueDeployment({
 			...extraWorkflows.map(({ workflow, id }) => ({ workflow, id, publish: true })),
 		];
 		await importWorkflows(mainEnv, workflows);
+		/** `n8n <args>` (start) with its output appended to `log`. @param {NodeJS.ProcessEnv} env @param {number} port @param {string} log @param {string[]} [args] */
+		const startLogged = (env, port, log, args) =>
+			startN8n(env, { port, onOutput: appendTo(log), args });
 		const mainLog = path.join(folder, 'main.log');
-		const startMain = () => startN8n(mainEnv, { port: mainPort, onOutput: appendTo(mainLog) });
+		const startMain = () => startLogged(mainEnv, mainPort, mainLog);
 		let main = await startMain();
-		stops.push(async () => {
-			await stopProcess(main);
-			killGroup(main, 'SIGKILL');
-		});
+		stops.push(() => stopGroup(main));
 		const publishedWebhooks = [REFUND_WEBHOOK, ...extraWorkflows.flatMap((w) => w.webhook ?? [])];
 		await waitForWebhooks(mainPort, publishedWebhooks);
 		/** Where production webhooks are sent: the main, or nginx once processors take them. */
@@ -164,11 +163,9 @@ async function startQueueDeployment({
 		const processors = [];
 		/** @param {Processor} processor */
 		const startProcessor = async (processor) => {
-			processor.child = await startN8n(processor.env, {
-				port: processor.port,
-				onOutput: appendTo(processor.log),
-				args: ['webhook'],
-			});
+			processor.child = await startLogged(processor.env, processor.port, processor.log, [
+				'webhook',
+			]);
 			await waitForWebhooks(processor.port, publishedWebhooks);
 		};
 
@@ -179,25 +176,19 @@ async function startQueueDeployment({
 			started++;
 			const name = `worker-${started}`;
 			const healthPort = await freePort();
+			const copy = started === copyOfN8nWorkflowOnWorker;
 			const env = {
-				...n8nEnvironment({
-					userFolder: userFolderFor(
-						name,
-						started === copyOfN8nWorkflowOnWorker ? [`n8n-workflow@${n8nWorkflowVersion()}`] : [],
-					),
-					port: healthPort,
-					brokerPort: await freePort(),
-				}),
-				...shared,
+				...(await instanceEnvironment(
+					name,
+					healthPort,
+					copy ? [`n8n-workflow@${n8nWorkflowVersion()}`] : [],
+				)),
 				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			};
 			const logFile = path.join(folder, `${name}.log`);
-			const child = await startN8n(env, {
-				port: healthPort,
-				onOutput: appendTo(logFile),
-				args: ['worker', `--concurrency=${WORKER_CONCURRENCY}`],
-			});
+			const args = ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
+			const child = await startLogged(env, healthPort, logFile, args);
 			const worker = { name, child, log: logFile };
 			running.push(worker);
 			stops.push(() => stopWorker(worker));
@@ -205,8 +196,7 @@ async function startQueueDeployment({
 		};
 		/** @param {{ child: import('node:child_process').ChildProcess }} worker */
 		const stopWorker = async (worker) => {
-			await stopProcess(worker.child);
-			killGroup(worker.child, 'SIGKILL'); // its task runner, if still there
+			await stopGroup(worker.child);
 			running.splice(running.indexOf(/** @type {(typeof running)[number]} */ (worker)), 1);
 		};
 		for (let i = 0; i < workers; i++) await startWorker();
@@ -230,7 +220,7 @@ async function startQueueDeployment({
 			mainLog,
 			/** SIGKILL the main and its task runner, as a lost node or the OOM killer would. */
 			killMain() {
-				killGroup(main, 'SIGKILL');
+				killGroup(main);
 			},
 			/** A main again (after killMain), ready, and serving the published webhooks unless processors do. */
 			async restartMain() {
@@ -246,28 +236,18 @@ async function startQueueDeployment({
 			 * @param {number} count
 			 */
 			async useWebhookProcessors(count) {
-				await stopProcess(main);
-				killGroup(main, 'SIGKILL');
+				await stopGroup(main);
 				mainEnv = { ...mainEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' };
 				main = await startMain();
 				for (let i = 1; i <= count; i++) {
 					const name = `webhook-${i}`;
 					const port = await freePort();
-					const env = {
-						...n8nEnvironment({
-							userFolder: userFolderFor(name),
-							port,
-							brokerPort: await freePort(),
-						}),
-						...shared,
-					};
+					const env = await instanceEnvironment(name, port);
 					/** @type {Processor} */
 					const processor = { name, port, env, log: path.join(folder, `${name}.log`), child: null };
 					processors.push(processor);
 					stops.push(async () => {
-						if (!processor.child) return;
-						await stopProcess(processor.child);
-						killGroup(processor.child, 'SIGKILL');
+						if (processor.child) await stopGroup(processor.child);
 					});
 				}
 				await Promise.all(processors.map(startProcessor));
@@ -280,7 +260,7 @@ async function startQueueDeployment({
 			},
 			/** SIGKILL a webhook processor, as a lost node would. @param {Processor} processor */
 			killProcessor(processor) {
-				if (processor.child) killGroup(processor.child, 'SIGKILL');
+				if (processor.child) killGroup(processor.child);
 			},
 			/** A killed processor started again on its port and user folder, serving the webhooks. @param {Processor} processor */
 			restartProcessor: startProcessor,
@@ -299,7 +279,7 @@ async function startQueueDeployment({
 			stopWorker,
 			/** SIGKILL a worker and its task runner, as the kernel's OOM killer or a lost node would. @param {{ child: import('node:child_process').ChildProcess }} worker */
 			killWorker(worker) {
-				killGroup(worker.child, 'SIGKILL');
+				killGroup(worker.child);
 			},
 			/** CPU seconds so far of the main, each worker, PostgreSQL and Redis. */
 			cpuSeconds() {
@@ -333,13 +313,16 @@ function n8nWorkflowVersion() {
 	).version;
 }
 
-/** @param {import('node:child_process').ChildProcess} child @param {NodeJS.Signals} signal */
-function killGroup(child, signal) {
-	try {
-		if (child.pid) process.kill(-child.pid, signal);
-	} catch {
-		// the group has exited
-	}
+/** SIGKILL a process's group. @param {import('node:child_process').ChildProcess} child */
+const killGroup = (child) => signalProcess(child, true, 'SIGKILL');
+
+/**
+ * A graceful stop, then SIGKILL for what its group left (its task runner, if still there).
+ * @param {import('node:child_process').ChildProcess} child
+ */
+async function stopGroup(child) {
+	await stopProcess(child);
+	killGroup(child);
 }
 
 /** A line writer appending to a log file. @param {string} file */

@@ -14,8 +14,8 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { SETUP_SCRIPT } = require('./services');
-const { freePort, stopProcess, track, waitUntil } = require('./processes');
+const { missing } = require('./services');
+const { freePort, signalProcess, stopProcess, track, waitUntil } = require('./processes');
 
 const NGINX = process.env.NGINX_BINARY ?? '/usr/sbin/nginx';
 
@@ -66,12 +66,7 @@ function webhookProxyLines({ processors, listen, rateLimit }) {
 
 /** Fails at once, naming the setup script, when nginx is missing. */
 function requireNginx() {
-	if (fs.existsSync(NGINX)) return;
-	const error = new Error(
-		`nginx is missing at ${NGINX}: run \`${SETUP_SCRIPT}\` once (Debian/Ubuntu, as root or with sudo).`,
-	);
-	error.name = 'SetupError';
-	throw error;
+	if (!fs.existsSync(NGINX)) throw missing(`nginx is missing at ${NGINX}`);
 }
 
 /**
@@ -158,11 +153,7 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 		},
 		async stop() {
 			await stopProcess(child, 10_000, 'SIGQUIT');
-			try {
-				if (child.pid) process.kill(-child.pid, 'SIGKILL'); // a worker left behind
-			} catch {
-				// the group has exited
-			}
+			signalProcess(child, true, 'SIGKILL'); // a worker left behind
 		},
 	};
 }

@@ -2,14 +2,14 @@
 'use strict';
 /**
  * Process helpers of the end-to-end runs, the version matrix and the benchmarks, apart from
- * anything n8n-specific (support/n8n/n8nInstance.js and support/n8n/n8nInstall.js): commands run to their
- * end, long ones with progress, free loopback ports, stopping a process, and the registry of the
- * processes a script started, stopped when the script ends however it ends (`track`), and waiting:
- * `sleep`, and `waitUntil` for a condition polled until it holds.
+ * anything n8n-specific: commands, free ports, waiting, a JSON POST, and the processes a script
+ * started, stopped when the script ends however it ends (`track`).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
 
 /** @param {string} message */
 function fail(message) {
@@ -31,13 +31,15 @@ function runOrThrow(command, args, options) {
 }
 
 /**
- * Runs a command with its output captured and returns its standard output; throws with its
- * standard error when it fails.
+ * A command's standard output; throws with its standard error when it fails.
  * @param {string} command @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} [options]
  */
 function runCaptured(command, args, options = {}) {
 	return String(runOrThrow(command, args, { encoding: 'utf8', stdio: 'pipe', ...options }).stdout);
 }
+
+/** npm's flags for an install that prints only errors. */
+const NPM_QUIET = ['--no-audit', '--no-fund', '--loglevel=error'];
 
 /** How often runWithProgress prints its line. */
 const HEARTBEAT_MS = 20_000;
@@ -70,8 +72,7 @@ function bytesProgress(bytes, previousBytes) {
 /**
  * The bytes in `dir` and below, as the disk holds them (`du -sk`, which walks it in C, in a
  * process of its own so that this one goes on). 0 when it does not exist.
- * @param {string} dir
- * @returns {Promise<number>}
+ * @param {string} dir @returns {Promise<number>}
  */
 function folderBytes(dir) {
 	if (!fs.existsSync(dir)) return Promise.resolve(0);
@@ -182,8 +183,7 @@ function processTreeCpuSeconds(rootPid) {
 }
 
 /**
- * Resolves when `child` (spawned with piped stdout and stderr) has closed: its exit code or
- * signal, and all it wrote to each stream.
+ * `child`'s exit code or signal and all it wrote to its piped stdout and stderr, once it closed.
  * @param {import('node:child_process').ChildProcess} child
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string }>}
  */
@@ -199,19 +199,20 @@ function outputOf(child) {
 }
 
 /**
- * `signal` (SIGTERM), then SIGKILL after `graceMs`; resolves when the process has exited.
+ * `signal` (SIGTERM), then SIGKILL after `graceMs`, to the process or, with `group`, to its
+ * process group; resolves when the process has exited.
  * @param {import('node:child_process').ChildProcess} child @param {number} [graceMs]
  * @param {NodeJS.Signals} [signal]
  */
-function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM') {
+function stopProcess(child, graceMs = 15_000, signal = 'SIGTERM', group = false) {
 	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
 	return new Promise((resolve) => {
-		const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		const kill = setTimeout(() => signalProcess(child, group, 'SIGKILL'), graceMs);
 		child.once('exit', () => {
 			clearTimeout(kill);
 			resolve(undefined);
 		});
-		child.kill(signal);
+		signalProcess(child, group, signal);
 	});
 }
 
@@ -276,19 +277,11 @@ async function stopAllAndExit(code, reason) {
 	stopping = true;
 	if (reason) console.log(`\n${reason}: stopping ${tracked.size} started processes…`);
 	await Promise.all(
-		[...tracked].map(
-			([child, { group, signal }]) =>
-				new Promise((resolve) => {
-					const kill = setTimeout(() => signalProcess(child, group, 'SIGKILL'), STOP_GRACE_MS);
-					child.once('exit', () => {
-						clearTimeout(kill);
-						// What the group's leader left behind (n8n's task runner).
-						if (group) signalProcess(child, true, 'SIGKILL');
-						resolve(undefined);
-					});
-					signalProcess(child, group, signal);
-				}),
-		),
+		[...tracked].map(async ([child, { group, signal }]) => {
+			await stopProcess(child, STOP_GRACE_MS, signal, group);
+			// What the group's leader left behind (n8n's task runner).
+			if (group) signalProcess(child, true, 'SIGKILL');
+		}),
 	);
 	process.exit(code);
 }
@@ -312,6 +305,31 @@ function forEachOutputLine(child, onLine) {
 			for (const line of lines) onLine(line);
 		});
 	}
+}
+
+/**
+ * `use(folder)` with a new temporary folder named from `prefix`, removed once it has settled.
+ * @template T @param {string} prefix @param {(folder: string) => Promise<T>} use
+ */
+async function inTempFolder(prefix, use) {
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	try {
+		return await use(folder);
+	} finally {
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+/**
+ * `body` posted as JSON to `url`, with `headers` added.
+ * @param {string | URL} url @param {unknown} body @param {Record<string, string>} [headers]
+ */
+function postJson(url, body, headers = {}) {
+	return fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	});
 }
 
 /** Resolves after `ms`. @param {number} ms @returns {Promise<void>} */
@@ -364,6 +382,7 @@ async function waitUntil(probe, { timeoutMs, intervalMs, what, child, detail }) 
 }
 
 module.exports = {
+	NPM_QUIET,
 	bytesProgress,
 	fail,
 	folderBytes,
@@ -371,13 +390,16 @@ module.exports = {
 	formatBytes,
 	freePort,
 	heartbeatLine,
+	inTempFolder,
 	isStoppingAll,
 	outputOf,
+	postJson,
 	processIsAlive,
 	processTreeCpuSeconds,
 	runCaptured,
 	runOrThrow,
 	runWithProgress,
+	signalProcess,
 	sleep,
 	stopAllAndExit,
 	stopProcess,

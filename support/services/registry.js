@@ -16,7 +16,7 @@ const path = require('node:path');
 const { defaultReleaseNode, installSourceHash } = require('../n8n/n8nInstance');
 const { PACKAGE, ROOT_DIR } = require('../n8n/n8nDemoData');
 const { packedFiles } = require('../n8n/pack');
-const { freePort, runCaptured, stopProcess, track, waitUntil } = require('./processes');
+const { NPM_QUIET, freePort, runCaptured, stopProcess, track, waitUntil } = require('./processes');
 
 const SOURCE_DIR = path.join(__dirname, 'registry');
 const INSTALL_DIR = path.join(__dirname, '.registry');
@@ -36,7 +36,7 @@ function ensureRegistry(log) {
 	fs.mkdirSync(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json', '.npmrc'])
 		fs.copyFileSync(path.join(SOURCE_DIR, file), path.join(INSTALL_DIR, file));
-	runCaptured('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: INSTALL_DIR });
+	runCaptured('npm', ['ci', ...NPM_QUIET], { cwd: INSTALL_DIR });
 	fs.writeFileSync(INSTALL_MARKER, `${hash}\n`);
 }
 
@@ -72,15 +72,9 @@ async function startRegistry(folder) {
 	].join('\n');
 	const configFile = path.join(home, 'config.yaml');
 	fs.writeFileSync(configFile, `${config}\n`);
+	const args = [VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`];
 	const server = track(
-		spawn(
-			defaultReleaseNode(),
-			[VERDACCIO, '--config', configFile, '--listen', `127.0.0.1:${port}`],
-			{
-				cwd: home,
-				stdio: ['ignore', 'ignore', 'pipe'],
-			},
-		),
+		spawn(defaultReleaseNode(), args, { cwd: home, stdio: ['ignore', 'ignore', 'pipe'] }),
 	);
 	let errors = '';
 	server.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
@@ -168,14 +162,7 @@ function installFromRegistry(registry, userFolder, beside = []) {
 		cwd: nodesDir,
 		env: { ...process.env, npm_config_userconfig: path.join(nodesDir, '.npmrc-none') },
 	};
-	const install = [
-		'install',
-		'--registry',
-		registry.url,
-		'--no-audit',
-		'--no-fund',
-		'--loglevel=error',
-	];
+	const install = ['install', '--registry', registry.url, ...NPM_QUIET];
 	runCaptured('npm', [...install, PACKAGE.name], options);
 	if (beside.length > 0) runCaptured('npm', [...install, '--ignore-scripts', ...beside], options);
 	return describeInstall(path.join(nodesDir, 'node_modules'));

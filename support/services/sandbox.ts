@@ -38,15 +38,9 @@ export function allCredentials(sandbox: Sandbox): Record<string, ICredentialData
 /** A sandbox on 127.0.0.1 for the tests of one file, with fresh state before each test. */
 export function useSandbox(options: ConstructorParameters<typeof Sandbox>[0] = {}): Sandbox {
 	const sandbox = new Sandbox(options);
-	beforeAll(async () => {
-		await sandbox.start();
-	});
-	afterAll(async () => {
-		await sandbox.stop();
-	});
-	beforeEach(() => {
-		sandbox.reset();
-	});
+	beforeAll(() => sandbox.start());
+	afterAll(() => sandbox.stop());
+	beforeEach(() => sandbox.reset());
 	return sandbox;
 }
 

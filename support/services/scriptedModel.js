@@ -8,6 +8,7 @@
  * that follows the word "promoter" in the user's message. Turn 2: it reads the tool's result and
  * writes the figures into its reply. Every request is kept for the test to inspect.
  */
+const assert = require('node:assert/strict');
 const http = require('node:http');
 
 const { readPromoter } = require('../../sandbox');
@@ -34,6 +35,18 @@ function statisticsIn(content) {
 	);
 }
 
+/**
+ * The sandbox's own answer to a read of a promoter of `product` (its statistics unless `view`
+ * says), with `query`'s parameters.
+ * @param {import('../../sandbox').Sandbox} sandbox @param {string} product @param {string} userId
+ * @param {Record<string, string>} [query] @param {'statistics' | 'get'} [view]
+ * @returns {{ code: number, message?: unknown, data: any }}
+ */
+function sandboxRead(sandbox, product, userId, query = {}, view = 'statistics') {
+	const parameters = new Map(Object.entries(query).map(([name, value]) => [name, [value]]));
+	return readPromoter(sandbox.state, product, userId, view, parameters);
+}
+
 /** The reply the model writes from a statistics answer. @param {Record<string, unknown>} figures */
 function replyWith(figures) {
 	return `The promoter has ${figures.clicks} clicks, ${figures.signups} signups and ${figures.paying_customers} paying customers; rewards accrued ${figures.rewards_accrued} ${figures.currency}, paid ${figures.rewards_paid}.`;
@@ -48,7 +61,6 @@ function replyWith(figures) {
  * @param {string} sessionId @param {string} authorization
  */
 async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId, authorization) {
-	const assert = require('node:assert/strict');
 	const [promoter] = sandbox.instrumentation.addPromoters(product, 1, 'agent_asked');
 	sandbox.instrumentation.addActivity(product, promoter, { clicks: 2, payingCustomers: 1 });
 	const answer = await fetch(chatUrl, {
@@ -75,23 +87,12 @@ async function askAgentAboutNewPromoter(sandbox, product, chatUrl, sessionId, au
  * @param {string} reply
  */
 function assertReplyFromSandbox(sandbox, product, promoter, reply) {
-	const assert = require('node:assert/strict');
 	const reads = sandbox.log
 		.map((entry) => entry.path)
 		.filter((address) => address.includes(`/promoters/${promoter}`));
 	assert.deepEqual(reads, [`/api/open/v1/promoters/${promoter}/statistics`]);
-	const figures = /** @type {{ data: Record<string, unknown> }} */ (
-		readPromoter(
-			sandbox.state,
-			product,
-			promoter,
-			'statistics',
-			new Map([
-				['start_date', ['2020-01-01']],
-				['end_date', ['2030-12-31']],
-			]),
-		)
-	).data;
+	const range = { start_date: '2020-01-01', end_date: '2030-12-31' };
+	const figures = sandboxRead(sandbox, product, promoter, range).data;
 	assert.equal(reply, replyWith(figures));
 	return reads[0];
 }
@@ -152,18 +153,15 @@ class ScriptedModel {
 
 	/** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} body */
 	handle(req, res, body) {
-		if (req.method === 'GET' && req.url === '/v1/models') {
-			res.writeHead(200, { 'Content-Type': 'application/json' });
-			res.end(
-				JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }),
-			);
-			return;
-		}
-		if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-			res.writeHead(404, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
-			return;
-		}
+		/** @param {number} status @param {object} json */
+		const answerJson = (status, json) => {
+			res.writeHead(status, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify(json));
+		};
+		if (req.method === 'GET' && req.url === '/v1/models')
+			return answerJson(200, { object: 'list', data: [{ id: 'scripted-model', object: 'model' }] });
+		if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+			return answerJson(404, { error: { message: `no route ${req.method} ${req.url}` } });
 		const request = /** @type {ChatRequest} */ (JSON.parse(body));
 		this.requests.push(request);
 		const { content, toolCall } = answer(request);
@@ -199,28 +197,21 @@ class ScriptedModel {
 			res.end('data: [DONE]\n\n');
 			return;
 		}
-		res.writeHead(200, { 'Content-Type': 'application/json' });
-		res.end(
-			JSON.stringify({
-				id,
-				object: 'chat.completion',
-				created,
-				model: request.model,
-				choices: [
-					{
-						index: 0,
-						message: {
-							role: 'assistant',
-							content,
-							...(toolCalls ? { tool_calls: toolCalls } : {}),
-						},
-						finish_reason: finishReason,
-					},
-				],
-				usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-			}),
-		);
+		answerJson(200, {
+			id,
+			object: 'chat.completion',
+			created,
+			model: request.model,
+			choices: [
+				{
+					index: 0,
+					message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+					finish_reason: finishReason,
+				},
+			],
+			usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+		});
 	}
 }
 
-module.exports = { ScriptedModel, askAgentAboutNewPromoter, assertReplyFromSandbox };
+module.exports = { ScriptedModel, askAgentAboutNewPromoter, assertReplyFromSandbox, sandboxRead };

@@ -31,7 +31,7 @@ const POSTGRES_BIN =
 /** The database n8n uses, its role, and its password (loopback only, for the run). */
 const DATABASE = { name: 'n8n', user: 'n8n', password: 'n8n-queue-test' };
 
-/** @param {string} message */
+/** A set-up error naming the setup script. @param {string} message */
 function missing(message) {
 	const error = new Error(
 		`${message}: run \`${SETUP_SCRIPT}\` once (Debian/Ubuntu, as root or with sudo).`,
@@ -141,29 +141,18 @@ async function startPostgres(folder) {
 		asOwner,
 	);
 	const port = await freePort();
+	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'max_connections=200'];
+	const args = ['-D', data, '-p', String(port), '-k', home, ...settings.flatMap((s) => ['-c', s])];
 	let log = '';
 	const spawnServer = async () => {
 		// In a group of its own with its server processes, so that a kill at the script's end
 		// takes them all; its graceful stop is SIGINT, the fast shutdown.
 		const child = track(
-			spawn(
-				path.join(POSTGRES_BIN, 'postgres'),
-				[
-					'-D',
-					data,
-					'-p',
-					String(port),
-					'-c',
-					'listen_addresses=127.0.0.1',
-					'-k',
-					home,
-					'-c',
-					'fsync=off',
-					'-c',
-					'max_connections=200',
-				],
-				{ ...asOwner, stdio: ['ignore', 'ignore', 'pipe'], detached: true },
-			),
+			spawn(path.join(POSTGRES_BIN, 'postgres'), args, {
+				...asOwner,
+				stdio: ['ignore', 'ignore', 'pipe'],
+				detached: true,
+			}),
 			{ group: true, signal: 'SIGINT' },
 		);
 		child.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
@@ -175,22 +164,21 @@ async function startPostgres(folder) {
 		}
 		return child;
 	};
-	let server = await spawnServer();
+	const session = ['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user];
+	const withPassword = { env: { ...process.env, PGPASSWORD: DATABASE.password } };
+	const first = await spawnServer();
 	try {
-		runCaptured(
-			path.join(POSTGRES_BIN, 'createdb'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE.user, DATABASE.name],
-			{ ...asOwner, env: { ...process.env, PGPASSWORD: DATABASE.password } },
-		);
+		runCaptured(path.join(POSTGRES_BIN, 'createdb'), [...session, DATABASE.name], {
+			...asOwner,
+			...withPassword,
+		});
 	} catch (error) {
-		await stopProcess(server);
+		await stopProcess(first);
 		throw new Error(`${error instanceof Error ? error.message : error}\n${log}`);
 	}
-	return {
+	// SIGINT: PostgreSQL's fast shutdown (what a restart or a failover does to open connections).
+	return restartable(first, spawnServer, home, 'SIGINT', {
 		port,
-		get pid() {
-			return /** @type {number} */ (server.pid);
-		},
 		/** n8n's settings for this database. */
 		n8nEnvironment: {
 			DB_TYPE: 'postgresdb',
@@ -202,40 +190,36 @@ async function startPostgres(folder) {
 		},
 		/** Runs SQL with psql and returns its rows as tab-separated lines. @param {string} sql */
 		query(sql) {
-			const rows = runCaptured(
-				'psql',
-				[
-					'-h',
-					'127.0.0.1',
-					'-p',
-					String(port),
-					'-U',
-					DATABASE.user,
-					'-d',
-					DATABASE.name,
-					'-At',
-					'-F',
-					'\t',
-					'-c',
-					sql,
-				],
-				{ env: { ...process.env, PGPASSWORD: DATABASE.password } },
-			);
-			return rows.split('\n').filter((line) => line !== '');
+			const args = [...session, '-d', DATABASE.name, '-At', '-F', '\t', '-c', sql];
+			return runCaptured('psql', args, withPassword)
+				.split('\n')
+				.filter((line) => line !== '');
 		},
-		/**
-		 * An outage: a fast shutdown (what a restart or a failover does to open connections), then
-		 * the same server, data and port again after `downMs`.
-		 * @param {number} downMs
-		 */
+	});
+}
+
+/**
+ * A started server (`server`, started again by `spawnServer`) with `extra`: its pid, an outage
+ * (`restart(downMs)`: stopped with `signal`, then the same server, data and port again after
+ * `downMs`) and `stop()`, which removes its folder `home` too.
+ * @template {object} T @param {import('node:child_process').ChildProcess} server
+ * @param {() => Promise<import('node:child_process').ChildProcess>} spawnServer
+ * @param {string} home @param {NodeJS.Signals} signal @param {T} extra
+ */
+function restartable(server, spawnServer, home, signal, extra) {
+	return {
+		...extra,
+		get pid() {
+			return /** @type {number} */ (server.pid);
+		},
+		/** @param {number} downMs */
 		async restart(downMs) {
-			await stopProcess(server, 15_000, 'SIGINT');
+			await stopProcess(server, 15_000, signal);
 			await sleep(downMs);
 			server = await spawnServer();
 		},
 		async stop() {
-			// SIGINT: PostgreSQL's fast shutdown.
-			await stopProcess(server, 15_000, 'SIGINT');
+			await stopProcess(server, 15_000, signal);
 			fs.rmSync(home, { recursive: true, force: true });
 		},
 	};
@@ -251,54 +235,26 @@ async function startRedis(folder) {
 	const home = path.join(folder, 'redis');
 	fs.mkdirSync(home, { recursive: true });
 	const port = await freePort();
+	const options = {
+		port: String(port),
+		bind: '127.0.0.1',
+		dir: home,
+		save: '',
+		appendonly: 'yes',
+		appendfsync: 'everysec',
+		logfile: '',
+	};
+	const args = Object.entries(options).flatMap(([name, value]) => [`--${name}`, value]);
 	const spawnServer = async () => {
-		const child = track(
-			spawn(
-				REDIS_SERVER,
-				[
-					'--port',
-					String(port),
-					'--bind',
-					'127.0.0.1',
-					'--dir',
-					home,
-					'--save',
-					'',
-					'--appendonly',
-					'yes',
-					'--appendfsync',
-					'everysec',
-					'--logfile',
-					'',
-				],
-				{ cwd: home, stdio: ['ignore', 'ignore', 'ignore'] },
-			),
-		);
+		const child = track(spawn(REDIS_SERVER, args, { cwd: home, stdio: 'ignore' }));
 		await waitForPort(port, child, 'redis-server');
 		return child;
 	};
-	let server = await spawnServer();
-	return {
+	// SIGTERM: Redis flushes its append-only file.
+	return restartable(await spawnServer(), spawnServer, home, 'SIGTERM', {
 		port,
-		get pid() {
-			return /** @type {number} */ (server.pid);
-		},
 		n8nEnvironment: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
-		/**
-		 * An outage: Redis stopped (SIGTERM: it flushes its append-only file), then started again on
-		 * the same port and data after `downMs`.
-		 * @param {number} downMs
-		 */
-		async restart(downMs) {
-			await stopProcess(server);
-			await sleep(downMs);
-			server = await spawnServer();
-		},
-		async stop() {
-			await stopProcess(server);
-			fs.rmSync(home, { recursive: true, force: true });
-		},
-	};
+	});
 }
 
-module.exports = { SETUP_SCRIPT, requireServers, startPostgres, startRedis };
+module.exports = { missing, requireServers, startPostgres, startRedis };

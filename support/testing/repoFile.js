@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
-/** A file of the repository as text, for the tests (the community lint forbids file access in .ts tests). */
-const { readFileSync } = require('node:fs');
+/** Files of the repository, for the tests (the community lint forbids file access in .ts tests). */
+const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 /** @param {string} path from the repository root */
@@ -9,4 +9,12 @@ function readRepoFile(path) {
 	return readFileSync(join(__dirname, '..', '..', path), 'utf8');
 }
 
-module.exports = { readRepoFile };
+/** Every file below `folder`, by its path from the repository root. @param {string} folder */
+function filesUnder(folder) {
+	return readdirSync(join(__dirname, '..', '..', folder), {
+		recursive: true,
+		encoding: 'utf8',
+	}).map((name) => `${folder}/${name.split('\\').join('/')}`);
+}
+
+module.exports = { filesUnder, readRepoFile };

@@ -13,6 +13,8 @@ const http = require('node:http');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
+const { outputOf } = require('../services/processes');
+
 const ROOT = join(__dirname, '..', '..');
 
 /**
@@ -21,23 +23,15 @@ const ROOT = join(__dirname, '..', '..');
  * @param {{ env?: NodeJS.ProcessEnv, timeoutMs?: number }} [options] env is added to this
  *   process's environment; after timeoutMs the script is killed (SIGKILL), so that a test that
  *   fails leaves no run behind
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
 function runScript(script, args, { env = {}, timeoutMs } = {}) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [join(ROOT, script), ...args], {
-			cwd: ROOT,
-			env: { ...process.env, ...env },
-			timeout: timeoutMs,
-			killSignal: 'SIGKILL',
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk) => (stdout += chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		child.once('error', reject);
-		child.once('close', (code) => resolve({ code, stdout, stderr }));
+	const child = spawn(process.execPath, [join(ROOT, script), ...args], {
+		cwd: ROOT,
+		env: { ...process.env, ...env },
+		timeout: timeoutMs,
+		killSignal: 'SIGKILL',
 	});
+	return outputOf(child);
 }
 
 /**

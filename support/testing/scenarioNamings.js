@@ -5,8 +5,7 @@
  * test/package/scenarios.unit.test.ts: each scenario() call in test/ and e2e/, and the layer a
  * file's place gives its tests.
  */
-const { readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { filesUnder, readRepoFile } = require('./repoFile');
 
 /** @typedef {import('../scenarios').Layer} Layer */
 
@@ -16,8 +15,7 @@ const TEST_FILE = /\.(unit|engine|contract|package)\.test\.ts$/;
 
 /**
  * The layer of a test file by its path: its suffix under test/, e2e under e2e/, null elsewhere.
- * @param {string} path from the repository root
- * @returns {Layer | null}
+ * @param {string} path from the repository root @returns {Layer | null}
  */
 function layerOfFile(path) {
 	if (path.startsWith('e2e/')) return 'e2e';
@@ -31,21 +29,17 @@ function layerOfFile(path) {
  * @returns {Array<{ id: string | null; path: string; line: number }>}
  */
 function scenarioNamings() {
-	const root = join(__dirname, '..', '..');
 	const call = /\bscenario\(\s*(?:(['"`])([^'"`$]+)\1\s*\))?/g;
-	return TEST_FOLDERS.flatMap((folder) =>
-		readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-			.map((name) => `${folder}/${name.split('\\').join('/')}`)
-			.filter((path) => /\.(ts|js)$/.test(path))
-			.flatMap((path) => {
-				const source = readFileSync(join(root, path), 'utf8');
-				return [...source.matchAll(call)].map((match) => ({
-					id: match[2] ?? null,
-					path,
-					line: source.slice(0, match.index).split('\n').length,
-				}));
-			}),
-	);
+	return TEST_FOLDERS.flatMap(filesUnder)
+		.filter((path) => /\.(ts|js)$/.test(path))
+		.flatMap((path) => {
+			const source = readRepoFile(path);
+			return [...source.matchAll(call)].map((match) => ({
+				id: match[2] ?? null,
+				path,
+				line: source.slice(0, match.index).split('\n').length,
+			}));
+		});
 }
 
 module.exports = { layerOfFile, scenarioNamings };

@@ -1,9 +1,6 @@
 // Prints the closing line "Tests: N passed, N failed" that CI reads to count the tests run.
 class SummaryReporter {
-	/**
-	 * @param {unknown} _contexts
-	 * @param {import('@jest/reporters').AggregatedResult} results
-	 */
+	/** @param {unknown} _contexts @param {import('@jest/reporters').AggregatedResult} results */
 	onRunComplete(_contexts, results) {
 		const skipped = results.numPendingTests + results.numTodoTests;
 		process.stdout.write(

@@ -10,8 +10,7 @@
  */
 
 /**
- * @param {ICredentialsHelper} credentialsHelper
- * @param {ExecutionLifecycleHooks} hooks
+ * @param {ICredentialsHelper} credentialsHelper @param {ExecutionLifecycleHooks} hooks
  * @returns {IWorkflowExecuteAdditionalData}
  */
 function additionalData(credentialsHelper, hooks) {

@@ -4,16 +4,12 @@
  * The secret check every harness run and poll passes through (runWorkflow.js, pollTrigger.js);
  * tests call it on their own data too.
  */
-/**
- * @import { ICredentialDataDecryptedObject } from 'n8n-workflow'
- */
+/** @import { ICredentialDataDecryptedObject } from 'n8n-workflow' */
 
 /**
  * Every serialized run is scanned: an API secret in output, errors, metadata or n8n-core's log
  * (engineLog.js) fails the test.
- * @param {unknown} run
- * @param {ICredentialDataDecryptedObject[]} credentials
- * @returns {void}
+ * @param {unknown} run @param {ICredentialDataDecryptedObject[]} credentials @returns {void}
  */
 function assertNoSecrets(run, credentials) {
 	const serialized = JSON.stringify(run, (_key, /** @type {unknown} */ value) =>

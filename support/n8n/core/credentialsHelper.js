@@ -7,13 +7,8 @@
 /**
  * @import { PackageDirectoryLoader } from 'n8n-core'
  * @import {
- *   ICredentialDataDecryptedObject,
- *   ICredentials,
- *   ICredentialType,
- *   IHttpRequestOptions,
- *   INodeCredentialsDetails,
- *   INodeProperties,
- *   IWorkflowExecuteAdditionalData,
+ *   ICredentialDataDecryptedObject, ICredentials, ICredentialType, IHttpRequestOptions,
+ *   INodeCredentialsDetails, INodeProperties, IWorkflowExecuteAdditionalData
  * } from 'n8n-workflow'
  */
 const { ICredentialsHelper } = require('n8n-workflow');
@@ -32,11 +27,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		this.credentials = credentials;
 	}
 
-	/**
-	 * @private
-	 * @param {string} typeName
-	 * @returns {ICredentialType}
-	 */
+	/** @private @param {string} typeName @returns {ICredentialType} */
 	credentialType(typeName) {
 		const entry = this.loader.credentialTypes[typeName];
 		if (!entry) throw new Error(`Unknown credential type ${typeName}`);
@@ -54,10 +45,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/**
-	 * @param {ICredentialDataDecryptedObject} credentials
-	 * @param {string} typeName
-	 * @param {IHttpRequestOptions} requestOptions
-	 * @returns {Promise<IHttpRequestOptions>}
+	 * @param {ICredentialDataDecryptedObject} credentials @param {string} typeName
+	 * @param {IHttpRequestOptions} requestOptions @returns {Promise<IHttpRequestOptions>}
 	 */
 	async authenticate(credentials, typeName, requestOptions) {
 		const { authenticate } = this.credentialType(typeName);
@@ -67,14 +56,10 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/** @returns {Promise<undefined>} */
-	async preAuthentication() {
-		return undefined;
-	}
+	async preAuthentication() {}
 
 	/** @returns {Promise<undefined>} */
-	async runPreAuthentication() {
-		return undefined;
-	}
+	async runPreAuthentication() {}
 
 	/** @returns {Promise<ICredentials>} */
 	async getCredentials() {
@@ -98,10 +83,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	/** @returns {Promise<void>} */
 	async updateCredentialsOauthTokenData() {}
 
-	/**
-	 * @param {string} typeName
-	 * @returns {INodeProperties[]}
-	 */
+	/** @param {string} typeName @returns {INodeProperties[]} */
 	getCredentialsProperties(typeName) {
 		return this.credentialType(typeName).properties;
 	}

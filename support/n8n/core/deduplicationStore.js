@@ -6,16 +6,16 @@
  */
 /**
  * @import {
- *   DeduplicationItemTypes,
- *   DeduplicationScope,
- *   ICheckProcessedContextData,
- *   ICheckProcessedOptions,
- *   IDataDeduplicator,
- *   IDeduplicationOutput,
+ *   DeduplicationItemTypes, DeduplicationScope, ICheckProcessedContextData, ICheckProcessedOptions,
+ *   IDataDeduplicator, IDeduplicationOutput
  * } from 'n8n-workflow'
  */
 const { createHash } = require('node:crypto');
 const { DataDeduplicationService } = require('n8n-core');
+
+/** n8n's error when two calls insert a row at once. */
+const DUPLICATE_KEY =
+	'duplicate key value violates unique constraint "PK_processed_data" (harness store)';
 
 /**
  * @typedef {object} StoredRow
@@ -75,9 +75,7 @@ class HarnessDeduplicationStore {
 
 	/**
 	 * Whether a workflow's row holds a value (scope `workflow`).
-	 * @param {string} workflowId
-	 * @param {DeduplicationItemTypes} value
-	 * @returns {boolean}
+	 * @param {string} workflowId @param {DeduplicationItemTypes} value @returns {boolean}
 	 */
 	has(workflowId, value) {
 		const row = this.rows.get(
@@ -87,8 +85,7 @@ class HarnessDeduplicationStore {
 	}
 
 	/**
-	 * @param {DeduplicationScope} scope
-	 * @param {ICheckProcessedContextData} contextData
+	 * @param {DeduplicationScope} scope @param {ICheckProcessedContextData} contextData
 	 * @returns {string}
 	 */
 	static rowKey(scope, contextData) {
@@ -97,18 +94,13 @@ class HarnessDeduplicationStore {
 		return `${contextData.workflow.id}\u0000${context}`;
 	}
 
-	/**
-	 * @param {DeduplicationItemTypes} value
-	 * @returns {string}
-	 */
+	/** @param {DeduplicationItemTypes} value @returns {string} */
 	static hash(value) {
 		return createHash('md5').update(value.toString()).digest('base64');
 	}
 
 	/**
-	 * @private
-	 * @param {string} call
-	 * @param {DeduplicationItemTypes[]} items
+	 * @private @param {string} call @param {DeduplicationItemTypes[]} items
 	 * @param {ICheckProcessedOptions} options
 	 */
 	start(call, items, options) {
@@ -116,48 +108,31 @@ class HarnessDeduplicationStore {
 		if (options.mode !== 'entries') throw new Error('The harness store keeps mode "entries" only');
 		if (this.failingCalls > 0) {
 			this.failingCalls--;
-			throw new Error(
-				'duplicate key value violates unique constraint "PK_processed_data" (harness store)',
-			);
+			throw new Error(DUPLICATE_KEY);
 		}
 	}
 
-	/**
-	 * @private
-	 * @param {string} key
-	 * @returns {Promise<StoredRow | undefined>}
-	 */
+	/** @private @param {string} key @returns {Promise<StoredRow | undefined>} */
 	async read(key) {
 		await new Promise((resolve) => setImmediate(resolve));
 		const row = this.rows.get(key);
 		return row === undefined ? undefined : structuredClone(row);
 	}
 
-	/**
-	 * @private
-	 * @param {string} key
-	 * @param {StoredRow} row
-	 * @param {boolean} insert
-	 */
+	/** @private @param {string} key @param {StoredRow} row @param {boolean} insert */
 	async write(key, row, insert) {
 		await new Promise((resolve) => setImmediate(resolve));
 		if (this.lostWrites > 0) {
 			this.lostWrites--;
 			return;
 		}
-		if (insert && this.rows.has(key)) {
-			throw new Error(
-				'duplicate key value violates unique constraint "PK_processed_data" (harness store)',
-			);
-		}
+		if (insert && this.rows.has(key)) throw new Error(DUPLICATE_KEY);
 		this.rows.set(key, structuredClone(row));
 	}
 
 	/**
-	 * @param {DeduplicationItemTypes[]} items
-	 * @param {DeduplicationScope} scope
-	 * @param {ICheckProcessedContextData} contextData
-	 * @param {ICheckProcessedOptions} options
+	 * @param {DeduplicationItemTypes[]} items @param {DeduplicationScope} scope
+	 * @param {ICheckProcessedContextData} contextData @param {ICheckProcessedOptions} options
 	 * @returns {Promise<IDeduplicationOutput>}
 	 */
 	async checkProcessedAndRecord(items, scope, contextData, options) {
@@ -188,10 +163,8 @@ class HarnessDeduplicationStore {
 	}
 
 	/**
-	 * @param {DeduplicationItemTypes[]} items
-	 * @param {DeduplicationScope} scope
-	 * @param {ICheckProcessedContextData} contextData
-	 * @param {ICheckProcessedOptions} options
+	 * @param {DeduplicationItemTypes[]} items @param {DeduplicationScope} scope
+	 * @param {ICheckProcessedContextData} contextData @param {ICheckProcessedOptions} options
 	 * @returns {Promise<void>}
 	 */
 	async removeProcessed(items, scope, contextData, options) {
@@ -207,8 +180,7 @@ class HarnessDeduplicationStore {
 	}
 
 	/**
-	 * @param {DeduplicationScope} scope
-	 * @param {ICheckProcessedContextData} contextData
+	 * @param {DeduplicationScope} scope @param {ICheckProcessedContextData} contextData
 	 * @returns {Promise<void>}
 	 */
 	async clearAllProcessedItems(scope, contextData) {
@@ -216,8 +188,7 @@ class HarnessDeduplicationStore {
 	}
 
 	/**
-	 * @param {DeduplicationScope} scope
-	 * @param {ICheckProcessedContextData} contextData
+	 * @param {DeduplicationScope} scope @param {ICheckProcessedContextData} contextData
 	 * @returns {Promise<number>}
 	 */
 	async getProcessedDataCount(scope, contextData) {

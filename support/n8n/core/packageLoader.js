@@ -5,9 +5,7 @@
  * PackageDirectoryLoader, with its node types looked up by the names n8n gives them. n8n-core
  * needs `reflect-metadata` loaded first (jest's setupFiles, the benchmarks' first line).
  */
-/**
- * @import { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow'
- */
+/** @import { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow' */
 const path = require('node:path');
 const { PackageDirectoryLoader } = require('n8n-core');
 const { NodeHelpers } = require('n8n-workflow');
@@ -48,10 +46,7 @@ class PackageNodeTypes {
 		this.otherTypes = otherTypes;
 	}
 
-	/**
-	 * @param {string} nodeType
-	 * @returns {INodeType | IVersionedNodeType}
-	 */
+	/** @param {string} nodeType @returns {INodeType | IVersionedNodeType} */
 	getByName(nodeType) {
 		const other = this.otherTypes[nodeType];
 		if (other) return other;
@@ -63,11 +58,7 @@ class PackageNodeTypes {
 		return entry.type;
 	}
 
-	/**
-	 * @param {string} nodeType
-	 * @param {number} [version]
-	 * @returns {INodeType}
-	 */
+	/** @param {string} nodeType @param {number} [version] @returns {INodeType} */
 	getByNameAndVersion(nodeType, version) {
 		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
 	}

@@ -6,10 +6,7 @@
  */
 /**
  * @import {
- *   ICredentialDataDecryptedObject,
- *   IDataObject,
- *   INode,
- *   INodeExecutionData,
+ *   ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData
  * } from 'n8n-workflow'
  */
 const { ExecutionLifecycleHooks, PollContext } = require('n8n-core');
@@ -48,8 +45,7 @@ const { oneNodeWorkflow, packageNode } = require('./workflows');
  * One poll of the trigger through n8n-core's own PollContext, as n8n runs it for an active
  * workflow (mode `trigger`) or for Fetch Test Event (mode `manual`). Each poll builds the workflow
  * anew from the stored static data, as after a restart.
- * @param {INode['parameters']} parameters
- * @param {PollOptions} options
+ * @param {INode['parameters']} parameters @param {PollOptions} options
  * @returns {Promise<PollResult>}
  */
 async function pollTrigger(parameters, options) {

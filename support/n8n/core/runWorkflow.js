@@ -9,13 +9,8 @@
  */
 /**
  * @import {
- *   ICredentialDataDecryptedObject,
- *   INode,
- *   INodeExecutionData,
- *   INodeType,
- *   IRun,
- *   IVersionedNodeType,
- *   IWorkflowBase,
+ *   ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeType, IRun, IVersionedNodeType,
+ *   IWorkflowBase
  * } from 'n8n-workflow'
  */
 const { ExecutionLifecycleHooks, WorkflowExecute } = require('n8n-core');
@@ -46,9 +41,7 @@ const { loadPackage, PackageNodeTypes } = require('./packageLoader');
 
 /**
  * Runs a workflow from its first node (the one without incoming connections).
- * @param {IWorkflowBase} workflowData
- * @param {RunOptions} options
- * @returns {Promise<WorkflowRun>}
+ * @param {IWorkflowBase} workflowData @param {RunOptions} options @returns {Promise<WorkflowRun>}
  */
 async function runWorkflow(workflowData, options) {
 	const log = engineLog();

@@ -4,15 +4,12 @@
  * Workflows built around this package's nodes, as the engine needs them: one node with its
  * parameters and a test credential.
  */
-/**
- * @import { INode, IWorkflowBase } from 'n8n-workflow'
- */
+/** @import { INode, IWorkflowBase } from 'n8n-workflow' */
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('./packageLoader');
 
 /**
  * A workflow of one node, as the engine needs it.
- * @param {INode} node
- * @returns {IWorkflowBase}
+ * @param {INode} node @returns {IWorkflowBase}
  */
 function oneNodeWorkflow(node) {
 	return {
@@ -33,9 +30,7 @@ const DEFAULT_CREDENTIAL_ID = 'videomax-v2';
 
 /**
  * One of this package's nodes with its parameters and a test credential.
- * @param {string} type
- * @param {string} name
- * @param {INode['parameters']} parameters
+ * @param {string} type @param {string} name @param {INode['parameters']} parameters
  * @returns {INode}
  */
 function packageNode(type, name, parameters, credentialId = DEFAULT_CREDENTIAL_ID) {
@@ -66,9 +61,7 @@ function singleNodeWorkflow(parameters, settings = {}) {
 
 /**
  * The same workflow with every node's credential set to another test credential.
- * @param {IWorkflowBase} workflowData
- * @param {string} credentialId
- * @returns {IWorkflowBase}
+ * @param {IWorkflowBase} workflowData @param {string} credentialId @returns {IWorkflowBase}
  */
 function withCredential(workflowData, credentialId) {
 	return {
