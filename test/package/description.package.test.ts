@@ -19,6 +19,19 @@ const describedAs = (node: string) =>
 /** The values a selector offers. */
 const values = (property: INodeProperties | undefined) =>
 	(property?.options as INodePropertyOptions[]).map((o) => o.value);
+/** The description of `node`, read in the describe block that calls this once the package is loaded. */
+function descriptionOf(node: string): () => INodeTypeDescription {
+	let description: INodeTypeDescription;
+	beforeAll(() => (description = describedAs(node)));
+	return () => description;
+}
+/** What every trigger of the package is: named, in n8n's trigger group, with no inputs. */
+const trigger = (name: string, displayName: string) => ({
+	name,
+	displayName,
+	group: ['trigger'],
+	inputs: [],
+});
 
 describe(scenario('package.description'), () => {
 	let description: INodeTypeDescription;
@@ -114,27 +127,23 @@ describe(scenario('package.description'), () => {
 });
 
 describe(scenario('pollingTrigger.description'), () => {
-	let description: INodeTypeDescription;
-	beforeAll(() => (description = describedAs('affiliateTrackingTrigger')));
+	const description = descriptionOf('affiliateTrackingTrigger');
 
 	it('is a polling trigger with the same credential', () => {
-		expect(description).toMatchObject({
-			name: 'affiliateTrackingTrigger',
-			displayName: 'Affiliate Tracking Trigger',
-			group: ['trigger'],
+		expect(description()).toMatchObject({
+			...trigger('affiliateTrackingTrigger', 'Affiliate Tracking Trigger'),
 			polling: true,
-			inputs: [],
 			version: 1,
 		});
-		expect(description.credentials).toEqual([{ name: 'affiliateTrackingApi', required: true }]);
-		expect(values(description.properties.find((p) => p.name === 'event'))).toEqual([
+		expect(description().credentials).toEqual([{ name: 'affiliateTrackingApi', required: true }]);
+		expect(values(description().properties.find((p) => p.name === 'event'))).toEqual([
 			'promoterBalanceChanged',
 			'promoterResultsChanged',
 		]);
 	});
 
 	it("offers the node's request options with the same defaults, and its own", () => {
-		const options = description.properties.find((p) => p.name === 'options')
+		const options = description().properties.find((p) => p.name === 'options')
 			?.options as INodeProperties[];
 		expect(options.map((o) => o.displayName)).toEqual(
 			[...options.map((o) => o.displayName)].sort(),
@@ -151,25 +160,21 @@ describe(scenario('pollingTrigger.description'), () => {
 });
 
 describe(scenario('paymentWebhook.description'), () => {
-	let description: INodeTypeDescription;
-	beforeAll(() => (description = describedAs('paymentWebhookTrigger')));
+	const description = descriptionOf('paymentWebhookTrigger');
 
 	it('is a webhook trigger with its own signing credential and no provider API key', () => {
-		expect(description).toMatchObject({
-			name: 'paymentWebhookTrigger',
-			displayName: 'Payment Webhook Trigger',
-			group: ['trigger'],
-			inputs: [],
+		expect(description()).toMatchObject({
+			...trigger('paymentWebhookTrigger', 'Payment Webhook Trigger'),
 			// Saved workflows at version 1 keep working; new ones get 2, which answers the same
 			// (test/paymentWebhook/webhook.engine.test.ts runs both).
 			version: [1, 2],
 			defaultVersion: 2,
 		});
-		expect(description.polling).toBeUndefined();
-		expect(description.credentials).toEqual([
+		expect(description().polling).toBeUndefined();
+		expect(description().credentials).toEqual([
 			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
 		]);
-		expect(description.webhooks).toEqual([
+		expect(description().webhooks).toEqual([
 			expect.objectContaining({
 				name: 'default',
 				httpMethod: 'POST',
@@ -183,7 +188,7 @@ describe(scenario('paymentWebhook.description'), () => {
 
 	// Each provider's Events parameter and its defaults: test/paymentWebhook/events.unit.test.ts.
 	it('offers every registered provider, an events list for each, the response modes and the options', () => {
-		const byName = (name: string) => description.properties.filter((p) => p.name === name);
+		const byName = (name: string) => description().properties.filter((p) => p.name === name);
 		const [provider] = byName('provider');
 		expect(provider).toMatchObject({ noDataExpression: true, default: 'stripe' });
 		const providers = PROVIDERS.map(({ id }) => id).sort();
