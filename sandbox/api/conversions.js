@@ -60,16 +60,12 @@ function trackConversion(state, product, input) {
 	const transactionId = input.transaction_id;
 	if (transactionId !== undefined && !isTransactionId(transactionId))
 		return fail(CODE.invalid, 'The transaction_id field has an invalid format');
-	if (
-		eventName === 'purchase' &&
-		(transactionId === undefined || String(transactionId).trim() === '')
-	) {
+	const noTransaction = transactionId === undefined || String(transactionId).trim() === '';
+	if (eventName === 'purchase' && noTransaction)
 		return fail(CODE.invalid, 'The transaction_id field is required');
-	}
 	const value = input.conversion_value;
-	if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+	if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
 		return fail(CODE.invalid, 'The conversion_value field must be a number not below 0');
-	}
 	if (!state.campaignInProgress(product, signup.campaignId))
 		return fail(CODE.other, 'No campaign is available for this conversion');
 	const cents = Math.round((value ?? 0) * 100);

@@ -38,13 +38,10 @@ const referralCodeFor = (product, userId) =>
 /** Endpoint 8. @param {SandboxState} state @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
 function promoterLogin(state, product, input) {
 	if (!isNonEmptyString(input.user_id)) return fail(CODE.other, 'The user_id field is required');
-	if (
-		input.email !== undefined &&
-		input.email !== '' &&
-		(typeof input.email !== 'string' || !EMAIL.test(input.email))
-	) {
+	const { email } = input;
+	const invalidEmail = typeof email !== 'string' || !EMAIL.test(email);
+	if (email !== undefined && email !== '' && invalidEmail)
 		return fail(CODE.other, 'The email address has an invalid format');
-	}
 	if (input.lang !== undefined && !LANGS.includes(String(input.lang)))
 		return fail(CODE.other, `The lang field must be one of: ${LANGS.join(', ')}`);
 	if (input.theme_mode !== undefined && !THEMES.includes(String(input.theme_mode)))
@@ -188,13 +185,9 @@ function balances(state, promoter) {
 		entry(w.currency).available += w.availableCents;
 		entry(w.currency).withdrawing += w.withdrawingCents;
 	}
-	for (const r of state.rewards) {
-		if (
-			r.affiliateId === promoter.affiliateId &&
-			(r.status === 'pending' || r.status === 'approved')
-		)
-			entry(r.currency).pending += r.cents;
-	}
+	const owed = (/** @type {import('./state').Reward} */ r) =>
+		r.affiliateId === promoter.affiliateId && ['pending', 'approved'].includes(r.status);
+	for (const r of state.rewards.filter(owed)) entry(r.currency).pending += r.cents;
 	if (byCurrency.size === 0) entry(p.currency);
 	return [...byCurrency.entries()]
 		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -223,20 +216,14 @@ function readPromoter(state, product, rawUserId, view, query) {
 		return fail(CODE.other, 'The user_id path parameter has an invalid format');
 	if (view === 'get') {
 		const expand = query.get('expand');
-		/** @type {string[]} */
-		let wanted = [];
-		if (expand !== undefined) {
-			if (expand.length !== 1 || query.has('expand[]'))
-				return fail(CODE.other, 'The expand parameter has an invalid format');
-			wanted = expand[0]
-				.split(',')
-				.map((v) => v.trim())
-				.filter(Boolean);
-			const unknown = wanted.find((v) => !['links', 'statistics', 'balances'].includes(v));
-			if (unknown !== undefined) return fail(CODE.other, `Unsupported expand value: ${unknown}`);
-		} else if (query.has('expand[]')) {
+		if (query.has('expand[]') || (expand !== undefined && expand.length !== 1))
 			return fail(CODE.other, 'The expand parameter has an invalid format');
-		}
+		const wanted = (expand?.[0] ?? '')
+			.split(',')
+			.map((v) => v.trim())
+			.filter(Boolean);
+		const unknown = wanted.find((v) => !['links', 'statistics', 'balances'].includes(v));
+		if (unknown !== undefined) return fail(CODE.other, `Unsupported expand value: ${unknown}`);
 		const promoter = state.findPromoter(product, userId);
 		if (!promoter) return fail(CODE.notFound, 'The promoter was not found');
 		/** @type {Record<string, unknown>} */
