@@ -28,10 +28,7 @@ class Instrumentation {
 		this.refundLedger = new Map();
 	}
 
-	/**
-	 * Counts a Refund answer in the ledger. @param {Record<string, unknown>} input the request body
-	 * @param {Envelope} answer
-	 */
+	/** Counts a Refund answer in the ledger. @param {Record<string, unknown>} input @param {Envelope} answer */
 	recordRefund(input, answer) {
 		const transactionId = String(input.transaction_id ?? '').trim();
 		const entry = this.refundLedger.get(transactionId) ?? {
@@ -65,11 +62,9 @@ class Instrumentation {
 	}
 
 	/**
-	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
-	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
-	 * first promoter with a referral code).
-	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
-	 * @returns {string[]} their transaction ids
+	 * `count` refundable purchases of a new signed-up user each, with one pending reward, referred
+	 * as `referral()` says. @param {string} product @param {number} count @param {string} prefix
+	 * @param {string} [promoterUserId] @returns {string[]} their transaction ids
 	 */
 	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
 		const referral = this.referral(product, promoterUserId);
@@ -90,10 +85,9 @@ class Instrumentation {
 	}
 
 	/**
-	 * Test data: `count` new users signed up through the promoter `promoterUserId` (by default the
-	 * product's first promoter with a referral code), whose purchases a test then tracks.
-	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
-	 * @returns {string[]} their user ids in the product
+	 * `count` new users signed up as `referral()` says, whose purchases a test then tracks.
+	 * @param {string} product @param {number} count @param {string} prefix
+	 * @param {string} [promoterUserId] @returns {string[]} their user ids in the product
 	 */
 	addSignups(product, count, prefix, promoterUserId) {
 		const referral = this.referral(product, promoterUserId);
@@ -105,10 +99,8 @@ class Instrumentation {
 	}
 
 	/**
-	 * Test control: new activity of a promoter, as the hosted service would record it: clicks on
-	 * its links, paying customers (a signup and a purchase with a pending reward each) and funds
-	 * credited to its wallet.
-	 * @param {string} product @param {string} userId
+	 * New activity of a promoter: clicks on its links, paying customers (as addPurchases makes them)
+	 * and funds credited to its wallet. @param {string} product @param {string} userId
 	 * @param {{ clicks?: number, payingCustomers?: number, credit?: { currency: string, cents: number } }} activity
 	 */
 	addActivity(product, userId, activity) {

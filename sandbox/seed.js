@@ -128,12 +128,11 @@ function seedData() {
 			},
 		]).map((product) => ({ currency: 'USD', referralCampaign: null, ...product })),
 		keys: KEYS,
+		// Approved and in English unless they say.
 		promoters: [
 			{
 				product: PRODUCTS.videomax,
 				userId: 'user_1001',
-				status: 'approved',
-				lang: 'en',
 				email: 'ada@example.com',
 				username: 'Ada',
 				referralCode: 'ADA2026',
@@ -162,7 +161,6 @@ function seedData() {
 				product: PRODUCTS.videomax,
 				userId: 'user/with space&ü',
 				status: 'unapplied',
-				lang: 'en',
 				referralCode: null,
 				joinedAt: null,
 			},
