@@ -61,15 +61,10 @@ function shuffle(items, random) {
 
 /**
  * A Stripe `charge.refunded` event for a purchase of 100.00: the whole amount refunded, or 40 %.
- * @param {string} transactionId @param {{ partial?: boolean }} [options]
+ * @param {string} transactionId @param {boolean} [partial]
  */
-function refundEvent(transactionId, { partial = false } = {}) {
-	return sampleEvent('stripe', 'refund', {
-		transactionId,
-		partial,
-		eventId: `evt_${transactionId}`,
-	});
-}
+const refundEvent = (transactionId, partial = false) =>
+	sampleEvent('stripe', 'refund', { transactionId, partial, eventId: `evt_${transactionId}` });
 
 /**
  * A storm's events: a full refund of each of `refunds` purchases seeded in the sandbox for the
@@ -93,10 +88,7 @@ function planStorm(
 		(_, i) => `${prefix}_not_referred_${i}`,
 	);
 	/** @param {string} id @param {boolean} [isPartial] @returns {WebhookEvent} */
-	const refund = (id, isPartial) => ({
-		id: `evt_${id}`,
-		body: refundEvent(id, { partial: isPartial }),
-	});
+	const refund = (id, isPartial) => ({ id: `evt_${id}`, body: refundEvent(id, isPartial) });
 	const events = [
 		...[...refundIds, ...shuffle(refundIds, random).slice(0, repeats), ...notReferredIds].map(
 			(id) => refund(id),
