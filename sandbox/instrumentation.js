@@ -1,10 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * What only tests and benchmarks use, kept apart from the API's domain: the refund ledger (every
- * Refund answer by transaction id) and the bulk seeders (purchases, signups, promoters and a
- * promoter's activity, made in the state as the hosted service would record them). One instance
- * per state: `sandbox.instrumentation`, made anew on each reset.
+ * What only tests and benchmarks use, kept apart from the API's domain: the refund ledger and the
+ * bulk seeders. One instance per state: `sandbox.instrumentation`, made anew on each reset.
  */
 const { CODE } = require('./api/envelope');
 const { promoterLogin } = require('./api/promoters');
@@ -20,11 +18,8 @@ class Instrumentation {
 	/** @param {SandboxState} state */
 	constructor(state) {
 		this.state = state;
-		/**
-		 * Every Refund request by transaction id and how it was answered: applied, already refunded
-		 * (a repeat), or refused (not found, invalid): what the queue-mode storm is checked against.
-		 * @type {Map<string, RefundCounts>}
-		 */
+		/** Refund answers (applied, a repeat, refused) by transaction id: what the storm checks. */
+		/** @type {Map<string, RefundCounts>} */
 		this.refundLedger = new Map();
 	}
 
@@ -69,18 +64,12 @@ class Instrumentation {
 	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
 		const referral = this.referral(product, promoterUserId);
 		return Array.from({ length: count }, (_, i) => {
-			const transactionId = `${prefix}_${i}`;
+			const txnId = `${prefix}_${i}`;
 			const userId = `${prefix}_user_${i}`;
 			this.state.createConversion(referral, 'signup', userId);
-			const purchase = this.state.createConversion(
-				referral,
-				'purchase',
-				userId,
-				transactionId,
-				1000,
-			);
+			const purchase = this.state.createConversion(referral, 'purchase', userId, txnId, 1000);
 			this.state.addReward(purchase, null, 100, 'pending');
-			return transactionId;
+			return txnId;
 		});
 	}
 

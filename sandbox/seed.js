@@ -87,9 +87,7 @@ const valued = (event, invitedUserId, transactionId, valueCents, createdAt, rewa
  *   & Partial<import('./api/state').Product>} SeedProduct
  */
 
-/**
- * @returns {import('./api/state').SeedData}
- */
+/** @returns {import('./api/state').SeedData} */
 function seedData() {
 	return {
 		// In USD and with no referral campaign unless they say.

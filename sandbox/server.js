@@ -118,10 +118,9 @@ class Sandbox {
 	async start() {
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((error) => {
-				if (!res.headersSent) {
-					res.writeHead(500, { 'Content-Type': 'text/plain' });
-					res.end(`sandbox error: ${error instanceof Error ? error.message : String(error)}`);
-				}
+				if (res.headersSent) return;
+				res.writeHead(500, { 'Content-Type': 'text/plain' });
+				res.end(`sandbox error: ${error instanceof Error ? error.message : String(error)}`);
 			});
 		});
 		this.server.keepAliveTimeout = 5000;

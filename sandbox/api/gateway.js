@@ -52,10 +52,8 @@ function allowlisted(ip, rules) {
  * @returns {{ product: string } | Envelope}
  */
 function authenticate(req, route, raw, state, nowMs, verification) {
-	const header = (/** @type {string} */ name) => {
-		const value = req.headers[name];
-		return Array.isArray(value) ? value[0] : value;
-	};
+	/** A header's (first) value. @param {string} name */
+	const header = (name) => [req.headers[name]].flat()[0];
 	const apiKey = header('x-api-key');
 	const signature = header('x-api-sign');
 	verification.apiKey = apiKey ?? null;

@@ -116,13 +116,8 @@ function links(state, promoter) {
 	if (!campaign || promoter.referralCode === null) return [];
 	const domain = p.trackingDomains[promoter.lang] ?? p.trackingDomains.default;
 	const intro = campaign.introductions[promoter.lang] ?? campaign.introductions.en;
-	const introduction = intro
-		? {
-				locale: campaign.introductions[promoter.lang] ? promoter.lang : 'en',
-				title: intro.title,
-				subtitle: intro.subtitle,
-			}
-		: null;
+	const locale = campaign.introductions[promoter.lang] ? promoter.lang : 'en';
+	const introduction = intro ? { locale, title: intro.title, subtitle: intro.subtitle } : null;
 	const codes = [{ inviteCode: promoter.referralCode, enabled: true }, ...promoter.extraLinks];
 	return codes
 		.filter((l) => l.enabled)
@@ -145,14 +140,8 @@ function statistics(state, promoter, from, to, startDate, endDate) {
 		(c) =>
 			c.affiliateId === promoter.affiliateId && c.campaignId === campaignId && inRange(c.createdAt),
 	);
-	const signups = new Set(
-		conversions.filter((c) => c.eventName === 'signup').map((c) => c.invitedUserId),
-	);
-	const paying = new Set(
-		conversions
-			.filter((c) => isPaidType(c) && !c.voided && c.refundedAt === null)
-			.map((c) => c.invitedUserId),
-	);
+	/** How many invited users have a conversion `counts` counts. @param {(c: import('./state').Conversion) => boolean} counts */
+	const users = (counts) => new Set(conversions.filter(counts).map((c) => c.invitedUserId)).size;
 	const rewards = state.rewards.filter(
 		(r) => r.affiliateId === promoter.affiliateId && inRange(r.createdAt),
 	);
@@ -161,8 +150,8 @@ function statistics(state, promoter, from, to, startDate, endDate) {
 	return {
 		object: 'promoter_statistics',
 		clicks: promoter.clicks.filter(inRange).length,
-		signups: signups.size,
-		paying_customers: paying.size,
+		signups: users((c) => c.eventName === 'signup'),
+		paying_customers: users((c) => isPaidType(c) && !c.voided && c.refundedAt === null),
 		rewards_paid: money(sum(['paid'])),
 		rewards_accrued: money(sum(['pending', 'approved', 'paid'])),
 		currency: p.currency,

@@ -75,11 +75,8 @@ const refundEvent = (transactionId, partial = false) =>
  * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
  * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, forged?: number, prefix: string, seed?: number }} mix
  */
-function planStorm(
-	seeders,
-	product,
-	{ refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 },
-) {
+function planStorm(seeders, product, mix) {
+	const { refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 } = mix;
 	const random = mulberry32(seed);
 	const refundIds = seeders.addPurchases(product, refunds, `${prefix}_refund`);
 	const partialIds = seeders.addPurchases(product, partial, `${prefix}_partial`);
@@ -89,12 +86,9 @@ function planStorm(
 	);
 	/** @param {string} id @param {boolean} [isPartial] @returns {WebhookEvent} */
 	const refund = (id, isPartial) => ({ id: `evt_${id}`, body: refundEvent(id, isPartial) });
-	const events = [
-		...[...refundIds, ...shuffle(refundIds, random).slice(0, repeats), ...notReferredIds].map(
-			(id) => refund(id),
-		),
-		...partialIds.map((id) => refund(id, true)),
-	];
+	const repeated = shuffle(refundIds, random).slice(0, repeats);
+	const events = [...refundIds, ...repeated, ...notReferredIds].map((id) => refund(id));
+	events.push(...partialIds.map((id) => refund(id, true)));
 	// Each forgery would cancel commissions if it ran; each must get 401 and reach nothing.
 	const forgedIds = seeders.addPurchases(product, forged, `${prefix}_forged`);
 	/** @type {WebhookEvent[]} */
@@ -104,13 +98,8 @@ function planStorm(
 		forgery: FORGERIES[i % FORGERIES.length],
 		transactionId: id,
 	}));
-	return {
-		events: shuffle([...events, ...forgeries], random),
-		refundIds,
-		partialIds,
-		notReferredIds,
-		forgedIds,
-	};
+	const inOrder = shuffle([...events, ...forgeries], random);
+	return { events: inOrder, refundIds, partialIds, notReferredIds, forgedIds };
 }
 
 /**
@@ -142,10 +131,8 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 		}));
 		return { url, transactionIds, events };
 	});
-	const firsts = shuffle(
-		targets.flatMap((target) => target.events),
-		random,
-	);
+	const all = targets.flatMap((target) => target.events);
+	const firsts = shuffle(all, random);
 	return { events: [...firsts, ...firsts], targets };
 }
 
@@ -158,16 +145,8 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
  * @returns {Promise<{ deliveries: Delivery[], attempts: number, elapsedMs: number }>}
  */
 async function deliverAll(url, events, options = {}) {
-	const {
-		inFlight = 20,
-		maxAttempts = 8,
-		timeoutMs = 30_000,
-		firstRetryMs = 1_000,
-		maxRetryMs = 30_000,
-		onDelivered,
-		onAttempt,
-		progress,
-	} = options;
+	const { inFlight = 20, maxAttempts = 8, timeoutMs = 30_000, onDelivered, onAttempt } = options;
+	const { firstRetryMs = 1_000, maxRetryMs = 30_000, progress } = options;
 	const started = Date.now();
 	/** @type {Delivery[]} */
 	const deliveries = [];
@@ -184,15 +163,18 @@ async function deliverAll(url, events, options = {}) {
 		/** @type {string[]} */
 		const failures = [];
 		/** @param {number} attempts @param {number | null} status @param {unknown} answer */
-		const outcome = (attempts, status, answer) => ({
-			id: event.id,
-			attempts,
-			status,
-			answer,
-			latencyMs: Date.now() - first,
-			failures,
-			forgery: event.forgery,
-		});
+		const outcome = (attempts, status, answer) => {
+			const latencyMs = Date.now() - first;
+			return {
+				id: event.id,
+				attempts,
+				status,
+				answer,
+				latencyMs,
+				failures,
+				forgery: event.forgery,
+			};
+		};
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
 			const startedAt = Date.now();
@@ -259,11 +241,8 @@ function forgedOutcomes(deliveries, forgedIds, sandbox) {
 			refundCalls.some((body) => body.includes(`"${id}"`)) ||
 			(sandbox.state.conversions.find((c) => c.transactionId === id)?.adjustments ?? 0) > 0,
 	);
-	return {
-		sent: forged.length,
-		refused: forged.filter((delivery) => delivery.status === 401).length,
-		reached,
-	};
+	const refused = forged.filter((delivery) => delivery.status === 401).length;
+	return { sent: forged.length, refused, reached };
 }
 
 /**

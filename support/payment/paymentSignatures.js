@@ -78,7 +78,10 @@ const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application
 /** The test endpoint's values of the provider's own node parameters. @param {Provider} provider */
 const nodeParametersOf = (provider) => SIGNERS[provider].nodeParameters ?? {};
 
-/** An event's body as the provider sends it, and its content type. @param {Provider} provider @param {Record<string, unknown>} event */
+/**
+ * An event's body as the provider sends it, and its content type.
+ * @param {Provider} provider @param {Record<string, unknown>} event
+ */
 function encodeEvent(provider, event) {
 	const { encode } = SIGNERS[provider];
 	return {
@@ -102,16 +105,22 @@ function badDeliveriesOf(provider, bodyFor, generic) {
 	];
 }
 
-/** The credential's fields with only the Signing Secret set. @param {string} signingSecret @returns {ProviderSecrets} */
+/** The credential's fields, only the Signing Secret set. @param {string} signingSecret @returns {ProviderSecrets} */
 const withSigningSecret = (signingSecret) => {
 	const empty = { publicKey: '', publicKeyId: '', decryptionSecret: '', rootCertificate: '' };
 	return { signingSecret, ...empty };
 };
 
-/** The test endpoint's credential, every field its signer does not set empty. @param {Provider} provider @returns {ProviderSecrets} */
+/**
+ * The test endpoint's credential, every field its signer does not set empty.
+ * @param {Provider} provider @returns {ProviderSecrets}
+ */
 const testSecretsOf = (provider) => ({ ...withSigningSecret(''), ...credentialDataOf(provider) });
 
-/** The headers `provider` sends with `rawBody`, signed now with its test (the demo's) secret. @param {Provider} provider @param {string} rawBody */
+/**
+ * The headers `provider` sends with `rawBody`, signed now with its test (the demo's) secret.
+ * @param {Provider} provider @param {string} rawBody
+ */
 const signWithTestSecret = (provider, rawBody) =>
 	signDelivery(provider, rawBody, TEST_SIGNING_SECRETS[provider]);
 
