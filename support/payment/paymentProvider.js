@@ -164,16 +164,8 @@ async function deliverAll(url, events, options = {}) {
 		const failures = [];
 		/** @param {number} attempts @param {number | null} status @param {unknown} answer */
 		const outcome = (attempts, status, answer) => {
-			const latencyMs = Date.now() - first;
-			return {
-				id: event.id,
-				attempts,
-				status,
-				answer,
-				latencyMs,
-				failures,
-				forgery: event.forgery,
-			};
+			const { id, forgery } = event;
+			return { id, attempts, status, answer, latencyMs: Date.now() - first, failures, forgery };
 		};
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
