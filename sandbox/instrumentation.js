@@ -25,17 +25,13 @@ class Instrumentation {
 
 	/** Counts a Refund answer in the ledger. @param {Record<string, unknown>} input @param {Envelope} answer */
 	recordRefund(input, answer) {
-		const transactionId = String(input.transaction_id ?? '').trim();
-		const entry = this.refundLedger.get(transactionId) ?? {
-			applied: 0,
-			alreadyRefunded: 0,
-			refused: 0,
-		};
+		const txnId = String(input.transaction_id ?? '').trim();
+		const entry = this.refundLedger.get(txnId) ?? { applied: 0, alreadyRefunded: 0, refused: 0 };
 		const status = /** @type {{ status?: string } | null} */ (answer.data)?.status;
 		if (answer.code !== CODE.ok) entry.refused++;
 		else if (status === 'APPLIED') entry.applied++;
 		else entry.alreadyRefunded++;
-		this.refundLedger.set(transactionId, entry);
+		this.refundLedger.set(txnId, entry);
 	}
 
 	/**

@@ -168,10 +168,7 @@ function seedData() {
 			// Signup of the buyer, then a purchase with every reward state.
 			{ event: 'signup', invitedUserId: 'buyer_1', createdAt: SEED_TIME - 10 * DAY },
 			valued('purchase', 'buyer_1', 'txn_1001', 10000, SEED_TIME - 9 * DAY, [
-				reward('pending', 1000, [
-					{ status: 'approved', cents: 200 },
-					{ status: 'paid', cents: 100 },
-				]),
+				reward('pending', 1000, [reward('approved', 200), reward('paid', 100)]),
 				reward('approved', 500),
 				reward('paid', 700),
 			]),

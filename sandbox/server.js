@@ -48,7 +48,6 @@ class Sandbox {
 		this.faults = new Faults(options.randomSeed ?? 42);
 		this.requestStats = new RequestStats(options.logLimit ?? 5000);
 		this.state = new SandboxState(seedData(), () => this.nowMs());
-		/** What only tests and benchmarks use: the refund ledger and the bulk seeders. */
 		this.instrumentation = new Instrumentation(this.state);
 		/** Counts resets: a request compares it before and after its latency. */
 		this.generation = 0;

@@ -68,11 +68,8 @@ function relayRef(state, source, target) {
 		state.promoters.get(key) ??
 		state.addPromoter({ product: target.key, userId, referralCode: null, joinedAt: state.now() });
 	const psRef = `rl_${shortHash(key)}`;
-	state.refs.set(psRef, {
-		product: target.key,
-		affiliateId: relay.affiliateId,
-		campaignId: /** @type {{id:number}} */ (target.affiliateCampaign).id,
-	});
+	const campaignId = /** @type {{id:number}} */ (target.affiliateCampaign).id;
+	state.refs.set(psRef, { product: target.key, affiliateId: relay.affiliateId, campaignId });
 	return psRef;
 }
 

@@ -51,22 +51,14 @@ function promoterLogin(state, product, input) {
 	if (!campaign || campaign.state !== 'in_progress')
 		return fail(CODE.other, 'No referral campaign exists for this product');
 	const userId = String(input.user_id);
+	const code = referralCodeFor(product, userId);
 	let promoter = state.promoters.get(`${product}|${userId}`);
 	if (!promoter) {
-		promoter = state.addPromoter({
-			product,
-			userId,
-			referralCode: referralCodeFor(product, userId),
-			joinedAt: state.now(),
-		});
+		promoter = state.addPromoter({ product, userId, referralCode: code, joinedAt: state.now() });
 	} else if (promoter.referralCode === null) {
-		promoter.referralCode = referralCodeFor(product, userId);
+		promoter.referralCode = code;
 		promoter.joinedAt = state.now();
-		state.refs.set(promoter.referralCode, {
-			product,
-			affiliateId: promoter.affiliateId,
-			campaignId: campaign.id,
-		});
+		state.refs.set(code, { product, affiliateId: promoter.affiliateId, campaignId: campaign.id });
 	}
 	if (typeof input.email === 'string' && input.email !== '') promoter.email = input.email;
 	if (isNonEmptyString(input.username)) promoter.username = String(input.username);
@@ -76,12 +68,8 @@ function promoterLogin(state, product, input) {
 	if (input.theme_mode !== undefined) promoter.themeMode = String(input.theme_mode);
 	const token = crypto.randomBytes(24).toString('base64url');
 	state.centerTokens.set(token, { product, userId, expiresAt: state.now() + CENTER_TOKEN_TTL_MS });
-	return ok({
-		token,
-		user_string_id: promoter.stringId,
-		lang: promoter.lang,
-		theme_mode: promoter.themeMode,
-	});
+	const { stringId, lang, themeMode } = promoter;
+	return ok({ token, user_string_id: stringId, lang, theme_mode: themeMode });
 }
 
 /**

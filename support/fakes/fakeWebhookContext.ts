@@ -96,12 +96,8 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 		getHeaderData: () => options.headers,
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 	};
-	return {
-		context: context as unknown as IWebhookFunctions,
-		sent,
-		logged,
-		readRawBodyCalls: () => readCalls,
-	};
+	const readRawBodyCalls = () => readCalls;
+	return { context: context as unknown as IWebhookFunctions, sent, logged, readRawBodyCalls };
 }
 
 /** The trigger's credential test on a signing credential holding `signingSecret`, as n8n calls it. */

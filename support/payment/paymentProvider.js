@@ -118,17 +118,12 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
 		// A Stripe checkout.session.completed of 49.90, the user's ID in its metadata.
 		/** @type {WebhookEvent[]} */
-		const events = users.map((userId, i) => ({
-			id: `evt_${transactionIds[i]}`,
-			url,
-			body: sampleEvent('stripe', 'purchase', {
-				transactionId: transactionIds[i],
-				userId,
-				amountMinor: 4990,
-				eventId: `evt_${transactionIds[i]}`,
-				checkout: true,
-			}),
-		}));
+		const events = users.map((userId, i) => {
+			const transactionId = transactionIds[i];
+			const eventId = `evt_${transactionId}`;
+			const fields = { transactionId, userId, amountMinor: 4990, eventId, checkout: true };
+			return { id: eventId, url, body: sampleEvent('stripe', 'purchase', fields) };
+		});
 		return { url, transactionIds, events };
 	});
 	const all = targets.flatMap((target) => target.events);
