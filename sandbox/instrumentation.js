@@ -41,11 +41,10 @@ class Instrumentation {
 	 */
 	referral(product, promoterUserId) {
 		const campaign = /** @type {Product} */ (this.state.products.get(product)).referralCampaign;
+		const promoters = [...this.state.promoters.values()];
 		const promoter =
 			promoterUserId === undefined
-				? [...this.state.promoters.values()].find(
-						(p) => p.product === product && p.referralCode !== null,
-					)
+				? promoters.find((p) => p.product === product && p.referralCode !== null)
 				: this.state.findPromoter(product, promoterUserId);
 		if (!campaign || !promoter)
 			throw new Error(`${product} has no referral campaign with a promoter`);

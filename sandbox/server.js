@@ -188,12 +188,10 @@ class Sandbox {
 		const { route } = matched;
 		if (this.throttle.refuses(this.requestStats.inFlight)) {
 			log(429, null, 'concurrency');
-			tooManyRequests(res, this.throttle.retryAfterSeconds, date());
-			return;
+			return tooManyRequests(res, this.throttle.retryAfterSeconds, date());
 		}
 		await this.throttle.pace();
 
-		/** @type {RawRequest} */
 		const raw = { method, path, query, body };
 		/**
 		 * Applies a fault when one applies; whether it answered in the request's place.

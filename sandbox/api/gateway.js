@@ -19,9 +19,7 @@ const TIMESTAMP_TOLERANCE_S = 300;
  */
 
 /** @param {string} ip */
-function normaliseIp(ip) {
-	return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
+const normaliseIp = (ip) => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
 /**
  * Whether a key's allowlist admits `ip` (normalised). @param {string} ip

@@ -224,12 +224,8 @@ function readPromoter(state, product, rawUserId, view, query) {
 			return fail(CODE.other, 'The end_date parameter must use the Y-m-d format');
 		if (from !== null && toStart !== null && from > toStart)
 			return fail(CODE.other, 'The start_date must not be later than the end_date');
-		range = [
-			from,
-			toStart === null ? null : toStart + 24 * 3600 * 1000 - 1,
-			startDate ?? null,
-			endDate ?? null,
-		];
+		const to = toStart === null ? null : toStart + 24 * 3600 * 1000 - 1;
+		range = [from, to, startDate ?? null, endDate ?? null];
 	}
 	const promoter = state.findPromoter(product, userId);
 	if (!promoter) return fail(CODE.notFound, 'The promoter was not found');

@@ -67,10 +67,8 @@ const PLAIN_JSON_PROVIDERS = PROVIDERS.filter(
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 
 /** The test endpoint's (the demo's) credential fields. @param {Provider} provider @returns {Record<string, string>} */
-function credentialDataOf(provider) {
-	const signer = SIGNERS[provider];
-	return signer.credentialData ?? { signingSecret: signer.secret };
-}
+const credentialDataOf = (provider) =>
+	SIGNERS[provider].credentialData ?? { signingSecret: SIGNERS[provider].secret };
 
 /** Each provider's body content type (read without encoding an event: a sealed one needs one). */
 const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application/json');
@@ -84,10 +82,8 @@ const nodeParametersOf = (provider) => SIGNERS[provider].nodeParameters ?? {};
  */
 function encodeEvent(provider, event) {
 	const { encode } = SIGNERS[provider];
-	return {
-		body: encode ? encode(event) : JSON.stringify(event),
-		contentType: CONTENT_TYPES[provider],
-	};
+	const body = encode ? encode(event) : JSON.stringify(event);
+	return { body, contentType: CONTENT_TYPES[provider] };
 }
 
 /**
@@ -134,10 +130,8 @@ const signWithTestSecret = (provider, rawBody) =>
 function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 	const signer = SIGNERS[provider];
 	if (signer === undefined) throw new Error(`Unknown provider ${String(provider)}`);
-	return signer.sign(rawBody, secret, {
-		timestamp: timestamp ?? Math.floor(Date.now() / 1000),
-		eventId,
-	});
+	const at = timestamp ?? Math.floor(Date.now() / 1000);
+	return signer.sign(rawBody, secret, { timestamp: at, eventId });
 }
 
 /**
