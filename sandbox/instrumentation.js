@@ -1,10 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * What only tests and benchmarks use, kept apart from the API's domain: the refund ledger (every
- * Refund answer by transaction id) and the bulk seeders (purchases, signups, promoters and a
- * promoter's activity, made in the state as the hosted service would record them). One instance
- * per state: `sandbox.instrumentation`, made anew on each reset.
+ * What only tests and benchmarks use, kept apart from the API's domain: the refund ledger and the
+ * bulk seeders. One instance per state: `sandbox.instrumentation`, made anew on each reset.
  */
 const { CODE } = require('./api/envelope');
 const { promoterLogin } = require('./api/promoters');
@@ -20,30 +18,20 @@ class Instrumentation {
 	/** @param {SandboxState} state */
 	constructor(state) {
 		this.state = state;
-		/**
-		 * Every Refund request by transaction id and how it was answered: applied, already refunded
-		 * (a repeat), or refused (not found, invalid): what the queue-mode storm is checked against.
-		 * @type {Map<string, RefundCounts>}
-		 */
+		/** Refund answers (applied, a repeat, refused) by transaction id: what the storm checks. */
+		/** @type {Map<string, RefundCounts>} */
 		this.refundLedger = new Map();
 	}
 
-	/**
-	 * Counts a Refund answer in the ledger. @param {Record<string, unknown>} input the request body
-	 * @param {Envelope} answer
-	 */
+	/** Counts a Refund answer in the ledger. @param {Record<string, unknown>} input @param {Envelope} answer */
 	recordRefund(input, answer) {
-		const transactionId = String(input.transaction_id ?? '').trim();
-		const entry = this.refundLedger.get(transactionId) ?? {
-			applied: 0,
-			alreadyRefunded: 0,
-			refused: 0,
-		};
+		const txnId = String(input.transaction_id ?? '').trim();
+		const entry = this.refundLedger.get(txnId) ?? { applied: 0, alreadyRefunded: 0, refused: 0 };
 		const status = /** @type {{ status?: string } | null} */ (answer.data)?.status;
 		if (answer.code !== CODE.ok) entry.refused++;
 		else if (status === 'APPLIED') entry.applied++;
 		else entry.alreadyRefunded++;
-		this.refundLedger.set(transactionId, entry);
+		this.refundLedger.set(txnId, entry);
 	}
 
 	/**
@@ -53,11 +41,10 @@ class Instrumentation {
 	 */
 	referral(product, promoterUserId) {
 		const campaign = /** @type {Product} */ (this.state.products.get(product)).referralCampaign;
+		const promoters = [...this.state.promoters.values()];
 		const promoter =
 			promoterUserId === undefined
-				? [...this.state.promoters.values()].find(
-						(p) => p.product === product && p.referralCode !== null,
-					)
+				? promoters.find((p) => p.product === product && p.referralCode !== null)
 				: this.state.findPromoter(product, promoterUserId);
 		if (!campaign || !promoter)
 			throw new Error(`${product} has no referral campaign with a promoter`);
@@ -65,35 +52,26 @@ class Instrumentation {
 	}
 
 	/**
-	 * Test and benchmark data: `count` refundable purchases of a new signed-up user each, with
-	 * one pending reward, attributed to the promoter `promoterUserId` (by default the product's
-	 * first promoter with a referral code).
-	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
-	 * @returns {string[]} their transaction ids
+	 * `count` refundable purchases of a new signed-up user each, with one pending reward, referred
+	 * as `referral()` says. @param {string} product @param {number} count @param {string} prefix
+	 * @param {string} [promoterUserId] @returns {string[]} their transaction ids
 	 */
 	addPurchases(product, count, prefix = 'bulk', promoterUserId) {
 		const referral = this.referral(product, promoterUserId);
 		return Array.from({ length: count }, (_, i) => {
-			const transactionId = `${prefix}_${i}`;
+			const txnId = `${prefix}_${i}`;
 			const userId = `${prefix}_user_${i}`;
 			this.state.createConversion(referral, 'signup', userId);
-			const purchase = this.state.createConversion(
-				referral,
-				'purchase',
-				userId,
-				transactionId,
-				1000,
-			);
+			const purchase = this.state.createConversion(referral, 'purchase', userId, txnId, 1000);
 			this.state.addReward(purchase, null, 100, 'pending');
-			return transactionId;
+			return txnId;
 		});
 	}
 
 	/**
-	 * Test data: `count` new users signed up through the promoter `promoterUserId` (by default the
-	 * product's first promoter with a referral code), whose purchases a test then tracks.
-	 * @param {string} product @param {number} count @param {string} prefix @param {string} [promoterUserId]
-	 * @returns {string[]} their user ids in the product
+	 * `count` new users signed up as `referral()` says, whose purchases a test then tracks.
+	 * @param {string} product @param {number} count @param {string} prefix
+	 * @param {string} [promoterUserId] @returns {string[]} their user ids in the product
 	 */
 	addSignups(product, count, prefix, promoterUserId) {
 		const referral = this.referral(product, promoterUserId);
@@ -105,10 +83,8 @@ class Instrumentation {
 	}
 
 	/**
-	 * Test control: new activity of a promoter, as the hosted service would record it: clicks on
-	 * its links, paying customers (a signup and a purchase with a pending reward each) and funds
-	 * credited to its wallet.
-	 * @param {string} product @param {string} userId
+	 * New activity of a promoter: clicks on its links, paying customers (as addPurchases makes them)
+	 * and funds credited to its wallet. @param {string} product @param {string} userId
 	 * @param {{ clicks?: number, payingCustomers?: number, credit?: { currency: string, cents: number } }} activity
 	 */
 	addActivity(product, userId, activity) {

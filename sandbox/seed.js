@@ -87,9 +87,7 @@ const valued = (event, invitedUserId, transactionId, valueCents, createdAt, rewa
  *   & Partial<import('./api/state').Product>} SeedProduct
  */
 
-/**
- * @returns {import('./api/state').SeedData}
- */
+/** @returns {import('./api/state').SeedData} */
 function seedData() {
 	return {
 		// In USD and with no referral campaign unless they say.
@@ -128,12 +126,11 @@ function seedData() {
 			},
 		]).map((product) => ({ currency: 'USD', referralCampaign: null, ...product })),
 		keys: KEYS,
+		// Approved and in English unless they say.
 		promoters: [
 			{
 				product: PRODUCTS.videomax,
 				userId: 'user_1001',
-				status: 'approved',
-				lang: 'en',
 				email: 'ada@example.com',
 				username: 'Ada',
 				referralCode: 'ADA2026',
@@ -162,7 +159,6 @@ function seedData() {
 				product: PRODUCTS.videomax,
 				userId: 'user/with space&ü',
 				status: 'unapplied',
-				lang: 'en',
 				referralCode: null,
 				joinedAt: null,
 			},
@@ -172,10 +168,7 @@ function seedData() {
 			// Signup of the buyer, then a purchase with every reward state.
 			{ event: 'signup', invitedUserId: 'buyer_1', createdAt: SEED_TIME - 10 * DAY },
 			valued('purchase', 'buyer_1', 'txn_1001', 10000, SEED_TIME - 9 * DAY, [
-				reward('pending', 1000, [
-					{ status: 'approved', cents: 200 },
-					{ status: 'paid', cents: 100 },
-				]),
+				reward('pending', 1000, [reward('approved', 200), reward('paid', 100)]),
 				reward('approved', 500),
 				reward('paid', 700),
 			]),

@@ -26,12 +26,13 @@ const { PROMOTER_CENTER_PATH, servePromoterCenter } = require('./promoterCenterP
 
 /**
  * @typedef {import('./faults').Fault} Fault
- * @typedef {import('./stats').RecordedCall} RecordedCall
  * @typedef {import('./api/gateway').Verification} Verification
  * @typedef {import('./api/gateway').RawRequest} RawRequest
  * @typedef {import('./api/routes').Route} Route
  * @typedef {import('./api/routes').Outcome} Outcome
  */
+
+const NOT_FOUND_PAGE = '<html><body><h1>404 Not Found</h1></body></html>';
 
 class Sandbox {
 	/**
@@ -47,7 +48,6 @@ class Sandbox {
 		this.faults = new Faults(options.randomSeed ?? 42);
 		this.requestStats = new RequestStats(options.logLimit ?? 5000);
 		this.state = new SandboxState(seedData(), () => this.nowMs());
-		/** What only tests and benchmarks use: the refund ledger and the bulk seeders. */
 		this.instrumentation = new Instrumentation(this.state);
 		/** Counts resets: a request compares it before and after its latency. */
 		this.generation = 0;
@@ -65,7 +65,7 @@ class Sandbox {
 		return `http://${this.host}:${this.port}`;
 	}
 
-	/** The latency every API request waits (throttle.js). */
+	/** The latency every API request waits; requestCount, log and calls: stats.js's. */
 	get latencyMs() {
 		return this.throttle.latencyMs;
 	}
@@ -74,17 +74,14 @@ class Sandbox {
 		this.throttle.latencyMs = ms;
 	}
 
-	/** API requests since the last reset (stats.js). */
 	get requestCount() {
 		return this.requestStats.requestCount;
 	}
 
-	/** The answers since the last reset, the latest `logLimit` (stats.js). */
 	get log() {
 		return this.requestStats.log;
 	}
 
-	/** The API calls since the last reset as received, with their signature check (stats.js). */
 	get calls() {
 		return this.requestStats.calls;
 	}
@@ -120,10 +117,9 @@ class Sandbox {
 	async start() {
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((error) => {
-				if (!res.headersSent) {
-					res.writeHead(500, { 'Content-Type': 'text/plain' });
-					res.end(`sandbox error: ${error instanceof Error ? error.message : String(error)}`);
-				}
+				if (res.headersSent) return;
+				res.writeHead(500, { 'Content-Type': 'text/plain' });
+				res.end(`sandbox error: ${error instanceof Error ? error.message : String(error)}`);
 			});
 		});
 		this.server.keepAliveTimeout = 5000;
@@ -161,10 +157,7 @@ class Sandbox {
 		if (req.url?.startsWith(PROMOTER_CENTER_PATH)) return servePromoterCenter(this.state, req, res);
 		res.on('close', this.requestStats.arrived());
 
-		/** @type {Buffer[]} */
-		const chunks = [];
-		for await (const chunk of req) chunks.push(chunk);
-		const body = Buffer.concat(chunks);
+		const body = Buffer.concat(await req.toArray());
 		const rawUrl = req.url ?? '/';
 		const queryAt = rawUrl.indexOf('?');
 		const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
@@ -177,34 +170,34 @@ class Sandbox {
 			route: matched?.route.name ?? 'unknown',
 			cls: matched?.route.cls ?? 'none',
 		};
-		const log = (
-			/** @type {number} */ status,
-			/** @type {number|null} */ code,
-			/** @type {string|null} */ fault,
-		) => this.requestStats.record({ ...logBase, status, code, fault });
+		/** @param {number} status @param {number|null} code @param {string|null} fault */
+		const log = (status, code, fault) =>
+			this.requestStats.record({ ...logBase, status, code, fault });
 		const date = () => new Date(this.nowMs()).toUTCString();
+		/**
+		 * @param {number} status @param {http.OutgoingHttpHeaders} headers @param {string} [text]
+		 * @param {number|null} [code]
+		 */
+		const send = (status, headers, text, code = null) => {
+			log(status, code, null);
+			res.writeHead(status, headers);
+			res.end(text);
+		};
 
-		if (!matched) {
-			log(404, null, null);
-			res.writeHead(404, { 'Content-Type': 'text/html' });
-			res.end('<html><body><h1>404 Not Found</h1></body></html>');
-			return;
-		}
+		if (!matched) return send(404, { 'Content-Type': 'text/html' }, NOT_FOUND_PAGE);
 		const { route } = matched;
 		if (this.throttle.refuses(this.requestStats.inFlight)) {
 			log(429, null, 'concurrency');
-			tooManyRequests(res, this.throttle.retryAfterSeconds, date());
-			return;
+			return tooManyRequests(res, this.throttle.retryAfterSeconds, date());
 		}
 		await this.throttle.pace();
 
-		/** @type {RawRequest} */
 		const raw = { method, path, query, body };
-		/** Applies a fault when one applies; whether it answered in the request's place. */
-		const faulted = async (
-			/** @type {'before'|'after'} */ when,
-			/** @type {Outcome|null} */ outcome,
-		) => {
+		/**
+		 * Applies a fault when one applies; whether it answered in the request's place.
+		 * @param {'before'|'after'} when @param {Outcome|null} outcome
+		 */
+		const faulted = async (when, outcome) => {
 			const fault = this.faults.pick(route, when, raw);
 			if (!fault) return false;
 			const context = { date: date(), retryAfterSeconds: this.throttle.retryAfterSeconds };
@@ -222,27 +215,20 @@ class Sandbox {
 		/** @type {Verification} */
 		const verification = { apiKey: null, keyVersion: null, signature: 'not checked' };
 		const outcome = this.answer(req, route, matched.params, raw, verification);
-		const contentType = req.headers['content-type'];
 		this.requestStats.recordCall({
 			method,
 			path,
 			query,
-			contentType: contentType ?? null,
+			contentType: req.headers['content-type'] ?? null,
 			body: body.toString('utf8'),
 			...verification,
 			code: 'redirect' in outcome ? null : outcome.code,
 		});
 		if (await faulted('after', outcome)) return;
 
-		if ('redirect' in outcome) {
-			log(302, null, null);
-			res.writeHead(302, { Date: date(), Location: outcome.redirect });
-			res.end();
-			return;
-		}
-		log(200, outcome.code, null);
-		res.writeHead(200, { Date: date(), 'Content-Type': 'application/json; charset=utf-8' });
-		res.end(JSON.stringify(outcome));
+		if ('redirect' in outcome) return send(302, { Date: date(), Location: outcome.redirect });
+		const json = { Date: date(), 'Content-Type': 'application/json; charset=utf-8' };
+		send(200, json, JSON.stringify(outcome), outcome.code);
 	}
 
 	/**

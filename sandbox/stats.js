@@ -37,14 +37,12 @@ class RequestStats {
 		/** @type {LogEntry[]} */
 		this.log = [];
 		/**
-		 * Every API call that reached authentication, as received (method, encoded path, raw query,
-		 * body text), with the key it named, that key's version and whether its signature verified:
+		 * Every API call that reached authentication, as received, with its key and signature check:
 		 * what a test asserts about requests n8n built itself (GET /__sandbox/calls from outside).
 		 * @type {RecordedCall[]}
 		 */
 		this.calls = [];
-		/** Milliseconds from a request's arrival to its answer, for the benchmark's percentiles. */
-		/** @type {number[]} */
+		/** @type {number[]} ms from a request's arrival to its answer, for the benchmark's percentiles */
 		this.durationsMs = [];
 	}
 

@@ -18,8 +18,8 @@ const { CODE, fail, ok, shortHash, isNonEmptyString, isPlainObject } = require('
 const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
 /**
  * Endpoints 1, 2 and 4. `sourceField` is the name under which the promoting product arrives.
- * @param {SandboxState} state @param {string} callerProduct @param {Record<string, unknown>} input @param {'product_key'|'source_product_key'} sourceField @param {boolean} debug
- * @returns {Envelope}
+ * @param {SandboxState} state @param {string} callerProduct @param {Record<string, unknown>} input
+ * @param {'product_key'|'source_product_key'} sourceField @param {boolean} debug @returns {Envelope}
  */
 function issueAuthCode(state, callerProduct, input, sourceField, debug) {
 	for (const field of [sourceField, 'target_product_key', 'user_id']) {
@@ -29,19 +29,17 @@ function issueAuthCode(state, callerProduct, input, sourceField, debug) {
 	if (input.extra !== undefined && !isPlainObject(input.extra))
 		return fail(CODE.invalid, 'The extra field must be an object');
 	const source = String(input[sourceField]);
-	if (!state.products.has(source) || (!debug && source !== callerProduct)) {
+	if (!state.products.has(source) || (!debug && source !== callerProduct))
 		return fail(
 			CODE.notFound,
 			`The product ${source} does not exist or does not belong to this API key`,
 		);
-	}
 	const target = state.products.get(String(input.target_product_key));
 	if (!target) return fail(CODE.notFound, 'The authorization target product does not exist');
 	if (!target.promotionUrl)
 		return fail(CODE.other, 'The target product has no promotion URL configured');
-	if (!target.affiliateCampaign || target.affiliateCampaign.state !== 'in_progress') {
+	if (target.affiliateCampaign?.state !== 'in_progress')
 		return fail(CODE.other, 'The target product has no affiliate campaign in progress');
-	}
 	const psRef = relayRef(state, source, target);
 	const code = crypto.randomBytes(16).toString('hex');
 	const extra = /** @type {Record<string, unknown>} */ (input.extra ?? {});
@@ -66,21 +64,12 @@ function issueAuthCode(state, callerProduct, input, sourceField, debug) {
 function relayRef(state, source, target) {
 	const userId = `product:${source}`;
 	const key = `${target.key}|${userId}`;
-	let relay = state.promoters.get(key);
-	if (!relay) {
-		relay = state.addPromoter({
-			product: target.key,
-			userId,
-			referralCode: null,
-			joinedAt: state.now(),
-		});
-	}
+	const relay =
+		state.promoters.get(key) ??
+		state.addPromoter({ product: target.key, userId, referralCode: null, joinedAt: state.now() });
 	const psRef = `rl_${shortHash(key)}`;
-	state.refs.set(psRef, {
-		product: target.key,
-		affiliateId: relay.affiliateId,
-		campaignId: /** @type {{id:number}} */ (target.affiliateCampaign).id,
-	});
+	const campaignId = /** @type {{id:number}} */ (target.affiliateCampaign).id;
+	state.refs.set(psRef, { product: target.key, affiliateId: relay.affiliateId, campaignId });
 	return psRef;
 }
 

@@ -60,26 +60,17 @@ function trackConversion(state, product, input) {
 	const transactionId = input.transaction_id;
 	if (transactionId !== undefined && !isTransactionId(transactionId))
 		return fail(CODE.invalid, 'The transaction_id field has an invalid format');
-	if (
-		eventName === 'purchase' &&
-		(transactionId === undefined || String(transactionId).trim() === '')
-	) {
+	const noTransaction = transactionId === undefined || String(transactionId).trim() === '';
+	if (eventName === 'purchase' && noTransaction)
 		return fail(CODE.invalid, 'The transaction_id field is required');
-	}
 	const value = input.conversion_value;
-	if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+	if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
 		return fail(CODE.invalid, 'The conversion_value field must be a number not below 0');
-	}
 	if (!state.campaignInProgress(product, signup.campaignId))
 		return fail(CODE.other, 'No campaign is available for this conversion');
 	const cents = Math.round((value ?? 0) * 100);
-	const c = state.createConversion(
-		signup,
-		eventName,
-		invitedUserId,
-		transactionId === undefined ? null : String(transactionId).trim(),
-		cents,
-	);
+	const txnId = transactionId === undefined ? null : String(transactionId).trim();
+	const c = state.createConversion(signup, eventName, invitedUserId, txnId, cents);
 	// Fields the spec does not name ("payload of purchase and custom events: not shown") are
 	// kept as they arrived, so that tests can see what a client sent.
 	c.otherFields = Object.fromEntries(
@@ -148,12 +139,10 @@ function refund(state, product, input) {
 		preserved_paid_reward_count: 0,
 		cancelled_sub_reward_count: 0,
 		preserved_paid_sub_reward_count: 0,
-		adjusted_at: /** @type {string|null} */ (null),
+		adjusted_at: conversion.refundedAt === null ? null : ymdHisUtc8(conversion.refundedAt),
 	};
-	if (conversion.refundedAt !== null) {
-		data.adjusted_at = ymdHisUtc8(conversion.refundedAt);
+	if (conversion.refundedAt !== null)
 		return ok(data, 'The conversion was already refunded; nothing changed');
-	}
 	for (const reward of state.rewards.filter((r) => r.conversionId === conversion.id)) {
 		const prefix = reward.parentId === null ? '' : 'sub_';
 		if (reward.status === 'paid') {

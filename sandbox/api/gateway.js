@@ -7,7 +7,7 @@
  */
 const net = require('node:net');
 
-const { CODE, fail } = require('./envelope');
+const { CODE, fail, isPlainObject } = require('./envelope');
 const { expectedV1, expectedV2, sameSignature } = require('../verify');
 
 const TIMESTAMP_TOLERANCE_S = 300;
@@ -19,9 +19,7 @@ const TIMESTAMP_TOLERANCE_S = 300;
  */
 
 /** @param {string} ip */
-function normaliseIp(ip) {
-	return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
+const normaliseIp = (ip) => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
 /**
  * Whether a key's allowlist admits `ip` (normalised). @param {string} ip
@@ -52,10 +50,8 @@ function allowlisted(ip, rules) {
  * @returns {{ product: string } | Envelope}
  */
 function authenticate(req, route, raw, state, nowMs, verification) {
-	const header = (/** @type {string} */ name) => {
-		const value = req.headers[name];
-		return Array.isArray(value) ? value[0] : value;
-	};
+	/** A header's (first) value. @param {string} name */
+	const header = (name) => [req.headers[name]].flat()[0];
 	const apiKey = header('x-api-key');
 	const signature = header('x-api-sign');
 	verification.apiKey = apiKey ?? null;
@@ -77,12 +73,9 @@ function authenticate(req, route, raw, state, nowMs, verification) {
 		if (key.version === 'v2') return fail(CODE.auth, 'The request timestamp is required');
 		timestamp = String(nowSeconds);
 	}
-	if (
-		!/^\d+$/.test(timestamp) ||
-		Math.abs(Number(timestamp) - nowSeconds) > TIMESTAMP_TOLERANCE_S
-	) {
+	const skewSeconds = Math.abs(Number(timestamp) - nowSeconds);
+	if (!/^\d+$/.test(timestamp) || skewSeconds > TIMESTAMP_TOLERANCE_S)
 		return fail(CODE.auth, 'The request timestamp is invalid or expired');
-	}
 	const contentType = header('content-type') ?? '';
 	const expected =
 		key.version === 'v1'
@@ -90,12 +83,9 @@ function authenticate(req, route, raw, state, nowMs, verification) {
 			: expectedV2(raw, timestamp, key.secret);
 	verification.signature = sameSignature(signature, expected) ? 'valid' : 'invalid';
 	if (verification.signature === 'invalid') return fail(CODE.auth, 'Signature verification failed');
-	if (route.permission && key.permissions && !key.permissions.includes(route.permission)) {
-		return fail(
-			route.permissionCode ?? CODE.auth,
-			`Missing required permission: ${route.permission}`,
-		);
-	}
+	const { permission } = route;
+	if (permission && key.permissions && !key.permissions.includes(permission))
+		return fail(route.permissionCode ?? CODE.auth, `Missing required permission: ${permission}`);
 	return { product: key.product };
 }
 
@@ -123,8 +113,7 @@ function parseBody(body) {
 	} catch {
 		return fail(CODE.invalid, 'The request body is not valid JSON');
 	}
-	if (input === null || typeof input !== 'object' || Array.isArray(input))
-		return fail(CODE.invalid, 'The request body must be a JSON object');
+	if (!isPlainObject(input)) return fail(CODE.invalid, 'The request body must be a JSON object');
 	return { input };
 }
 

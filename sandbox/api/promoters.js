@@ -38,13 +38,10 @@ const referralCodeFor = (product, userId) =>
 /** Endpoint 8. @param {SandboxState} state @param {string} product @param {Record<string, unknown>} input @returns {Envelope} */
 function promoterLogin(state, product, input) {
 	if (!isNonEmptyString(input.user_id)) return fail(CODE.other, 'The user_id field is required');
-	if (
-		input.email !== undefined &&
-		input.email !== '' &&
-		(typeof input.email !== 'string' || !EMAIL.test(input.email))
-	) {
+	const { email } = input;
+	const invalidEmail = typeof email !== 'string' || !EMAIL.test(email);
+	if (email !== undefined && email !== '' && invalidEmail)
 		return fail(CODE.other, 'The email address has an invalid format');
-	}
 	if (input.lang !== undefined && !LANGS.includes(String(input.lang)))
 		return fail(CODE.other, `The lang field must be one of: ${LANGS.join(', ')}`);
 	if (input.theme_mode !== undefined && !THEMES.includes(String(input.theme_mode)))
@@ -54,22 +51,14 @@ function promoterLogin(state, product, input) {
 	if (!campaign || campaign.state !== 'in_progress')
 		return fail(CODE.other, 'No referral campaign exists for this product');
 	const userId = String(input.user_id);
+	const code = referralCodeFor(product, userId);
 	let promoter = state.promoters.get(`${product}|${userId}`);
 	if (!promoter) {
-		promoter = state.addPromoter({
-			product,
-			userId,
-			referralCode: referralCodeFor(product, userId),
-			joinedAt: state.now(),
-		});
+		promoter = state.addPromoter({ product, userId, referralCode: code, joinedAt: state.now() });
 	} else if (promoter.referralCode === null) {
-		promoter.referralCode = referralCodeFor(product, userId);
+		promoter.referralCode = code;
 		promoter.joinedAt = state.now();
-		state.refs.set(promoter.referralCode, {
-			product,
-			affiliateId: promoter.affiliateId,
-			campaignId: campaign.id,
-		});
+		state.refs.set(code, { product, affiliateId: promoter.affiliateId, campaignId: campaign.id });
 	}
 	if (typeof input.email === 'string' && input.email !== '') promoter.email = input.email;
 	if (isNonEmptyString(input.username)) promoter.username = String(input.username);
@@ -79,12 +68,8 @@ function promoterLogin(state, product, input) {
 	if (input.theme_mode !== undefined) promoter.themeMode = String(input.theme_mode);
 	const token = crypto.randomBytes(24).toString('base64url');
 	state.centerTokens.set(token, { product, userId, expiresAt: state.now() + CENTER_TOKEN_TTL_MS });
-	return ok({
-		token,
-		user_string_id: promoter.stringId,
-		lang: promoter.lang,
-		theme_mode: promoter.themeMode,
-	});
+	const { stringId, lang, themeMode } = promoter;
+	return ok({ token, user_string_id: stringId, lang, theme_mode: themeMode });
 }
 
 /**
@@ -119,13 +104,8 @@ function links(state, promoter) {
 	if (!campaign || promoter.referralCode === null) return [];
 	const domain = p.trackingDomains[promoter.lang] ?? p.trackingDomains.default;
 	const intro = campaign.introductions[promoter.lang] ?? campaign.introductions.en;
-	const introduction = intro
-		? {
-				locale: campaign.introductions[promoter.lang] ? promoter.lang : 'en',
-				title: intro.title,
-				subtitle: intro.subtitle,
-			}
-		: null;
+	const locale = campaign.introductions[promoter.lang] ? promoter.lang : 'en';
+	const introduction = intro ? { locale, title: intro.title, subtitle: intro.subtitle } : null;
 	const codes = [{ inviteCode: promoter.referralCode, enabled: true }, ...promoter.extraLinks];
 	return codes
 		.filter((l) => l.enabled)
@@ -148,14 +128,8 @@ function statistics(state, promoter, from, to, startDate, endDate) {
 		(c) =>
 			c.affiliateId === promoter.affiliateId && c.campaignId === campaignId && inRange(c.createdAt),
 	);
-	const signups = new Set(
-		conversions.filter((c) => c.eventName === 'signup').map((c) => c.invitedUserId),
-	);
-	const paying = new Set(
-		conversions
-			.filter((c) => isPaidType(c) && !c.voided && c.refundedAt === null)
-			.map((c) => c.invitedUserId),
-	);
+	/** How many invited users have a conversion `counts` counts. @param {(c: import('./state').Conversion) => boolean} counts */
+	const users = (counts) => new Set(conversions.filter(counts).map((c) => c.invitedUserId)).size;
 	const rewards = state.rewards.filter(
 		(r) => r.affiliateId === promoter.affiliateId && inRange(r.createdAt),
 	);
@@ -164,8 +138,8 @@ function statistics(state, promoter, from, to, startDate, endDate) {
 	return {
 		object: 'promoter_statistics',
 		clicks: promoter.clicks.filter(inRange).length,
-		signups: signups.size,
-		paying_customers: paying.size,
+		signups: users((c) => c.eventName === 'signup'),
+		paying_customers: users((c) => isPaidType(c) && !c.voided && c.refundedAt === null),
 		rewards_paid: money(sum(['paid'])),
 		rewards_accrued: money(sum(['pending', 'approved', 'paid'])),
 		currency: p.currency,
@@ -188,13 +162,9 @@ function balances(state, promoter) {
 		entry(w.currency).available += w.availableCents;
 		entry(w.currency).withdrawing += w.withdrawingCents;
 	}
-	for (const r of state.rewards) {
-		if (
-			r.affiliateId === promoter.affiliateId &&
-			(r.status === 'pending' || r.status === 'approved')
-		)
-			entry(r.currency).pending += r.cents;
-	}
+	const owed = (/** @type {import('./state').Reward} */ r) =>
+		r.affiliateId === promoter.affiliateId && ['pending', 'approved'].includes(r.status);
+	for (const r of state.rewards.filter(owed)) entry(r.currency).pending += r.cents;
 	if (byCurrency.size === 0) entry(p.currency);
 	return [...byCurrency.entries()]
 		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -223,20 +193,14 @@ function readPromoter(state, product, rawUserId, view, query) {
 		return fail(CODE.other, 'The user_id path parameter has an invalid format');
 	if (view === 'get') {
 		const expand = query.get('expand');
-		/** @type {string[]} */
-		let wanted = [];
-		if (expand !== undefined) {
-			if (expand.length !== 1 || query.has('expand[]'))
-				return fail(CODE.other, 'The expand parameter has an invalid format');
-			wanted = expand[0]
-				.split(',')
-				.map((v) => v.trim())
-				.filter(Boolean);
-			const unknown = wanted.find((v) => !['links', 'statistics', 'balances'].includes(v));
-			if (unknown !== undefined) return fail(CODE.other, `Unsupported expand value: ${unknown}`);
-		} else if (query.has('expand[]')) {
+		if (query.has('expand[]') || (expand !== undefined && expand.length !== 1))
 			return fail(CODE.other, 'The expand parameter has an invalid format');
-		}
+		const wanted = (expand?.[0] ?? '')
+			.split(',')
+			.map((v) => v.trim())
+			.filter(Boolean);
+		const unknown = wanted.find((v) => !['links', 'statistics', 'balances'].includes(v));
+		if (unknown !== undefined) return fail(CODE.other, `Unsupported expand value: ${unknown}`);
 		const promoter = state.findPromoter(product, userId);
 		if (!promoter) return fail(CODE.notFound, 'The promoter was not found');
 		/** @type {Record<string, unknown>} */
@@ -260,12 +224,8 @@ function readPromoter(state, product, rawUserId, view, query) {
 			return fail(CODE.other, 'The end_date parameter must use the Y-m-d format');
 		if (from !== null && toStart !== null && from > toStart)
 			return fail(CODE.other, 'The start_date must not be later than the end_date');
-		range = [
-			from,
-			toStart === null ? null : toStart + 24 * 3600 * 1000 - 1,
-			startDate ?? null,
-			endDate ?? null,
-		];
+		const to = toStart === null ? null : toStart + 24 * 3600 * 1000 - 1;
+		range = [from, to, startDate ?? null, endDate ?? null];
 	}
 	const promoter = state.findPromoter(product, userId);
 	if (!promoter) return fail(CODE.notFound, 'The promoter was not found');

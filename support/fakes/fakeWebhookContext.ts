@@ -70,11 +70,8 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 		},
 		'paymentWebhookSigningApi',
 	);
-	const log =
-		(level: LoggedLine['level']) =>
-		(message: string, meta?: unknown): void => {
-			logged.push({ level, message, meta });
-		};
+	const log = (level: LoggedLine['level']) => (message: string, meta?: unknown) =>
+		void logged.push({ level, message, meta });
 	const context = {
 		getNode: () => node,
 		getWorkflow: () => ({ id: workflowId, name: 'Unit', active: true }),
@@ -86,34 +83,21 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 		getCredentials: async () => ({ ...options.credential, signingSecret: options.secret }),
 		getRequestObject: () => request,
 		getResponseObject: () => ({
-			status: (status: number) => ({
-				json: (body: unknown) => {
-					sent.push({ status, body });
-				},
-				send: (body: string) => {
-					sent.push({ status, body });
-				},
-				type: (contentType: string) => ({
-					send: (body: string) => {
-						sent.push({ status, body, contentType });
-					},
-				}),
-			}),
+			status: (status: number) => {
+				const send = (contentType?: string) => (body: unknown) =>
+					void sent.push({ status, body, ...(contentType && { contentType }) });
+				return {
+					json: send(),
+					send: send(),
+					type: (contentType: string) => ({ send: send(contentType) }),
+				};
+			},
 		}),
 		getHeaderData: () => options.headers,
-		logger: {
-			debug: log('debug'),
-			info: log('info'),
-			warn: log('warn'),
-			error: log('error'),
-		},
+		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 	};
-	return {
-		context: context as unknown as IWebhookFunctions,
-		sent,
-		logged,
-		readRawBodyCalls: () => readCalls,
-	};
+	const readRawBodyCalls = () => readCalls;
+	return { context: context as unknown as IWebhookFunctions, sent, logged, readRawBodyCalls };
 }
 
 /** The trigger's credential test on a signing credential holding `signingSecret`, as n8n calls it. */

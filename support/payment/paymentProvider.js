@@ -61,15 +61,10 @@ function shuffle(items, random) {
 
 /**
  * A Stripe `charge.refunded` event for a purchase of 100.00: the whole amount refunded, or 40 %.
- * @param {string} transactionId @param {{ partial?: boolean }} [options]
+ * @param {string} transactionId @param {boolean} [partial]
  */
-function refundEvent(transactionId, { partial = false } = {}) {
-	return sampleEvent('stripe', 'refund', {
-		transactionId,
-		partial,
-		eventId: `evt_${transactionId}`,
-	});
-}
+const refundEvent = (transactionId, partial = false) =>
+	sampleEvent('stripe', 'refund', { transactionId, partial, eventId: `evt_${transactionId}` });
 
 /**
  * A storm's events: a full refund of each of `refunds` purchases seeded in the sandbox for the
@@ -80,11 +75,8 @@ function refundEvent(transactionId, { partial = false } = {}) {
  * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
  * @param {{ refunds: number, repeats: number, notReferred: number, partial: number, forged?: number, prefix: string, seed?: number }} mix
  */
-function planStorm(
-	seeders,
-	product,
-	{ refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 },
-) {
+function planStorm(seeders, product, mix) {
+	const { refunds, repeats, notReferred, partial, forged = 0, prefix, seed = 10 } = mix;
 	const random = mulberry32(seed);
 	const refundIds = seeders.addPurchases(product, refunds, `${prefix}_refund`);
 	const partialIds = seeders.addPurchases(product, partial, `${prefix}_partial`);
@@ -93,16 +85,10 @@ function planStorm(
 		(_, i) => `${prefix}_not_referred_${i}`,
 	);
 	/** @param {string} id @param {boolean} [isPartial] @returns {WebhookEvent} */
-	const refund = (id, isPartial) => ({
-		id: `evt_${id}`,
-		body: refundEvent(id, { partial: isPartial }),
-	});
-	const events = [
-		...[...refundIds, ...shuffle(refundIds, random).slice(0, repeats), ...notReferredIds].map(
-			(id) => refund(id),
-		),
-		...partialIds.map((id) => refund(id, true)),
-	];
+	const refund = (id, isPartial) => ({ id: `evt_${id}`, body: refundEvent(id, isPartial) });
+	const repeated = shuffle(refundIds, random).slice(0, repeats);
+	const events = [...refundIds, ...repeated, ...notReferredIds].map((id) => refund(id));
+	events.push(...partialIds.map((id) => refund(id, true)));
 	// Each forgery would cancel commissions if it ran; each must get 401 and reach nothing.
 	const forgedIds = seeders.addPurchases(product, forged, `${prefix}_forged`);
 	/** @type {WebhookEvent[]} */
@@ -112,13 +98,8 @@ function planStorm(
 		forgery: FORGERIES[i % FORGERIES.length],
 		transactionId: id,
 	}));
-	return {
-		events: shuffle([...events, ...forgeries], random),
-		refundIds,
-		partialIds,
-		notReferredIds,
-		forgedIds,
-	};
+	const inOrder = shuffle([...events, ...forgeries], random);
+	return { events: inOrder, refundIds, partialIds, notReferredIds, forgedIds };
 }
 
 /**
@@ -137,23 +118,16 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
 		// A Stripe checkout.session.completed of 49.90, the user's ID in its metadata.
 		/** @type {WebhookEvent[]} */
-		const events = users.map((userId, i) => ({
-			id: `evt_${transactionIds[i]}`,
-			url,
-			body: sampleEvent('stripe', 'purchase', {
-				transactionId: transactionIds[i],
-				userId,
-				amountMinor: 4990,
-				eventId: `evt_${transactionIds[i]}`,
-				checkout: true,
-			}),
-		}));
+		const events = users.map((userId, i) => {
+			const transactionId = transactionIds[i];
+			const eventId = `evt_${transactionId}`;
+			const fields = { transactionId, userId, amountMinor: 4990, eventId, checkout: true };
+			return { id: eventId, url, body: sampleEvent('stripe', 'purchase', fields) };
+		});
 		return { url, transactionIds, events };
 	});
-	const firsts = shuffle(
-		targets.flatMap((target) => target.events),
-		random,
-	);
+	const all = targets.flatMap((target) => target.events);
+	const firsts = shuffle(all, random);
 	return { events: [...firsts, ...firsts], targets };
 }
 
@@ -166,16 +140,8 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
  * @returns {Promise<{ deliveries: Delivery[], attempts: number, elapsedMs: number }>}
  */
 async function deliverAll(url, events, options = {}) {
-	const {
-		inFlight = 20,
-		maxAttempts = 8,
-		timeoutMs = 30_000,
-		firstRetryMs = 1_000,
-		maxRetryMs = 30_000,
-		onDelivered,
-		onAttempt,
-		progress,
-	} = options;
+	const { inFlight = 20, maxAttempts = 8, timeoutMs = 30_000, onDelivered, onAttempt } = options;
+	const { firstRetryMs = 1_000, maxRetryMs = 30_000, progress } = options;
 	const started = Date.now();
 	/** @type {Delivery[]} */
 	const deliveries = [];
@@ -192,15 +158,10 @@ async function deliverAll(url, events, options = {}) {
 		/** @type {string[]} */
 		const failures = [];
 		/** @param {number} attempts @param {number | null} status @param {unknown} answer */
-		const outcome = (attempts, status, answer) => ({
-			id: event.id,
-			attempts,
-			status,
-			answer,
-			latencyMs: Date.now() - first,
-			failures,
-			forgery: event.forgery,
-		});
+		const outcome = (attempts, status, answer) => {
+			const { id, forgery } = event;
+			return { id, attempts, status, answer, latencyMs: Date.now() - first, failures, forgery };
+		};
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
 			const startedAt = Date.now();
@@ -267,11 +228,8 @@ function forgedOutcomes(deliveries, forgedIds, sandbox) {
 			refundCalls.some((body) => body.includes(`"${id}"`)) ||
 			(sandbox.state.conversions.find((c) => c.transactionId === id)?.adjustments ?? 0) > 0,
 	);
-	return {
-		sent: forged.length,
-		refused: forged.filter((delivery) => delivery.status === 401).length,
-		reached,
-	};
+	const refused = forged.filter((delivery) => delivery.status === 401).length;
+	return { sent: forged.length, refused, reached };
 }
 
 /**

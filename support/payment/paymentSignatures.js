@@ -13,8 +13,11 @@ const { sampleDefaults } = require('./signer');
 const SIGNERS_DIR = path.join(__dirname, 'signers');
 const PROVIDERS_DIR = path.join(__dirname, '../../nodes/PaymentWebhookTrigger/providers');
 
-/** @typedef {import('../../nodes/PaymentWebhookTrigger/providers').Provider} Provider */
-/** @typedef {import('./signer').SampleFields} SampleFields */
+/**
+ * @typedef {import('../../nodes/PaymentWebhookTrigger/providers').Provider} Provider
+ * @typedef {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets} ProviderSecrets
+ * @typedef {import('./signer').SampleFields} SampleFields
+ */
 
 /** Every provider with a signer, by ID in alphabetical order. @type {Provider[]} */
 const PROVIDERS = /** @type {Provider[]} */ (
@@ -63,25 +66,15 @@ const PLAIN_JSON_PROVIDERS = PROVIDERS.filter(
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */
 const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 
-/**
- * The test endpoint's credential fields (the demo signing credential's).
- * @param {Provider} provider @returns {Record<string, string>}
- */
-function credentialDataOf(provider) {
-	const signer = SIGNERS[provider];
-	return signer.credentialData ?? { signingSecret: signer.secret };
-}
+/** The test endpoint's (the demo's) credential fields. @param {Provider} provider @returns {Record<string, string>} */
+const credentialDataOf = (provider) =>
+	SIGNERS[provider].credentialData ?? { signingSecret: SIGNERS[provider].secret };
 
 /** Each provider's body content type (read without encoding an event: a sealed one needs one). */
 const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application/json');
 
-/**
- * The test endpoint's values of the provider's own node parameters.
- * @param {Provider} provider @returns {Record<string, string>}
- */
-function nodeParametersOf(provider) {
-	return SIGNERS[provider].nodeParameters ?? {};
-}
+/** The test endpoint's values of the provider's own node parameters. @param {Provider} provider */
+const nodeParametersOf = (provider) => SIGNERS[provider].nodeParameters ?? {};
 
 /**
  * An event's body as the provider sends it, and its content type.
@@ -89,10 +82,8 @@ function nodeParametersOf(provider) {
  */
 function encodeEvent(provider, event) {
 	const { encode } = SIGNERS[provider];
-	return {
-		body: encode ? encode(event) : JSON.stringify(event),
-		contentType: CONTENT_TYPES[provider],
-	};
+	const body = encode ? encode(event) : JSON.stringify(event);
+	return { body, contentType: CONTENT_TYPES[provider] };
 }
 
 /**
@@ -110,37 +101,24 @@ function badDeliveriesOf(provider, bodyFor, generic) {
 	];
 }
 
-/**
- * The credential's fields with only the Signing Secret set.
- * @param {string} signingSecret
- * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
- */
-function withSigningSecret(signingSecret) {
-	return {
-		signingSecret,
-		publicKey: '',
-		publicKeyId: '',
-		decryptionSecret: '',
-		rootCertificate: '',
-	};
-}
+/** The credential's fields, only the Signing Secret set. @param {string} signingSecret @returns {ProviderSecrets} */
+const withSigningSecret = (signingSecret) => {
+	const empty = { publicKey: '', publicKeyId: '', decryptionSecret: '', rootCertificate: '' };
+	return { signingSecret, ...empty };
+};
 
 /**
- * The test endpoint's credential with every field (those its signer does not set empty).
- * @param {Provider} provider
- * @returns {import('../../nodes/PaymentWebhookTrigger/provider').ProviderSecrets}
+ * The test endpoint's credential, every field its signer does not set empty.
+ * @param {Provider} provider @returns {ProviderSecrets}
  */
-function testSecretsOf(provider) {
-	return { ...withSigningSecret(''), ...credentialDataOf(provider) };
-}
+const testSecretsOf = (provider) => ({ ...withSigningSecret(''), ...credentialDataOf(provider) });
 
 /**
- * The headers a provider sends with `rawBody`, signed now with its test (the demo's) secret.
+ * The headers `provider` sends with `rawBody`, signed now with its test (the demo's) secret.
  * @param {Provider} provider @param {string} rawBody
  */
-function signWithTestSecret(provider, rawBody) {
-	return signDelivery(provider, rawBody, TEST_SIGNING_SECRETS[provider]);
-}
+const signWithTestSecret = (provider, rawBody) =>
+	signDelivery(provider, rawBody, TEST_SIGNING_SECRETS[provider]);
 
 /**
  * The headers a provider sends with `rawBody`, signed with `secret` at `timestamp` (Unix seconds;
@@ -152,10 +130,8 @@ function signWithTestSecret(provider, rawBody) {
 function signDelivery(provider, rawBody, secret, { timestamp, eventId } = {}) {
 	const signer = SIGNERS[provider];
 	if (signer === undefined) throw new Error(`Unknown provider ${String(provider)}`);
-	return signer.sign(rawBody, secret, {
-		timestamp: timestamp ?? Math.floor(Date.now() / 1000),
-		eventId,
-	});
+	const at = timestamp ?? Math.floor(Date.now() / 1000);
+	return signer.sign(rawBody, secret, { timestamp: at, eventId });
 }
 
 /**
