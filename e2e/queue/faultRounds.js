@@ -213,6 +213,16 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	assertForgeriesRefused(forged, ROUND.forged);
 	also?.assertHeld();
 	assertAllDelivered(genuine, 'deliveries');
+	// What the sandbox and the provider saw of each: a refund never requested, refused, or repeated.
+	for (const id of notOnce.slice(0, 5)) {
+		const ledger = sandbox.instrumentation.refundLedger.get(id) ?? null;
+		const answers = genuine
+			.filter((d) => d.id === `evt_${id}`)
+			.map(({ status, attempts, answer, failures }) => ({ status, attempts, answer, failures }));
+		console.log(
+			`      ${id}: ledger ${JSON.stringify(ledger)}, deliveries ${JSON.stringify(answers)}`,
+		);
+	}
 	assert.deepEqual(notOnce.slice(0, 5), [], `${notOnce.length} refunds not applied exactly once`);
 	assert.deepEqual(strays.slice(0, 5), [], 'refunds applied to transactions no round refunds');
 	return `${delivered.attempts} attempts for ${ROUND_DELIVERIES} deliveries (${ROUND.forged} forged); ${fault.name} at ${((faultAt - startedAt) / 1000).toFixed(1)} s into the round, back ${((backAt - faultAt) / 1000).toFixed(1)} s later`;
