@@ -20,6 +20,7 @@ const {
 } = require('../../support/payment/paymentProvider');
 const { sleep, waitUntil } = require('../../support/services/processes');
 const { TRIGGER_NODE } = require('../../support/n8n/workflowBuilders');
+const { callsNaming } = require('../webhookSecurity');
 
 /** How long each fault keeps its component down. */
 const DOWN_MS = 10_000;
@@ -219,8 +220,9 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 		const answers = genuine
 			.filter((d) => d.id === `evt_${id}`)
 			.map(({ status, attempts, answer, failures }) => ({ status, attempts, answer, failures }));
+		const calls = callsNaming(sandbox, '/track/refund', id);
 		console.log(
-			`      ${id}: ledger ${JSON.stringify(ledger)}, deliveries ${JSON.stringify(answers)}`,
+			`      ${id}: Refund calls received ${calls}, ledger ${JSON.stringify(ledger)}, deliveries ${JSON.stringify(answers)}`,
 		);
 	}
 	assert.deepEqual(notOnce.slice(0, 5), [], `${notOnce.length} refunds not applied exactly once`);
