@@ -195,11 +195,4 @@ async function checkPromoterCenterDoors({ check, base, sandbox, seen, inPromoter
 	return opened;
 }
 
-module.exports = {
-	OTHER_USER,
-	SERVER_DOOR_PATH,
-	callServerDoor,
-	checkPromoterCenterDoors,
-	loginCalls,
-	openLink,
-};
+module.exports = { OTHER_USER, checkPromoterCenterDoors };

@@ -191,4 +191,4 @@ function seedData() {
 	};
 }
 
-module.exports = { PRODUCTS, KEYS, WRONG_SECRET, SEED_TIME, seedData };
+module.exports = { PRODUCTS, KEYS, WRONG_SECRET, seedData };
