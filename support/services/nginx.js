@@ -1,14 +1,16 @@
 // @ts-check
 'use strict';
 /**
- * nginx (Debian's, installed by scripts/setup-system.sh, never by a test) on a free loopback port,
- * in front of n8n's webhook processors as n8n's queue-mode docs show: `/webhook/` balanced
- * round-robin over the processors. Optionally a request-rate limit
- * per client address (`limit_req`), the lines docs/queue-mode.md gives users. Its configuration,
- * logs and temp files live in a folder of the run, which the run removes (or keeps to inspect).
+ * nginx (Debian's, installed by scripts/setup-system.sh, never by a test) on a free loopback port as
+ * the front door of n8n's `/webhook/`: a delivery reaches an n8n process only once that same
+ * process answers `/healthz/readiness`, and gets 503 otherwise, never n8n's start-up 200. One n8n
+ * or several webhook processors (one gate each, balanced round-robin); optionally a request-rate
+ * limit per client address (`limit_req`). docs/front-door.md gives users these lines. Its
+ * configuration, logs and temp files live in a folder of the run, which the run removes (or keeps
+ * to inspect).
  *
- * Used by `npm run test:queue` (the storm and the processor fault round through two processors)
- * and `npm run bench:flood` (a forged flood with and without the limit).
+ * Used by `npm run test:queue` (the main, then two webhook processors), `npm run test:upgrade` and
+ * `npm run bench:flood` (the gate's cost, and a forged flood with and without the limit).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -26,41 +28,134 @@ const NGINX = process.env.NGINX_BINARY ?? '/usr/sbin/nginx';
  */
 const DEFAULT_RATE_LIMIT = { perSecond: 20, burst: 40 };
 
+/** Where the front door asks n8n whether it is ready, and what it answers when n8n is not. */
+const READINESS_LOCATION = '/n8n-ready';
+const NOT_READY_LOCATION = '@n8n_not_ready';
+/** How long the front door tells a provider to wait before it delivers again. */
+const RETRY_AFTER_SECONDS = 5;
+
 /**
- * The `http` block's directives for the webhook processors: an upstream, and the limit when one
- * is given (the editor's own `location /`, to the main, is not part of the tests). Apart from the
- * process set-up so that docs/queue-mode.md shows the lines the tests ran
- * (test/tooling/docsNginx.unit.test.ts checks the page against them).
- * @param {{ processors: number[], listen: string, rateLimit?: { perSecond: number, burst: number } }} options
+ * The lines of one gated `server`: it passes `/webhook/` to `upstream` only after n8n's
+ * `/healthz/readiness` answered 2xx on that same upstream (`auth_request`), and answers 503 with
+ * Retry-After otherwise, n8n down or starting. While n8n starts, it answers every request `200 n8n
+ * is starting up` without running anything (docs/n8n-startup-200.md): a provider never retries a
+ * 2xx, so a delivery must not reach n8n before it is ready.
+ * @param {{ listen: string, upstream: string, rateLimit?: { perSecond: number, burst: number }, nextUpstream: string }} options
  */
-function webhookProxyLines({ processors, listen, rateLimit }) {
+function gatedServerLines({ listen, upstream, rateLimit, nextUpstream }) {
+	return [
+		'server {',
+		`    listen ${listen};`,
+		'    client_max_body_size 16m;',
+		'    location /webhook/ {',
+		...(rateLimit ? [`        limit_req zone=webhooks burst=${rateLimit.burst} nodelay;`] : []),
+		`        auth_request ${READINESS_LOCATION};`,
+		// auth_request turns the readiness check's 503 (or a refused connection) into a 500.
+		`        error_page 500 = ${NOT_READY_LOCATION};`,
+		...proxyLines(upstream),
+		`        proxy_next_upstream ${nextUpstream};`,
+		'    }',
+		`    location = ${READINESS_LOCATION} {`,
+		'        internal;',
+		`        proxy_pass http://${upstream}/healthz/readiness;`,
+		'        proxy_method GET;',
+		'        proxy_pass_request_body off;',
+		'        proxy_set_header Content-Length "";',
+		'        proxy_http_version 1.1;',
+		'        proxy_set_header Connection "";',
+		'    }',
+		`    location ${NOT_READY_LOCATION} {`,
+		`        add_header Retry-After ${RETRY_AFTER_SECONDS} always;`,
+		'        return 503 "n8n is not ready\\n";',
+		'    }',
+		'}',
+	];
+}
+
+/** How a location passes a request to `upstream`. @param {string} upstream */
+const proxyLines = (upstream) => [
+	`        proxy_pass http://${upstream};`,
+	'        proxy_http_version 1.1;',
+	'        proxy_set_header Connection "";',
+	'        proxy_set_header Host $host;',
+	'        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+];
+
+/** An upstream block. @param {string} name @param {number[]} ports @param {string} [serverOptions] */
+const upstreamLines = (name, ports, serverOptions = '') => [
+	`upstream ${name} {`,
+	...ports.map((port) => `    server 127.0.0.1:${port}${serverOptions};`),
+	'    keepalive 32;',
+	'}',
+];
+
+/**
+ * The `http` block's directives of the front door for n8n's `/webhook/` (the editor's own
+ * `location /`, to the main, is not part of the tests), as docs/front-door.md shows them
+ * (test/tooling/docsNginx.unit.test.ts checks the page against them):
+ * - one n8n (`processors` has one port): a gated server passing to it;
+ * - several webhook processors: the public server balances over one gate per processor (on
+ *   `gates`, loopback ports), each asking its own processor's readiness and passing to that
+ *   processor only, so that the check and the delivery reach the same process. A gate's 503
+ *   passed nothing to n8n, so the public server hands the delivery to the next gate.
+ * `gate: false` leaves the readiness check out (the benchmark's comparison, never a set-up to
+ * use). `rateLimit` adds a request-rate limit per client address (`limit_req`).
+ * @param {{ processors: number[], listen: string, gates?: number[], gate?: boolean, rateLimit?: { perSecond: number, burst: number } }} options
+ */
+function webhookProxyLines({ processors, listen, gates = [], gate = true, rateLimit }) {
 	const limit = rateLimit
 		? [
 				`limit_req_zone $binary_remote_addr zone=webhooks:10m rate=${rateLimit.perSecond}r/s;`,
 				'limit_req_status 429;',
 			]
 		: [];
+	if (!gate)
+		return [
+			...limit,
+			...upstreamLines('n8n_webhooks', processors),
+			'server {',
+			`    listen ${listen};`,
+			'    client_max_body_size 16m;',
+			'    location /webhook/ {',
+			...(rateLimit ? [`        limit_req zone=webhooks burst=${rateLimit.burst} nodelay;`] : []),
+			...proxyLines('n8n_webhooks'),
+			'        proxy_next_upstream error timeout;',
+			'    }',
+			'}',
+		];
+	if (processors.length === 1)
+		return [
+			...limit,
+			...upstreamLines('n8n', processors),
+			// A request that reached n8n is never sent again: n8n may have run it.
+			...gatedServerLines({ listen, upstream: 'n8n', rateLimit, nextUpstream: 'off' }),
+		];
+	if (gates.length !== processors.length)
+		throw new Error(`${processors.length} webhook processors need as many gate ports, not ${gates.length}`);
 	return [
 		...limit,
-		'upstream n8n_webhook_processors {',
-		...processors.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`),
-		'    keepalive 32;',
-		'}',
+		// max_fails=0: a gate that answered 503 is asked again at the next request, not set aside.
+		...upstreamLines('n8n_webhook_gates', gates, ' max_fails=0'),
 		'server {',
 		`    listen ${listen};`,
 		'    client_max_body_size 16m;',
 		'    location /webhook/ {',
 		...(rateLimit ? [`        limit_req zone=webhooks burst=${rateLimit.burst} nodelay;`] : []),
-		'        proxy_pass http://n8n_webhook_processors;',
-		'        proxy_http_version 1.1;',
-		'        proxy_set_header Connection "";',
-		'        proxy_set_header Host $host;',
-		'        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-		// A processor that refuses the connection or dies before answering: the next one gets the
-		// request (nginx passes a POST on only while no byte of it reached the failed one).
-		'        proxy_next_upstream error timeout;',
+		...proxyLines('n8n_webhook_gates'),
+		// A 503 sends the delivery to the next gate: a gate's own (its processor down or starting)
+		// passed nothing to n8n, and n8n's ("Database is not ready") ran nothing. Any other answer,
+		// a refused connection or a processor dying mid-request included, goes back to the sender.
+		'        proxy_next_upstream http_503 non_idempotent;',
 		'    }',
 		'}',
+		...processors.flatMap((port, i) => [
+			...upstreamLines(`n8n_webhook_${i + 1}`, [port]),
+			...gatedServerLines({
+				listen: `127.0.0.1:${gates[i]}`,
+				upstream: `n8n_webhook_${i + 1}`,
+				nextUpstream: 'off',
+			}),
+		]),
 	];
 }
 
@@ -70,16 +165,19 @@ function requireNginx() {
 }
 
 /**
- * Starts nginx balancing `processors` (their ports on 127.0.0.1). Fails at once, naming the setup
- * script, when nginx is missing.
+ * Starts nginx as the front door of `processors` (n8n's ports on 127.0.0.1: one n8n, or webhook
+ * processors), gated on each one's readiness unless `gate` is false. Fails at once, naming the
+ * setup script, when nginx is missing.
  * @param {string} folder the run's folder; nginx's own is `<folder>/nginx[-suffix]`
- * @param {{ processors: number[], rateLimit?: { perSecond: number, burst: number }, name?: string }} options
+ * @param {{ processors: number[], rateLimit?: { perSecond: number, burst: number }, name?: string, gate?: boolean }} options
  */
-async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
+async function startNginx(folder, { processors, rateLimit, name = 'nginx', gate = true }) {
 	requireNginx();
 	const home = path.join(folder, name);
 	fs.mkdirSync(home, { recursive: true });
 	const port = await freePort();
+	const gates =
+		gate && processors.length > 1 ? await Promise.all(processors.map(() => freePort())) : [];
 	const conf = path.join(home, 'nginx.conf');
 	const inHome = (/** @type {string} */ file) => path.join(home, file);
 	fs.writeFileSync(
@@ -101,9 +199,13 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 			`    fastcgi_temp_path ${inHome('fastcgi')};`,
 			`    uwsgi_temp_path ${inHome('uwsgi')};`,
 			`    scgi_temp_path ${inHome('scgi')};`,
-			...webhookProxyLines({ processors, listen: `127.0.0.1:${port}`, rateLimit }).map(
-				(line) => `    ${line}`,
-			),
+			...webhookProxyLines({
+				processors,
+				listen: `127.0.0.1:${port}`,
+				gates,
+				gate,
+				rateLimit,
+			}).map((line) => `    ${line}`),
 			'}',
 			'',
 		].join('\n'),
@@ -136,8 +238,8 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 	return {
 		url: `http://127.0.0.1:${port}`,
 		/**
-		 * How many requests each upstream port answered, from the access log (the last address a
-		 * request was passed to answered it).
+		 * How many requests each of `processors` answered, from the access log (the last address a
+		 * request was passed to answered it; the gates' own lines name the processor).
 		 * @returns {Map<number, number>}
 		 */
 		answeredByUpstream() {
@@ -147,7 +249,7 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 			if (!fs.existsSync(log)) return counts;
 			for (const line of fs.readFileSync(log, 'utf8').split('\n')) {
 				const port = Number(/:(\d+)$/.exec(line.trim())?.[1]);
-				if (port) counts.set(port, (counts.get(port) ?? 0) + 1);
+				if (processors.includes(port)) counts.set(port, (counts.get(port) ?? 0) + 1);
 			}
 			return counts;
 		},
@@ -158,4 +260,10 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx' }) {
 	};
 }
 
-module.exports = { DEFAULT_RATE_LIMIT, requireNginx, startNginx, webhookProxyLines };
+module.exports = {
+	DEFAULT_RATE_LIMIT,
+	RETRY_AFTER_SECONDS,
+	requireNginx,
+	startNginx,
+	webhookProxyLines,
+};
