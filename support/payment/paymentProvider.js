@@ -14,7 +14,9 @@ const { sleep } = require('../services/processes');
 /**
  * @typedef {'bad signature' | 'tampered' | 'stale' | 'unsigned'} Forgery how a forged delivery is made
  * @typedef {{ id: string, body: object, url?: string, forgery?: Forgery, transactionId?: string }} WebhookEvent an event, sent to its own `url` when it has one
- * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[], forgery?: Forgery }} Delivery
+ * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[], forgery?: Forgery, withoutRun: boolean }} Delivery
+ *   `withoutRun`: its 2xx carried no answer of the workflow's (n8n's start-up `200 n8n is starting
+ *   up`): the provider counts it delivered, and nothing ran
  */
 
 /** The ways a forged delivery is made, in turn. @type {Forgery[]} */
@@ -132,9 +134,18 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 }
 
 /**
- * Delivers every event to `url` and resolves with each delivery's outcome.
+ * Whether a 2xx answer came from a workflow: the examples answer a JSON object (example (a) and
+ * (h) with `received: true`, example (i) its claim's row); n8n's start-up answer is text.
+ * @param {unknown} answer
+ */
+const isWorkflowAnswer = (answer) => typeof answer === 'object' && answer !== null;
+
+/**
+ * Delivers every event to `url` and resolves with each delivery's outcome. As a provider does, it
+ * takes any 2xx as delivered and never sends that event again; `ranWorkflow` tells, from the
+ * answer, whether the workflow ran (`withoutRun` otherwise).
  * @param {string} url @param {WebhookEvent[]} events
- * @param {{ inFlight?: number, maxAttempts?: number, timeoutMs?: number, firstRetryMs?: number, maxRetryMs?: number,
+ * @param {{ inFlight?: number, maxAttempts?: number, timeoutMs?: number, firstRetryMs?: number, maxRetryMs?: number, ranWorkflow?: (answer: unknown) => boolean,
  *   onDelivered?: (done: number) => void, onAttempt?: (attempt: { startedAt: number, endedAt: number, ok: boolean }) => void,
  *   progress?: (line: string) => void }} [options]
  * @returns {Promise<{ deliveries: Delivery[], attempts: number, elapsedMs: number }>}
@@ -142,6 +153,7 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 async function deliverAll(url, events, options = {}) {
 	const { inFlight = 20, maxAttempts = 8, timeoutMs = 30_000, onDelivered, onAttempt } = options;
 	const { firstRetryMs = 1_000, maxRetryMs = 30_000, progress } = options;
+	const { ranWorkflow = isWorkflowAnswer } = options;
 	const started = Date.now();
 	/** @type {Delivery[]} */
 	const deliveries = [];
@@ -157,10 +169,12 @@ async function deliverAll(url, events, options = {}) {
 		const first = Date.now();
 		/** @type {string[]} */
 		const failures = [];
-		/** @param {number} attempts @param {number | null} status @param {unknown} answer */
+		/** @param {number} attempts @param {number | null} status @param {unknown} answer @returns {Delivery} */
 		const outcome = (attempts, status, answer) => {
 			const { id, forgery } = event;
-			return { id, attempts, status, answer, latencyMs: Date.now() - first, failures, forgery };
+			const latencyMs = Date.now() - first;
+			const withoutRun = status !== null && status < 300 && !ranWorkflow(answer);
+			return { id, attempts, status, answer, latencyMs, failures, forgery, withoutRun };
 		};
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
@@ -244,6 +258,7 @@ function forgedSummary({ sent, refused, reached }) {
 
 module.exports = {
 	deliverAll,
+	isWorkflowAnswer,
 	forgedOutcomes,
 	forgedSummary,
 	planDuplicatedPurchases,
