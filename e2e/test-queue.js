@@ -7,8 +7,10 @@
  *
  * PostgreSQL, Redis and Verdaccio on free loopback ports; the package published as the release
  * workflow publishes it and `npm install`ed on the main and each worker (worker 2 with a copy of
- * n8n-workflow beside it); example (a) published. The main takes the webhooks through the fault
- * rounds (e2e/queue/: `FAULT`, `DUPLICATE PURCHASES`, `TRIGGER` lines); then the main hands
+ * n8n-workflow beside it); example (a) published. The main takes the webhooks behind its front door
+ * (nginx gating them on its readiness) through the fault rounds (e2e/queue/: `FAULT`, `DUPLICATE
+ * PURCHASES`, `TRIGGER`, and `STARTUP WINDOW` for each restart, probed straight and through the
+ * door); then the main hands
  * production webhooks to two `n8n webhook` processors behind nginx, which take a storm of signed
  * and forged refunds while worker 1 is SIGKILLed and replaced, checked against the sandbox's
  * records and n8n's database; then a round with webhook-1 SIGKILLed (purchases to example (i)
@@ -33,6 +35,7 @@ const {
 	REFUND_WORKFLOW_ID,
 	TRIGGER_WORKFLOW_ID,
 	processorKill,
+	refundWorkflowAnswered,
 	assertAllDelivered,
 	assertForgeriesRefused,
 	stormOutcome,
@@ -175,8 +178,7 @@ async function main() {
 						[PACKAGE.name],
 						`${processor.name}: a user's install brought more than the package`,
 					);
-				const main = `http://127.0.0.1:${queue.mainPort}`;
-				const toMain = await postJson(queue.webhookUrl.replace(queue.webhookBase, main), {});
+				const toMain = await postJson(queue.directWebhookUrl(queue.mainPort), {});
 				await toMain.arrayBuffer();
 				assert.equal(toMain.status, 404, 'the main still serves production webhooks');
 				return `the main answers a production webhook ${toMain.status}; ${processors.map((p) => `${p.name} on port ${p.port}`).join(', ')} serve the published webhooks; nginx on ${nginx?.url}`;
@@ -194,6 +196,7 @@ async function main() {
 				/** @type {Promise<unknown> | undefined} */
 				let replacement;
 				delivered = await deliverAll(queue.webhookUrl, storm.events, {
+					ranWorkflow: refundWorkflowAnswered,
 					progress: (line) => console.log(`    ${line}`),
 					onDelivered: (done) => {
 						if (done !== KILL_AFTER) return;
@@ -242,7 +245,7 @@ async function main() {
 				assert.ok(delivered, 'the storm was not delivered');
 				// The fault rounds before the storm refunded their own transactions (refundIds).
 				const outcome = stormOutcome(sandbox, storm, delivered, refundIds);
-				const { genuine, forged, applied, repeats, notOnce, strays } = outcome;
+				const { genuine, forged, applied, repeats, notOnce, strays, withoutRun } = outcome;
 				assert.deepEqual(
 					notOnce.slice(0, 10),
 					[],
@@ -272,7 +275,7 @@ async function main() {
 				const attempts = delivered.attempts - forged.sent;
 				const all2xx = genuine.length === DELIVERIES && outcome.all2xx;
 				console.log(
-					`Storm (${STORM_TOPOLOGY}): ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${notOnce.length === 0 && strays.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${outcome.forgedLine}`,
+					`Storm (${STORM_TOPOLOGY}): ${DELIVERIES} deliveries, ${attempts} attempts, all 2xx: ${all2xx ? 'yes' : 'no'}, ${withoutRun} answered without a run; the sandbox's records: ${applied} refunds applied to ${adjusted.length} transactions, each exactly once: ${notOnce.length === 0 && strays.length === 0 ? 'yes' : 'no'}, ${repeats} repeats answered "already refunded", ${refused} refused as not found (${STORM.notReferred} not-referred deliveries), ${STORM.partial} partial refunds never sent; ${outcome.forgedLine}`,
 				);
 				assert.ok(all2xx, 'a genuine delivery never got a 2xx');
 				assertForgeriesRefused(forged, STORM.forged);

@@ -2,9 +2,11 @@
 'use strict';
 /**
  * The platform-fault rounds of `npm run test:queue` (support/n8n/queueDeployment.js): refund
- * storms with the main SIGKILLed, Redis or PostgreSQL stopped for 10 s mid-round, and the trigger
- * across a main killed between polls and during a poll; each checks the sandbox's own records and
- * prints one line. The purchase rounds are in e2e/queue/purchaseRounds.js.
+ * storms through the front door with the main SIGKILLed, Redis or PostgreSQL stopped for 10 s
+ * mid-round, and the trigger across a main killed between polls and during a poll; each checks the
+ * sandbox's own records and what answered each delivery, and prints one line. A round that
+ * restarts an n8n process probes its start-up window (support/payment/startupProber.js). The
+ * purchase rounds are in e2e/queue/purchaseRounds.js.
  */
 const assert = require('node:assert/strict');
 const path = require('node:path');
@@ -18,6 +20,7 @@ const {
 	forgedSummary,
 	planStorm,
 } = require('../../support/payment/paymentProvider');
+const { STARTUP_ANSWER, probeStartupWindow } = require('../../support/payment/startupProber');
 const { sleep, waitUntil } = require('../../support/services/processes');
 const { TRIGGER_NODE } = require('../../support/n8n/workflowBuilders');
 const { callsNaming } = require('../webhookSecurity');
@@ -40,24 +43,65 @@ const TRIGGER_WORKFLOW_ID = 'queueTriggerWatch';
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
  * @typedef {import('../../sandbox').Sandbox} Sandbox
- * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart'|'webhook-processor-kill', inject: (queue: Deployment) => Promise<void>, failover?: boolean }} Fault
+ * @typedef {{ name: 'main-kill'|'redis-restart'|'postgres-restart'|'webhook-processor-kill', inject: (queue: Deployment) => Promise<void>, failover?: boolean, restarts?: (queue: Deployment) => { process: string, port: number } }} Fault
  *   `failover`: the deployment keeps serving while the component is down (nginx passes requests on
- *   to another processor), so recovery counts from the fault, not from the component's return
+ *   to another processor), so recovery counts from the fault, not from the component's return;
+ *   `restarts`: the n8n process the fault restarts, whose start-up window is probed
  * @typedef {{ summary: string, assertHeld: () => void }} Alongside
  *   deliveries sent beside a round's refunds (purchases to example (i)'s claim), their part of
  *   the round's line and their check
  */
 
-/** The main SIGKILLed, and a new one started DOWN_MS later. @param {Deployment} queue */
+/**
+ * How long, past its first start-up answer, an n8n process restarting in a round keeps answering it:
+ * its migration check waits that long on a lock held on n8n's `migrations` table.
+ */
+const WINDOW_HELD_MS = 2000;
+
+/**
+ * `start()` run while the database is busy, as a long migration or a large database makes it:
+ * n8n listens, then its migration check waits on the `migrations` table, locked until the process
+ * on `port` has answered a POST with its start-up 200 and WINDOW_HELD_MS more. So every restart
+ * has a start-up window, the length of which does not depend on the machine's speed.
+ * @template T @param {Deployment} queue @param {number} port @param {() => Promise<T>} start
+ */
+async function startWhileDatabaseBusy(queue, port, start) {
+	const lock = await queue.postgres.lockTable('migrations');
+	/** @type {Promise<T> | undefined} */
+	let started;
+	try {
+		started = start();
+		started.catch(() => undefined); // awaited below, after the lock is released
+		const url = queue.directWebhookUrl(port);
+		await waitUntil(
+			() =>
+				fetch(url, { method: 'POST', body: '{}' }).then(
+					(answer) => answer.text().then((text) => answer.ok && text.includes(STARTUP_ANSWER)),
+					() => false, // not listening yet
+				),
+			{ timeoutMs: 120_000, intervalMs: 20, what: `n8n on port ${port} answering while it starts` },
+		);
+		await sleep(WINDOW_HELD_MS);
+	} finally {
+		await lock.release();
+	}
+	return started;
+}
+
+/** The main SIGKILLed, and a new one started DOWN_MS later, its database busy. @param {Deployment} queue */
 async function killMainAndRestart(queue) {
 	queue.killMain();
 	await sleep(DOWN_MS);
-	await queue.restartMain();
+	await startWhileDatabaseBusy(queue, queue.mainPort, () => queue.restartMain());
 }
 
 /** @type {Fault[]} */
 const FAULTS = [
-	{ name: 'main-kill', inject: killMainAndRestart },
+	{
+		name: 'main-kill',
+		inject: killMainAndRestart,
+		restarts: (queue) => ({ process: 'main', port: queue.mainPort }),
+	},
 	{ name: 'redis-restart', inject: (queue) => queue.redis.restart(DOWN_MS) },
 	{ name: 'postgres-restart', inject: (queue) => queue.postgres.restart(DOWN_MS) },
 ];
@@ -71,10 +115,11 @@ function processorKill(processor) {
 	return {
 		name: 'webhook-processor-kill',
 		failover: true,
+		restarts: () => ({ process: processor.name, port: processor.port }),
 		async inject(queue) {
 			queue.killProcessor(processor);
 			await sleep(DOWN_MS);
-			await queue.restartProcessor(processor);
+			await startWhileDatabaseBusy(queue, processor.port, () => queue.restartProcessor(processor));
 		},
 	};
 }
@@ -122,9 +167,14 @@ function assertForgeriesRefused(forged, expected) {
 	);
 }
 
+/** Example (a)'s own answers all carry `received: true`. @param {unknown} answer */
+const refundWorkflowAnswered = (answer) =>
+	typeof answer === 'object' && answer !== null && 'received' in answer && answer.received === true;
+
 /**
- * Fails unless each of `deliveries` got a 2xx in the end, naming the first few that did not and
- * their last failure. @param {{ id: string, status: number | null, failures: string[] }[]} deliveries
+ * Fails unless each of `deliveries` got a 2xx in the end and every 2xx came from the workflow,
+ * naming the first few that did not, their last failure or their answer.
+ * @param {import('../../support/payment/paymentProvider').Delivery[]} deliveries
  * @param {string} what what they are, for the message ("deliveries", "purchase deliveries")
  */
 function assertAllDelivered(deliveries, what) {
@@ -133,6 +183,12 @@ function assertAllDelivered(deliveries, what) {
 		undelivered.slice(0, 3).map((d) => `${d.id}: ${d.failures.slice(-1)[0]}`),
 		[],
 		`${undelivered.length} ${what} never got a 2xx`,
+	);
+	const withoutRun = deliveries.filter((d) => d.withoutRun);
+	assert.deepEqual(
+		withoutRun.slice(0, 3).map((d) => `${d.id}: ${d.status} ${JSON.stringify(d.answer)}`),
+		[],
+		`${withoutRun.length} ${what} answered 2xx without a run of the workflow`,
 	);
 }
 
@@ -155,6 +211,7 @@ function stormOutcome(sandbox, storm, delivered, allRefundIds) {
 	return {
 		genuine,
 		all2xx: genuine.every((d) => d.status !== null),
+		withoutRun: genuine.filter((d) => d.withoutRun).length,
 		forged,
 		forgedLine: forgedSummary(forged),
 		applied: total('applied'),
@@ -162,6 +219,18 @@ function stormOutcome(sandbox, storm, delivered, allRefundIds) {
 		notOnce: storm.refundIds.filter((id) => ledger.get(id)?.applied !== 1),
 		strays: [...ledger].filter(([id, entry]) => entry.applied > 0 && !allRefundIds.has(id)),
 	};
+}
+
+/**
+ * Injects `fault`; when it restarts an n8n process, probes that process's start-up window, straight
+ * and through the front door, meanwhile (its STARTUP WINDOW line).
+ * @param {Deployment} queue @param {Fault} fault
+ */
+async function injectProbed(queue, fault) {
+	if (!fault.restarts) return fault.inject(queue);
+	const restarted = fault.restarts(queue);
+	const urls = { directUrl: queue.directWebhookUrl(restarted.port), doorUrl: queue.webhookUrl };
+	await probeStartupWindow(restarted.process, urls, () => fault.inject(queue));
 }
 
 /**
@@ -185,12 +254,13 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	let recoveredAt = 0;
 	const besides = alongside?.();
 	const delivered = await deliverAll(queue.webhookUrl, storm.events, {
+		ranWorkflow: refundWorkflowAnswered,
 		progress: (line) => console.log(`    ${line}`),
 		onDelivered: (done) => {
 			if (done !== FAULT_AFTER) return;
 			faultAt = Date.now();
 			console.log(`      ${fault.name} after ${done} deliveries`);
-			injected = fault.inject(queue).then(() => {
+			injected = injectProbed(queue, fault).then(() => {
 				backAt = Date.now();
 				console.log(`      ${fault.name}: back after ${((backAt - faultAt) / 1000).toFixed(1)} s`);
 			});
@@ -205,11 +275,11 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	const settled = await settledExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt, 'the round');
 	const failed = settled.count("status <> 'success'");
 	const outcome = stormOutcome(sandbox, storm, delivered, allRefundIds);
-	const { genuine, all2xx, forged, applied, repeats, notOnce, strays } = outcome;
+	const { genuine, all2xx, withoutRun, forged, applied, repeats, notOnce, strays } = outcome;
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
 	const recovered = recoveredAt > 0 ? ((recoveredAt - faultAt) / 1000).toFixed(1) : 'never';
 	console.log(
-		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${outcome.forgedLine}`,
+		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun} answered without a run, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${outcome.forgedLine}`,
 	);
 	assertForgeriesRefused(forged, ROUND.forged);
 	also?.assertHeld();
@@ -368,6 +438,7 @@ async function runTriggerRestartRounds(queue, sandbox, product, userId) {
 module.exports = {
 	FAULTS,
 	REFUND_WORKFLOW_ID,
+	refundWorkflowAnswered,
 	processorKill,
 	TRIGGER_WORKFLOW_ID,
 	assertAllDelivered,

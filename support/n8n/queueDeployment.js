@@ -1,10 +1,11 @@
 // @ts-check
 'use strict';
 /**
- * n8n in queue mode, as production runs it: PostgreSQL, Redis, the main taking webhooks, workers
- * running them; the package published to a local registry and `npm install`ed on every instance.
- * `useWebhookProcessors()` then moves production webhooks to `n8n webhook` processors behind
- * nginx. Shared by `npm run test:queue` and `npm run bench:queue`.
+ * n8n in queue mode, as production runs it: PostgreSQL, Redis, the main taking webhooks behind the
+ * front door (nginx gating `/webhook/` on the main's readiness, support/services/nginx.js),
+ * workers running them; the package published to a local registry and `npm install`ed on every
+ * instance. `useWebhookProcessors()` then moves production webhooks to `n8n webhook` processors
+ * behind the front door for processors. Shared by `npm run test:queue` and `npm run bench:queue`.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -151,8 +152,10 @@ async function startQueueDeployment({
 		stops.push(() => stopGroup(main));
 		const publishedWebhooks = [REFUND_WEBHOOK, ...extraWorkflows.flatMap((w) => w.webhook ?? [])];
 		await waitForWebhooks(mainPort, publishedWebhooks);
-		/** Where production webhooks are sent: the main, or nginx once processors take them. */
-		let webhookBase = `http://127.0.0.1:${mainPort}`;
+		const mainDoor = await startNginx(folder, { processors: [mainPort], name: 'nginx-main' });
+		stops.push(() => mainDoor.stop());
+		/** Where production webhooks are sent: the main's front door, or the processors' once they take them. */
+		let webhookBase = mainDoor.url;
 		/** @type {Awaited<ReturnType<typeof startNginx>> | undefined} */
 		let nginx;
 
@@ -212,10 +215,12 @@ async function startQueueDeployment({
 					w.webhook ? [`${webhookBase}/webhook/${w.webhook.path}`] : [],
 				);
 			},
-			/** The origin production webhooks are sent to: the main, or nginx in front of processors. */
+			/** The origin production webhooks are sent to: the front door of the main, or of the processors. */
 			get webhookBase() {
 				return webhookBase;
 			},
+			/** Example (a)'s production webhook on one n8n process itself, past the front door. @param {number} port */
+			directWebhookUrl: (port) => `http://127.0.0.1:${port}/webhook/${REFUND_WEBHOOK.path}`,
 			mainPort,
 			mainLog,
 			/** SIGKILL the main and its task runner, as a lost node or the OOM killer would. */
@@ -231,8 +236,8 @@ async function startQueueDeployment({
 			 * n8n's scaling set-up for webhooks: the main stopped and started again with
 			 * N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, `count` webhook processors (`n8n webhook`, the
 			 * package installed on each from the registry) serving the published webhooks, and nginx
-			 * balancing them round-robin (`processors`, `nginx`); production webhooks are sent to
-			 * nginx from then on.
+			 * balancing them round-robin through one gate each (`processors`, `nginx`); production
+			 * webhooks are sent to that front door from then on.
 			 * @param {number} count
 			 */
 			async useWebhookProcessors(count) {

@@ -10,6 +10,8 @@
  */
 const { sleep } = require('../services/processes');
 
+/** What n8n answers, with a 200, to every request while it starts (dist/abstract-server.js). */
+const STARTUP_ANSWER = 'n8n is starting up. Please wait';
 /** Pause between one probe's answer and the next probe. */
 const PROBE_INTERVAL_MS = 2;
 
@@ -96,4 +98,4 @@ async function probeStartupWindow(processName, { directUrl, doorUrl }, during) {
 	return { result, direct: directCounts, door: doorCounts };
 }
 
-module.exports = { probeStartupWindow, startProber };
+module.exports = { STARTUP_ANSWER, probeStartupWindow, startProber };

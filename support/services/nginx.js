@@ -131,7 +131,9 @@ function webhookProxyLines({ processors, listen, gates = [], gate = true, rateLi
 			...gatedServerLines({ listen, upstream: 'n8n', rateLimit, nextUpstream: 'off' }),
 		];
 	if (gates.length !== processors.length)
-		throw new Error(`${processors.length} webhook processors need as many gate ports, not ${gates.length}`);
+		throw new Error(
+			`${processors.length} webhook processors need as many gate ports, not ${gates.length}`,
+		);
 	return [
 		...limit,
 		// max_fails=0: a gate that answered 503 is asked again at the next request, not set aside.

@@ -195,6 +195,37 @@ async function startPostgres(folder) {
 				.split('\n')
 				.filter((line) => line !== '');
 		},
+		/**
+		 * Holds an ACCESS EXCLUSIVE lock on `table` in a psql session of its own, as a long
+		 * migration does, until `release()`; resolves once the lock is held.
+		 * @param {string} table
+		 */
+		async lockTable(table) {
+			const args = [...session, '-d', DATABASE.name, '-At', '-v', 'ON_ERROR_STOP=1'];
+			const psql = track(spawn('psql', args, { ...withPassword, stdio: ['pipe', 'pipe', 'pipe'] }));
+			let output = '';
+			psql.stdout?.on('data', (chunk) => (output += chunk));
+			psql.stderr?.on('data', (chunk) => (output += chunk));
+			psql.stdin?.write(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE; SELECT 'locked';\n`);
+			await waitUntil(() => output.includes('locked'), {
+				timeoutMs: 30_000,
+				intervalMs: 20,
+				child: psql,
+				what: `a lock on ${table}`,
+				detail: () => output,
+			});
+			return {
+				async release() {
+					psql.stdin?.end('COMMIT;\n');
+					await waitUntil(() => psql.exitCode !== null || psql.signalCode !== null, {
+						timeoutMs: 10_000,
+						intervalMs: 20,
+						what: `psql committing its lock on ${table}`,
+						detail: () => output,
+					});
+				},
+			};
+		},
 	});
 }
 
