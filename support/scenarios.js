@@ -132,7 +132,7 @@ const SCENARIOS = [
 	'package.scenarios | unit | each scenario named once, in its layer',
 	// tooling
 	'tooling.demoCommands | unit | the demo commands',
-	"tooling.docsNginx | unit | docs/queue-mode.md's nginx configuration",
+	"tooling.docsNginx | unit | docs/front-door.md's nginx configuration",
 	'tooling.heartbeat | unit | the install heartbeat',
 	'tooling.waitUntil | unit | waitUntil',
 	'tooling.sendWebhook | package | npm run send:webhook',
