@@ -155,7 +155,7 @@ async function main() {
 		const refundIds = new Set(storm.refundIds);
 		for (const fault of FAULTS)
 			await check(
-				`${scenario('e2e.queueFaults')}: ${fault.name}, landing mid-round; every delivery 2xx`,
+				`${scenario('e2e.queueFaults')}: ${fault.name}, landing mid-round; through the front door, every delivery 2xx from a run of the workflow`,
 				() => runFaultRound(queue, sandbox, product, fault, refundIds),
 			);
 		await check(

@@ -40,9 +40,10 @@ const RETRY_AFTER_SECONDS = 5;
  * Retry-After otherwise, n8n down or starting. While n8n starts, it answers every request `200 n8n
  * is starting up` without running anything (docs/n8n-startup-200.md): a provider never retries a
  * 2xx, so a delivery must not reach n8n before it is ready.
- * @param {{ listen: string, upstream: string, rateLimit?: { perSecond: number, burst: number }, nextUpstream: string }} options
+ * A gate behind the public server (`behindDoor`) passes on the client address that server set.
+ * @param {{ listen: string, upstream: string, rateLimit?: { perSecond: number, burst: number }, behindDoor?: boolean }} options
  */
-function gatedServerLines({ listen, upstream, rateLimit, nextUpstream }) {
+function gatedServerLines({ listen, upstream, rateLimit, behindDoor = false }) {
 	return [
 		'server {',
 		`    listen ${listen};`,
@@ -52,8 +53,9 @@ function gatedServerLines({ listen, upstream, rateLimit, nextUpstream }) {
 		`        auth_request ${READINESS_LOCATION};`,
 		// auth_request turns the readiness check's 503 (or a refused connection) into a 500.
 		`        error_page 500 = ${NOT_READY_LOCATION};`,
-		...proxyLines(upstream),
-		`        proxy_next_upstream ${nextUpstream};`,
+		...proxyLines(upstream, behindDoor ? '$http_x_forwarded_for' : undefined),
+		// A request that reached n8n is never sent again: n8n may have run it.
+		'        proxy_next_upstream off;',
 		'    }',
 		`    location = ${READINESS_LOCATION} {`,
 		'        internal;',
@@ -72,13 +74,16 @@ function gatedServerLines({ listen, upstream, rateLimit, nextUpstream }) {
 	];
 }
 
-/** How a location passes a request to `upstream`. @param {string} upstream */
-const proxyLines = (upstream) => [
+/**
+ * How a location passes a request to `upstream`.
+ * @param {string} upstream @param {string} [forwardedFor] the X-Forwarded-For it sends
+ */
+const proxyLines = (upstream, forwardedFor = '$proxy_add_x_forwarded_for') => [
 	`        proxy_pass http://${upstream};`,
 	'        proxy_http_version 1.1;',
 	'        proxy_set_header Connection "";',
 	'        proxy_set_header Host $host;',
-	'        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+	`        proxy_set_header X-Forwarded-For ${forwardedFor};`,
 ];
 
 /** An upstream block. @param {string} name @param {number[]} ports @param {string} [serverOptions] */
@@ -127,8 +132,7 @@ function webhookProxyLines({ processors, listen, gates = [], gate = true, rateLi
 		return [
 			...limit,
 			...upstreamLines('n8n', processors),
-			// A request that reached n8n is never sent again: n8n may have run it.
-			...gatedServerLines({ listen, upstream: 'n8n', rateLimit, nextUpstream: 'off' }),
+			...gatedServerLines({ listen, upstream: 'n8n', rateLimit }),
 		];
 	if (gates.length !== processors.length)
 		throw new Error(
@@ -155,7 +159,7 @@ function webhookProxyLines({ processors, listen, gates = [], gate = true, rateLi
 			...gatedServerLines({
 				listen: `127.0.0.1:${gates[i]}`,
 				upstream: `n8n_webhook_${i + 1}`,
-				nextUpstream: 'off',
+				behindDoor: true,
 			}),
 		]),
 	];
