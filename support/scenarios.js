@@ -77,6 +77,7 @@ const SCENARIOS = [
 	'paymentWebhook.unusableSecrets | unit | signing secrets the node cannot use',
 	'paymentWebhook.items | unit | payment event items',
 	'paymentWebhook.amounts | unit | amounts in major units',
+	'paymentWebhook.refundFields | unit | a refund item names its refund, the refunded total and what was paid, or says it cannot',
 	"paymentWebhook.eventsParameter | unit | each provider's Events parameter",
 	'paymentWebhook.webhook | unit | Payment Webhook Trigger: webhook()',
 	'paymentWebhook.refusalLog | unit | refusal log',

@@ -1,7 +1,8 @@
 /**
  * What an accepted payment webhook delivery becomes: one item whose fields are the same for every
  * provider (kind, transaction ID shared by a purchase and its refund, amount, currency, user ID,
- * metadata), plus the event as the provider sent it. Pure functions over the parsed body; what
+ * metadata; a refund's ID, the refunded total and what was paid), plus the event as the provider
+ * sent it. Pure functions over the parsed body; what
  * each provider's events say comes from its module (providers/), through the registry.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -25,14 +26,20 @@ export const DEFAULT_USER_ID_METADATA_KEY = 'user_id';
  */
 export type RefundReason = 'refund' | 'chargeback';
 
-/** The fields of the item, in order; `missing` names those an event lacks. */
+/**
+ * The fields of the item, in order; `missing` names those an event lacks (a refund's own fields
+ * only on a refund, which alone has them).
+ */
 export const ITEM_FIELDS = [
 	'eventId',
 	'signedAt',
 	'refundType',
+	'refundId',
 	'transactionId',
 	'amount',
 	'amountMinor',
+	'refundedTotalMinor',
+	'paidMinor',
 	'currency',
 	'userId',
 	'metadata',
@@ -46,14 +53,29 @@ export interface PaymentEventItem extends IDataObject {
 	kind: PaymentKind;
 	refundType: RefundType | null;
 	refundReason: RefundReason | null;
+	/** A refund item's only (RefundFields). */
+	refundId?: string | null;
 	transactionId: string | null;
 	amount: string | null;
 	amountMinor: number | null;
+	refundedTotalMinor?: number | null;
+	paidMinor?: number | null;
 	currency: string | null;
 	userId: string | null;
 	metadata: IDataObject | null;
 	missing: string[];
 	event: IDataObject;
+}
+
+/**
+ * What only a refund item carries, so that a workflow can add partial refunds up: the provider's
+ * ID for this refund (count each once, whatever the redeliveries), the total refunded so far and
+ * what the purchase paid, each where the event states it (null, and named in `missing`, where not).
+ */
+export interface RefundFields {
+	refundId: string | null;
+	refundedTotalMinor: number | null;
+	paidMinor: number | null;
 }
 
 /** The event type the signed body names; null when it names none (no header stands in). */
@@ -101,6 +123,14 @@ export function paymentEventItem(
 	const amountMinor = fields.amountMinor ?? null;
 	const currency = fields.currency ?? null;
 	const chargeback = kind === 'refund' && fields.chargeback === true;
+	const own: RefundFields | null =
+		kind === 'refund'
+			? {
+					refundId: fields.refundId ?? null,
+					refundedTotalMinor: fields.refundedTotalMinor ?? null,
+					paidMinor: fields.paidMinor ?? null,
+				}
+			: null;
 	const item: PaymentEventItem = {
 		provider: provider.id,
 		eventType,
@@ -109,9 +139,11 @@ export function paymentEventItem(
 		kind,
 		refundType: chargeback ? 'full' : kind === 'refund' ? (fields.refundType ?? null) : null,
 		refundReason: kind === 'refund' ? (chargeback ? 'chargeback' : 'refund') : null,
+		...(own && { refundId: own.refundId }),
 		transactionId: fields.transactionId ?? null,
 		amount: amountMinor !== null && currency !== null ? majorUnits(amountMinor, currency) : null,
 		amountMinor,
+		...(own && { refundedTotalMinor: own.refundedTotalMinor, paidMinor: own.paidMinor }),
 		currency,
 		userId,
 		metadata: metadata as IDataObject | null,

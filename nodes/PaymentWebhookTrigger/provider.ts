@@ -112,6 +112,15 @@ export interface EventFields {
 	chargeback?: boolean;
 	transactionId?: string | null;
 	amountMinor?: number | null;
+	/**
+	 * The provider's ID for this refund (not the event's, not the purchase's): the same on every
+	 * delivery of it, another for the next refund of the same purchase. Null where none is sent.
+	 */
+	refundId?: string | null;
+	/** The total refunded of the purchase so far, this refund included, where the event states it. */
+	refundedTotalMinor?: number | null;
+	/** What the purchase paid, where the refund event states it (on the basis `refundedTotalMinor` has). */
+	paidMinor?: number | null;
 	currency?: string | null;
 	/** A user ID the event carries apart from metadata, that only the brand's server sets. */
 	userId?: string | null;

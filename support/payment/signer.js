@@ -40,8 +40,10 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  */
 
 /**
- * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean }} SampleFields
- * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its metadata)
+ * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean, refundKey?: string }} SampleFields
+ * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its metadata);
+ * `refundKey`: what a refund's own ID is made of, where the provider sends one (the transaction ID
+ * unless given): two refunds of one purchase give two keys
  */
 
 /**
@@ -114,6 +116,7 @@ function sampleDefaults(kind, fields) {
 		currency,
 		partial,
 		refundedMinor: partial ? Math.floor(amountMinor * 0.4) : amountMinor,
+		refundKey: fields.refundKey ?? transactionId,
 		eventId: fields.eventId ?? `evt_${kind}_${transactionId}`,
 		created: 1_764_000_000,
 	};

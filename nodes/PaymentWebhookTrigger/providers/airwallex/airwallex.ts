@@ -7,7 +7,8 @@
  * The transaction ID a purchase and its refund share is the PaymentIntent ID (`int_…`):
  * `payment_intent.succeeded`'s `id`, `refund.settled`'s and `payment_dispute.lost`'s
  * `payment_intent_id`. A refund does not say whether it returns the whole payment, so its
- * `refundType` is null; a lost dispute is a chargeback, a full reversal.
+ * `refundType` is null; a lost dispute is a chargeback, a full reversal. A refund's `id`
+ * (`rfd_…`) names it; it states neither the refunded total so far nor what the payment took.
  */
 import {
 	checkAge,
@@ -90,7 +91,13 @@ export const airwallex: PaymentProvider<'airwallex'> = {
 			description:
 				'A refund was settled to the shopper (refundType null: full or partial is not sent)',
 			fields: (body) =>
-				read(body, (refund) => ({ transactionId: textAt(refund.payment_intent_id) })),
+				read(body, (refund) => ({
+					refundId: textAt(refund.id),
+					transactionId: textAt(refund.payment_intent_id),
+					// The refund states its own amount only: no total so far, nor what was paid.
+					refundedTotalMinor: null,
+					paidMinor: null,
+				})),
 		},
 		'payment_dispute.lost': {
 			kind: 'refund',
@@ -98,6 +105,7 @@ export const airwallex: PaymentProvider<'airwallex'> = {
 			fields: (body) =>
 				read(body, (dispute) => ({
 					chargeback: true,
+					refundId: textAt(dispute.id),
 					transactionId: textAt(dispute.payment_intent_id),
 				})),
 		},

@@ -51,8 +51,8 @@ module.exports = {
 					name: 'refund.settled',
 					data: {
 						object: {
-							id: `rfd_${transactionId}`,
-							request_id: `req_refund_${transactionId}`,
+							id: `rfd_${fields.refundKey}`,
+							request_id: `req_refund_${fields.refundKey}`,
 							payment_intent_id: transactionId,
 							amount: majorUnits(refundedMinor, currency),
 							currency,

@@ -163,10 +163,16 @@ export function purchaseFields(body: JsonObject): EventFields {
 /** `refund_fee` is the order's refunded total so far: full when it reaches `total_amount`. */
 export function refundFields(body: JsonObject): EventFields {
 	const refunded = fenOf(body.refund_fee);
+	const total = fenOf(body.total_amount);
 	return {
-		refundType: refundTypeOf(refunded, fenOf(body.total_amount)),
+		refundType: refundTypeOf(refunded, total),
+		// `out_biz_no`: the refund request's number (the refund's `out_request_no`), which names
+		// each refund of the trade; Alipay sends no refund ID of its own.
+		refundId: textAt(body.out_biz_no),
 		transactionId: textAt(body.out_trade_no),
 		amountMinor: refunded,
+		refundedTotalMinor: refunded,
+		paidMinor: total,
 		currency: CURRENCY,
 		userId: passbackOf(body),
 	};

@@ -61,7 +61,7 @@ module.exports = {
 					trade_status: partial ? 'TRADE_SUCCESS' : 'TRADE_CLOSED',
 					notify_time: '2026-11-25 10:00:01',
 					gmt_refund: '2026-11-25 10:00:00.123',
-					out_biz_no: `refund_${transactionId}`,
+					out_biz_no: `refund_${fields.refundKey}`,
 					refund_fee: yuan(refundedMinor),
 				};
 	},

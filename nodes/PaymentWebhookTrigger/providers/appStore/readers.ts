@@ -61,11 +61,37 @@ export function refundFields(body: JsonObject): EventFields | null {
 	const transaction = transactionOf(body);
 	if (transaction === null) return null;
 	const price = minorAt(transaction.price);
-	if (transaction.revocationType !== 'REFUND_PRORATED') {
-		return { refundType: 'full', ...transactionFields(transaction, price) };
-	}
+	const fields =
+		transaction.revocationType !== 'REFUND_PRORATED'
+			? { refundType: 'full' as const, ...transactionFields(transaction, price) }
+			: {
+					refundType: 'partial' as const,
+					...transactionFields(transaction, proratedShare(transaction, price)),
+				};
+	return { ...fields, ...revocationFields(price, fields) };
+}
+
+/** The refunded share of the price (`revocationPercentage`), in milli-units; null when unsent. */
+function proratedShare(transaction: JsonObject, price: number | null): number | null {
 	const percentage = minorAt(transaction.revocationPercentage);
-	const refunded =
-		price === null || percentage === null ? null : (price * percentage) / WHOLE_IN_MILLI_PERCENT;
-	return { refundType: 'partial', ...transactionFields(transaction, refunded) };
+	return price === null || percentage === null
+		? null
+		: (price * percentage) / WHOLE_IN_MILLI_PERCENT;
+}
+
+/**
+ * What a REFUND says of its refund. Apple gives a refund no ID (the transaction ID is the
+ * purchase's, `notificationUUID` the notification's): `refundId` is null. The revocation is the
+ * transaction's own state, one per transaction, so the amount it returns is also the refunded
+ * total so far; `paidMinor` is the transaction's price.
+ */
+function revocationFields(
+	price: number | null,
+	{ amountMinor = null, currency = null }: EventFields,
+): EventFields {
+	return {
+		refundId: null,
+		refundedTotalMinor: amountMinor,
+		paidMinor: price === null || currency === null ? null : minorFromMilli(price, currency),
+	};
 }

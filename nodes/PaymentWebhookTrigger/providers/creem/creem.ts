@@ -53,8 +53,12 @@ const EVENTS = {
 			return {
 				counts: refund.status !== 'failed' && refund.status !== 'canceled',
 				refundType: refundTypeOf(refunded, charged),
+				refundId: textAt(refund.id),
 				transactionId: idAt(refund.order) ?? idAt(transaction?.order),
 				amountMinor: refunded,
+				// `refund_amount` is this refund's; nothing states the refunded total so far.
+				refundedTotalMinor: null,
+				paidMinor: charged,
 				currency: currencyAt(refund.refund_currency),
 				metadata: objectAt(objectAt(refund.checkout)?.metadata),
 				moreMetadata: [objectAt(objectAt(refund.subscription)?.metadata)],

@@ -31,7 +31,7 @@ module.exports = {
 						metadata: { user_id: userId },
 					}
 				: {
-						id: `ref_${transactionId}`,
+						id: `ref_${fields.refundKey}`,
 						object: 'refund',
 						status: 'succeeded',
 						refund_amount: fields.refundedMinor,

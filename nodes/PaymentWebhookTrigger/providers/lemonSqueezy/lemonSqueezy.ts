@@ -3,7 +3,8 @@
  * secret; no timestamp is signed.
  *
  * The transaction ID a purchase and its refund share is the order ID (`order_created` /
- * `order_refunded`, `data.id`).
+ * `order_refunded`, `data.id`). A refund's order states the refunded total so far
+ * (`refunded_amount`) and the order's `total`, both with tax; it names no refund ID.
  */
 import { verifyBodyHex } from '../../hmac';
 import { currencyAt, minorAt, refundTypeByStatus } from '../../money';
@@ -55,7 +56,11 @@ const EVENTS = {
 					order.refunded === true
 						? 'full'
 						: refundTypeByStatus(order.status, 'refunded', 'partial_refund'),
+				// The order names no refund: only its running total and its total.
+				refundId: null,
 				amountMinor: minorAt(order.refunded_amount),
+				refundedTotalMinor: minorAt(order.refunded_amount),
+				paidMinor: minorAt(order.total),
 			})),
 	},
 } satisfies EventReaders<string>;

@@ -39,8 +39,13 @@ function adjustmentFields(body: JsonObject): EventFields | null {
 			(data.action === 'refund' || data.action === 'chargeback') && data.status === 'approved',
 		chargeback: data.action === 'chargeback',
 		refundType: data.type === 'full' || data.type === 'partial' ? data.type : null,
+		// The adjustment's own `adj_…` ID, the same in adjustment.created and .updated. Its totals
+		// are this adjustment's only: no running total, nor what the transaction paid.
+		refundId: textAt(data.id),
 		transactionId: textAt(data.transaction_id),
 		amountMinor: minorAt(totals?.total),
+		refundedTotalMinor: null,
+		paidMinor: null,
 		currency: currencyAt(data.currency_code) ?? currencyAt(totals?.currency_code),
 		metadata: objectAt(data.custom_data),
 	};

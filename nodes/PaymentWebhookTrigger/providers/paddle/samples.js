@@ -11,6 +11,7 @@ module.exports = {
 	sampleEvent(kind, fields) {
 		const { transactionId, userId, amountMinor, currency, partial, refundedMinor, eventId } =
 			fields;
+		const { refundKey } = fields;
 		return kind === 'purchase'
 			? {
 					event_id: eventId,
@@ -35,7 +36,7 @@ module.exports = {
 					occurred_at: '2026-11-24T00:00:00.000Z',
 					notification_id: `ntf_${eventId}`,
 					data: {
-						id: `adj_${transactionId}`,
+						id: `adj_${refundKey}`,
 						action: 'refund',
 						type: partial ? 'partial' : 'full',
 						status: 'approved',
@@ -43,6 +44,7 @@ module.exports = {
 						currency_code: currency,
 						items: [
 							{
+								id: `adjitm_${refundKey}`,
 								item_id: `txnitm_${transactionId}`,
 								type: partial ? 'partial' : 'full',
 								amount: String(refundedMinor),

@@ -47,6 +47,16 @@ function readOrder(
 	};
 }
 
+/**
+ * The order's refunded total so far, tax included, as `total_amount` includes it: Polar keeps the
+ * refunded amount before tax (`refunded_amount`) and its tax (`refunded_tax_amount`) apart.
+ */
+function refundedWithTax(order: JsonObject): number | null {
+	const refunded = minorAt(order.refunded_amount);
+	const tax = minorAt(order.refunded_tax_amount);
+	return refunded === null || tax === null ? null : refunded + tax;
+}
+
 /** Polar's order events as the metadata holds the user ID (Standard Webhooks reads them so). */
 export const ORDER_EVENTS = {
 	'order.paid': {
@@ -63,7 +73,11 @@ export const ORDER_EVENTS = {
 		fields: (body) =>
 			readOrder(body, (order) => ({
 				refundType: refundTypeByStatus(order.status, 'refunded', 'partially_refunded'),
+				// The order names no refund (Polar's refund.* events do; they are not read here).
+				refundId: null,
 				amountMinor: minorAt(order.refunded_amount),
+				refundedTotalMinor: refundedWithTax(order),
+				paidMinor: minorAt(order.total_amount),
 			})),
 	},
 } satisfies EventReaders<string>;

@@ -10,6 +10,10 @@
  * The user ID is in the metadata, which only the brand sets; a Checkout Session's
  * `client_reference_id`, which a Payment Link's URL lets a buyer set, only when the metadata has
  * none.
+ *
+ * A refund's own fields: `refund.created` names the refund (`re_…`), `charge.refunded` states the
+ * running total (`amount_refunded`) and what the charge took, and a lost dispute is named by its
+ * `dp_…` ID.
  */
 import { verifyTimestampedHex, type TimestampedHexScheme } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf, type RefundType } from '../../money';
@@ -115,8 +119,13 @@ const EVENTS = {
 				const refunded = minorAt(charge.amount_refunded);
 				return {
 					refundType: chargeRefundType(charge, refunded),
+					// The charge names no refund of its own: since API version 2022-11-15 its
+					// `refunds` list is sent only expanded, and it does not say which is this one.
+					refundId: null,
 					transactionId: idAt(charge.payment_intent),
 					amountMinor: refunded,
+					refundedTotalMinor: refunded,
+					paidMinor: chargedOf(charge),
 				};
 			}),
 	},
@@ -133,8 +142,11 @@ const EVENTS = {
 						charge === null
 							? null
 							: refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
+					refundId: idAt(refund.id),
 					transactionId: idAt(refund.payment_intent),
 					amountMinor: minorAt(refund.amount),
+					refundedTotalMinor: charge === null ? null : minorAt(charge.amount_refunded),
+					paidMinor: charge === null ? null : chargedOf(charge),
 				};
 			}),
 	},
@@ -148,6 +160,7 @@ const EVENTS = {
 			read(body, (dispute) => ({
 				counts: dispute.status === 'lost',
 				chargeback: true,
+				refundId: idAt(dispute.id),
 				transactionId: idAt(dispute.payment_intent),
 				amountMinor: minorAt(dispute.amount),
 			})),

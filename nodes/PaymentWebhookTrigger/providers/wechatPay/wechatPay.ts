@@ -193,11 +193,17 @@ export function refundFields(body: JsonObject): EventFields | null {
 	if (refund === null) return null;
 	const amount = objectAt(refund.amount);
 	const refunded = minorAt(amount?.refund);
+	const total = minorAt(amount?.total);
 	return {
 		counts: refund.refund_status === 'SUCCESS',
-		refundType: refundTypeOf(refunded, minorAt(amount?.total)),
+		refundType: refundTypeOf(refunded, total),
+		// WeChat Pay's refund ID (微信支付退款单号); `amount.refund` is this refund's, the order's
+		// `amount.total` what it paid. No refunded total so far is sent.
+		refundId: textAt(refund.refund_id),
 		transactionId: textAt(refund.out_trade_no),
 		amountMinor: refunded,
+		refundedTotalMinor: null,
+		paidMinor: total,
 		currency: currencyAt(amount?.currency) ?? DEFAULT_CURRENCY,
 	};
 }
