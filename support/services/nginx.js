@@ -114,19 +114,23 @@ function webhookProxyLines({ processors, listen, gates = [], gate = true, rateLi
 				'limit_req_status 429;',
 			]
 		: [];
+	/** The public server, passing `/webhook/` to an upstream of several. @param {string} upstream @param {string} nextUpstream */
+	const balancingServer = (upstream, nextUpstream) => [
+		'server {',
+		`    listen ${listen};`,
+		'    client_max_body_size 16m;',
+		'    location /webhook/ {',
+		...(rateLimit ? [`        limit_req zone=webhooks burst=${rateLimit.burst} nodelay;`] : []),
+		...proxyLines(upstream),
+		`        proxy_next_upstream ${nextUpstream};`,
+		'    }',
+		'}',
+	];
 	if (!gate)
 		return [
 			...limit,
 			...upstreamLines('n8n_webhooks', processors),
-			'server {',
-			`    listen ${listen};`,
-			'    client_max_body_size 16m;',
-			'    location /webhook/ {',
-			...(rateLimit ? [`        limit_req zone=webhooks burst=${rateLimit.burst} nodelay;`] : []),
-			...proxyLines('n8n_webhooks'),
-			'        proxy_next_upstream error timeout;',
-			'    }',
-			'}',
+			...balancingServer('n8n_webhooks', 'error timeout'),
 		];
 	if (processors.length === 1)
 		return [
@@ -142,18 +146,10 @@ function webhookProxyLines({ processors, listen, gates = [], gate = true, rateLi
 		...limit,
 		// max_fails=0: a gate that answered 503 is asked again at the next request, not set aside.
 		...upstreamLines('n8n_webhook_gates', gates, ' max_fails=0'),
-		'server {',
-		`    listen ${listen};`,
-		'    client_max_body_size 16m;',
-		'    location /webhook/ {',
-		...(rateLimit ? [`        limit_req zone=webhooks burst=${rateLimit.burst} nodelay;`] : []),
-		...proxyLines('n8n_webhook_gates'),
 		// A 503 sends the delivery to the next gate: a gate's own (its processor down or starting)
 		// passed nothing to n8n, and n8n's ("Database is not ready") ran nothing. Any other answer,
 		// a refused connection or a processor dying mid-request included, goes back to the sender.
-		'        proxy_next_upstream http_503 non_idempotent;',
-		'    }',
-		'}',
+		...balancingServer('n8n_webhook_gates', 'http_503 non_idempotent'),
 		...processors.flatMap((port, i) => [
 			...upstreamLines(`n8n_webhook_${i + 1}`, [port]),
 			...gatedServerLines({
