@@ -15,7 +15,10 @@ const { sleep } = require('../support/services/processes');
 
 /**
  * POSTs one delivery through `agent` and resolves with the status and the time to the answer's end.
- * A failed request resolves with status 0.
+ * A failed request resolves with status 0, but for one that met a kept-alive socket the server
+ * had just closed as idle (n8n closes them after 5 s, while a block waits for n8n to go quiet):
+ * the server read none of it, and it is sent again, as Node's http documentation advises
+ * (`request.reusedSocket`).
  * @param {http.Agent} agent @param {string} url @param {Delivery} delivery @returns {Promise<Answer>}
  */
 function post(agent, url, { body, headers }) {
@@ -38,7 +41,11 @@ function post(agent, url, { body, headers }) {
 			},
 		);
 		request.setTimeout(120_000, () => request.destroy(new Error('timeout')));
-		request.once('error', () => answer(0));
+		request.once('error', (/** @type {NodeJS.ErrnoException} */ error) => {
+			if (request.reusedSocket && error.code === 'ECONNRESET')
+				post(agent, url, { body, headers }).then(resolve);
+			else answer(0);
+		});
 		request.end(body);
 	});
 }

@@ -26,15 +26,25 @@
  * process tree: main and task runner) read before each block and after n8n has gone quiet again.
  * Then the flood with valid deliveries: forged deliveries to (a) version 2 at full rate while
  * BENCH_FLOOD_VALID valid ones go to the same trigger (paced, BENCH_FLOOD_VALID_PER_SECOND, at
- * most 5 in flight), the flood lasting until the last valid one is answered; and the same through
- * nginx with `limit_req` (support/services/nginx.js), the forged deliveries from 127.0.0.3 and the valid
+ * most 5 in flight), the flood lasting until the last valid one is answered.
+ * Then what the front door's gate costs (support/services/nginx.js: `auth_request` on n8n's
+ * `/healthz/readiness`, one subrequest per delivery): the same n8n behind two nginx at once, the
+ * gated front door and the same configuration without the gate (`gate: false`); in each round a
+ * block of forged and a block of accepted deliveries to (a) version 2 through each (the order
+ * reversed every other round); per block the latency p50 and p99, deliveries per second (to the
+ * last answer), n8n's CPU per delivery (until it is quiet again) and nginx's (master and worker,
+ * to the nanosecond); the ratios gated / ungated taken round by round.
+ * Last, the gated front door with `limit_req`, the forged deliveries from 127.0.0.3 and the valid
  * ones from 127.0.0.2, first the forged deliveries alone, then with the valid ones.
  *
  * Environment: BENCH_FLOOD_FORGED (default 300 forged deliveries per receiver and engine,
  * split over the rounds), BENCH_FLOOD_ROUNDS (3), BENCH_FLOOD_IN_FLIGHT (20), BENCH_FLOOD_ACCEPTED
  * (150 accepted deliveries per receiver and engine, split over the rounds), BENCH_FLOOD_VALID
- * (100), BENCH_FLOOD_VALID_PER_SECOND (10), BENCH_FLOOD_RATE_LIMIT (nginx's `perSecond,burst`,
- * default 20,40), BENCH_FLOOD_ENGINES (default "vm,lazy,legacy").
+ * (100), BENCH_FLOOD_VALID_PER_SECOND (10), BENCH_FLOOD_GATE (300 forged and 300 accepted
+ * deliveries through each of the gated and ungated front doors per engine, split over the rounds),
+ * BENCH_FLOOD_RATE_LIMIT (nginx's `perSecond,burst`, default 20,40), BENCH_FLOOD_ENGINES (default
+ * "vm,lazy,legacy"). A small run for trying changes: BENCH_FLOOD_ENGINES=lazy
+ * BENCH_FLOOD_FORGED=60 BENCH_FLOOD_ACCEPTED=30 BENCH_FLOOD_VALID=20 BENCH_FLOOD_GATE=60.
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -57,8 +67,8 @@ const { expectStatuses, send, statusCounts } = require('./deliveries');
 const floodWorkflows = require('./floodWorkflows');
 const { benchSettings } = require('./settings');
 
-const { freePort, processTreeCpuSeconds, sleep, stopProcess } = processes;
-const { fmt, median, medianAndRange, percentile, ratioLine, rounds } = statistics;
+const { freePort, processTreeCpuSeconds, processTreeRunSeconds, sleep, stopProcess } = processes;
+const { fmt, median, medianAndRange, percentile, ratioLine, roundRatios, rounds } = statistics;
 const { benchCredentials, benchWorkflows, registeredStripeEndpoint } = floodWorkflows;
 const { forgedPurchase, signedPurchase } = floodWorkflows;
 
@@ -69,10 +79,11 @@ const SETTINGS = benchSettings('BENCH_FLOOD_', {
 	ACCEPTED: 150,
 	VALID: 100,
 	VALID_PER_SECOND: 10,
+	GATE: 300,
 	RATE_LIMIT: [DEFAULT_RATE_LIMIT.perSecond, DEFAULT_RATE_LIMIT.burst],
 	ENGINES: ['vm', 'lazy', 'legacy'],
 });
-const { FORGED, ROUNDS, IN_FLIGHT, ACCEPTED, VALID, VALID_PER_SECOND } = SETTINGS;
+const { FORGED, ROUNDS, IN_FLIGHT, ACCEPTED, VALID, VALID_PER_SECOND, GATE } = SETTINGS;
 const VALID_IN_FLIGHT = 5;
 const RATE_LIMIT = { perSecond: SETTINGS.RATE_LIMIT[0], burst: SETTINGS.RATE_LIMIT[1] };
 /** Deliveries of each kind to each receiver before the measured rounds (first runs, JIT). */
@@ -125,9 +136,87 @@ async function quiet(pid) {
  */
 
 /**
- * @typedef {{ engine: Engine, forged: Record<string, number[]>, accepted: Record<string, number[]>, flood: Flood, nginxAlone: { sent: number, limited: number, cpuMs: number }, nginxFlood: Flood }} EngineResult
+ * One block's figures through a front door: latency p50 and p99 in ms, deliveries answered per
+ * second, n8n's and nginx's CPU ms per delivery.
+ * @typedef {{ p50: number, p99: number, perSecond: number, cpuMs: number, nginxCpuMs: number }} DoorBlock
+ * @typedef {'gated' | 'ungated'} Door
+ * @typedef {Record<Door, Record<'forged' | 'accepted', DoorBlock[]>>} GateCost one block per round
+ */
+
+/**
+ * @typedef {{ engine: Engine, forged: Record<string, number[]>, accepted: Record<string, number[]>, flood: Flood, gate: GateCost, nginxAlone: { sent: number, limited: number, cpuMs: number }, nginxFlood: Flood }} EngineResult
  *   forged and accepted: CPU ms per delivery, one value per round, by receiver key
  */
+
+/** The figures of a DoorBlock, as printed: name, key, decimals. */
+const DOOR_FIGURES = /** @type {const} */ ([
+	['latency p50 ms', 'p50', 1],
+	['latency p99 ms', 'p99', 1],
+	['deliveries/s', 'perSecond', 0],
+	['n8n CPU ms per delivery', 'cpuMs', 2],
+	['nginx CPU ms per delivery', 'nginxCpuMs', 3],
+]);
+
+/**
+ * What the gate costs (step 4 of an engine): nginx twice in front of n8n's `port`, the gated front
+ * door and the same configuration without the gate; a warm-up through each, then ROUNDS rounds of a
+ * block of each kind through each door, the doors' order reversed every other round.
+ * @template {{ name: string }} K
+ * @param {(kind: K, count: number, what: string, door: { url: string, pid: number }) => Promise<DoorBlock>} block
+ * @param {K[]} kinds the forged deliveries and the accepted ones
+ * @param {{ work: string, port: number, engine: Engine }} setup
+ * @returns {Promise<GateCost>}
+ */
+async function gateCost(block, kinds, { work, port, engine }) {
+	/** @type {Door[]} */
+	const doors = ['gated', 'ungated'];
+	/** @type {{ url: string, pid: number, stop: () => Promise<void> }[]} */
+	const nginx = [];
+	try {
+		for (const door of doors)
+			nginx.push(
+				await startNginx(work, {
+					processors: [port],
+					gate: door === 'gated',
+					name: `nginx-${door}-${engine.key}`,
+				}),
+			);
+		for (const kind of kinds)
+			for (const [i, door] of doors.entries())
+				await block(kind, WARM_UP, `${door} front door, warm-up, ${kind.name}`, nginx[i]);
+		/** @type {GateCost} */
+		const cost = { gated: { forged: [], accepted: [] }, ungated: { forged: [], accepted: [] } };
+		for (let round = 1; round <= ROUNDS; round++) {
+			const order = round % 2 === 1 ? [0, 1] : [1, 0];
+			for (const kind of kinds)
+				for (const i of order)
+					cost[doors[i]][/** @type {'forged' | 'accepted'} */ (kind.name)].push(
+						await block(
+							kind,
+							Math.round(GATE / ROUNDS),
+							`${doors[i]} front door, ${kind.name}`,
+							nginx[i],
+						),
+					);
+			const figures = kinds.map(({ name }) => {
+				const [gated, ungated] = doors.map(
+					(door) => cost[door][/** @type {'forged' | 'accepted'} */ (name)][round - 1],
+				);
+				const pair = DOOR_FIGURES.map(
+					([label, key, digits]) =>
+						`${label} ${fmt(gated[key], digits)}/${fmt(ungated[key], digits)}`,
+				);
+				return `${name}: ${pair.join(', ')}`;
+			});
+			console.log(
+				`  ${engine.key}, gate round ${round}/${ROUNDS}, gated/ungated: ${figures.join('; ')}`,
+			);
+		}
+		return cost;
+	} finally {
+		for (const door of nginx) await door.stop();
+	}
+}
 
 /**
  * One engine setting: n8n started with it, the rounds, the floods; n8n stopped.
@@ -154,14 +243,22 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 		`${base}/webhook/${receiver.path}`;
 	const trigger2 = /** @type {Receiver} */ (receivers.find((r) => r.key === 'trigger2'));
 	/**
-	 * `work`'s result and n8n's CPU in ms from its start until n8n is quiet again.
-	 * @template T @param {() => Promise<T>} work @returns {Promise<[T, number]>}
+	 * `work`'s result, its seconds (to its last answer), and the CPU in ms that n8n, and nginx's
+	 * `nginxPid` if given, used from its start until n8n is quiet again.
+	 * @template T @param {() => Promise<T>} work @param {number} [nginxPid]
 	 */
-	const withCpuMs = async (work) => {
-		const before = processTreeCpuSeconds(pid);
+	const measured = async (work, nginxPid) => {
+		const nginxCpu = () => (nginxPid ? processTreeRunSeconds(nginxPid) : 0);
+		const [before, nginxBefore, started] = [
+			processTreeCpuSeconds(pid),
+			nginxCpu(),
+			performance.now(),
+		];
 		const result = await work();
+		const seconds = (performance.now() - started) / 1000;
 		await quiet(pid);
-		return [result, (processTreeCpuSeconds(pid) - before) * 1000];
+		const cpuMs = (processTreeCpuSeconds(pid) - before) * 1000;
+		return { result, seconds, cpuMs, nginxCpuMs: (nginxCpu() - nginxBefore) * 1000 };
 	};
 	/** The forged deliveries to every receiver, then the accepted ones to those that take them. */
 	const kinds = [
@@ -183,16 +280,28 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 	try {
 		/**
 		 * One measured block of `count` deliveries of `kind` to `receiver`, made before the clock
-		 * starts: n8n's CPU in ms per delivery; every answer must have the kind's statuses.
+		 * starts, straight to n8n or through `door`: its figures, CPU in ms per delivery; every
+		 * answer must have the kind's statuses.
 		 * @param {typeof kinds[number]} kind @param {Receiver} receiver @param {number} count @param {string} what
+		 * @param {{ url: string, pid: number }} [door]
+		 * @returns {Promise<DoorBlock>}
 		 */
-		const block = async (kind, receiver, count, what) => {
+		const block = async (kind, receiver, count, what, door) => {
 			const deliveries = Array.from({ length: count }, kind.make(receiver));
-			const [answers, cpuMs] = await withCpuMs(() =>
-				send(agent, url(receiver), IN_FLIGHT, (i) => deliveries[i], count),
+			const to = url(receiver, door?.url);
+			const { result: answers, ...figures } = await measured(
+				() => send(agent, to, IN_FLIGHT, (i) => deliveries[i], count),
+				door?.pid,
 			);
 			expectStatuses(answers, kind.statuses(receiver), `${engine.key}, ${receiver.name}, ${what}`);
-			return cpuMs / count;
+			const latencies = answers.map((a) => a.ms);
+			return {
+				p50: /** @type {number} */ (percentile(latencies, 50)),
+				p99: /** @type {number} */ (percentile(latencies, 99)),
+				perSecond: count / figures.seconds,
+				cpuMs: figures.cpuMs / count,
+				nginxCpuMs: figures.nginxCpuMs / count,
+			};
 		};
 		for (const kind of kinds)
 			for (const receiver of kind.of) await block(kind, receiver, WARM_UP, `warm-up, ${kind.name}`);
@@ -206,7 +315,7 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 				// Reversed every other round, so that the machine's other load falls on all alike.
 				for (const receiver of round % 2 === 1 ? kind.of : [...kind.of].reverse())
 					cpu[kind.name][receiver.key].push(
-						await block(kind, receiver, Math.round(kind.total / ROUNDS), kind.name),
+						(await block(kind, receiver, Math.round(kind.total / ROUNDS), kind.name)).cpuMs,
 					);
 			}
 			const [forged, accepted] = kinds.map((k) =>
@@ -224,10 +333,9 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 		 */
 		const flood = async (base, attacker, provider, what) => {
 			let validDone = false;
-			const started = performance.now();
 			const to = url(trigger2, base);
 			const more = (/** @type {number} */ sent) => sent < FORGED || !validDone;
-			const [[forgedAnswers, validAnswers], cpuMs] = await withCpuMs(() =>
+			const { result, seconds, cpuMs } = await measured(() =>
 				Promise.all([
 					send(attacker, to, IN_FLIGHT, forgedPurchase, more),
 					send(provider, to, VALID_IN_FLIGHT, signedPurchase, VALID, VALID_PER_SECOND).finally(
@@ -235,7 +343,7 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 					),
 				]),
 			);
-			const seconds = (performance.now() - started) / 1000;
+			const [forgedAnswers, validAnswers] = result;
 			const latencies = validAnswers.map((a) => a.ms);
 			const limited = forgedAnswers.filter((a) => a.status === 429).length;
 			/** @type {Flood} */
@@ -260,7 +368,14 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 		const direct = await flood(`http://127.0.0.1:${port}`, agent, agent, 'flood');
 		expectStatuses(direct.forgedAnswers, [401], `${engine.key}, flood, forged`);
 
-		// 4. The same through nginx with limit_req, the attacker and the provider from their own addresses.
+		// 4. What the gate costs: the same n8n behind the gated front door and the ungated one.
+		const gate = await gateCost(
+			(kind, count, what, door) => block(kind, trigger2, count, what, door),
+			kinds,
+			{ work, port, engine },
+		);
+
+		// 5. The gated front door with limit_req, the attacker and the provider from their own addresses.
 		const nginx = await startNginx(work, {
 			processors: [port],
 			rateLimit: RATE_LIMIT,
@@ -270,7 +385,7 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 		const provider = newAgent(VALID_IN_FLIGHT, PROVIDER_ADDRESS);
 		try {
 			const to = url(trigger2, nginx.url);
-			const [alone, aloneCpuMs] = await withCpuMs(() =>
+			const { result: alone, cpuMs: aloneCpuMs } = await measured(() =>
 				send(attacker, to, IN_FLIGHT, forgedPurchase, FORGED),
 			);
 			expectStatuses(alone, [401, 429], `${engine.key}, nginx, forged alone`);
@@ -285,7 +400,7 @@ async function runEngine(engine, { work, baseEnv, port, receivers }) {
 			expectStatuses(limited.forgedAnswers, [401, 429], `${engine.key}, nginx flood, forged`);
 			const { forged, accepted } = cpu;
 			const nginxFlood = limited.figures;
-			return { engine, forged, accepted, flood: direct.figures, nginxAlone, nginxFlood };
+			return { engine, forged, accepted, flood: direct.figures, gate, nginxAlone, nginxFlood };
 		} finally {
 			attacker.destroy();
 			provider.destroy();
@@ -361,7 +476,31 @@ async function main() {
 					`| ${engine.label} | ${flood.forged} | ${fmt(flood.seconds, 1)} | ${fmt(flood.p50)} | ${fmt(flood.p99)} | ${flood.ok} of ${flood.valid} | ${fmt(flood.cpuMs / 1000, 1)} |`,
 			),
 			'',
-			`Through nginx with limit_req (${RATE_LIMIT.perSecond} r/s, burst ${RATE_LIMIT.burst}, per client address), the forged deliveries from ${ATTACKER_ADDRESS}, the valid ones from ${PROVIDER_ADDRESS}: first ${FORGED} forged deliveries alone, then the flood with valid deliveries as above. Forged deliveries nginx passed on were answered 401 by n8n.\n`,
+			`What the front door's gate costs (auth_request on n8n's /healthz/readiness, a subrequest per delivery): ${GATE} forged and ${GATE} accepted deliveries to the Payment Webhook Trigger v2 through the gated front door and as many through the same configuration without the gate, in front of the same n8n, in ${rounds(ROUNDS)}, ${IN_FLIGHT} in flight; median (range) of the rounds, and of the ratios gated / ungated taken round by round. Deliveries/s to the last answer; CPU per delivery until n8n is quiet again; nginx's from /proc/<pid>/task/*/schedstat.\n`,
+			`| engine | deliveries | front door | ${DOOR_FIGURES.map(([label]) => label).join(' | ')} |`,
+			`|---|---|---|${DOOR_FIGURES.map(() => '---:').join('|')}|`,
+			...results.flatMap(({ engine, gate }) =>
+				/** @type {const} */ (['accepted', 'forged']).flatMap((kind) => {
+					const of = (/** @type {Door} */ door, /** @type {keyof DoorBlock} */ key) =>
+						gate[door][kind].map((b) => b[key]);
+					const row = (/** @type {string} */ door, /** @type {string[]} */ cells) =>
+						`| ${engine.label} | ${kind} | ${door} | ${cells.join(' | ')} |`;
+					return [
+						.../** @type {Door[]} */ (['gated', 'ungated']).map((door) =>
+							row(
+								door,
+								DOOR_FIGURES.map(([, key, digits]) => medianAndRange(of(door, key), digits)),
+							),
+						),
+						row(
+							'**gated / ungated**',
+							DOOR_FIGURES.map(([, key]) => roundRatios(of('gated', key), of('ungated', key))),
+						),
+					];
+				}),
+			),
+			'',
+			`Through the gated front door with limit_req (${RATE_LIMIT.perSecond} r/s, burst ${RATE_LIMIT.burst}, per client address; a request answered 429 is not passed on and asks no readiness), the forged deliveries from ${ATTACKER_ADDRESS}, the valid ones from ${PROVIDER_ADDRESS}: first ${FORGED} forged deliveries alone, then the flood with valid deliveries as above. Forged deliveries nginx passed on were answered 401 by n8n.\n`,
 			'| engine | alone: answered 429 by nginx | passed to n8n | n8n CPU ms per forged sent | with valid: forged sent | answered 429 | passed to n8n | valid p50 ms | valid p99 ms | valid 2xx | n8n CPU ms per forged sent |',
 			'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 			...results.map(

@@ -28,12 +28,21 @@ function medianAndRange(values, digits) {
 }
 
 /**
+ * `0.97 (0.93–1.01)`: x_i / y_i for each round i, their median and range.
+ * @param {number[]} xs @param {number[]} ys
+ */
+const roundRatios = (xs, ys) =>
+	medianAndRange(
+		xs.map((x, i) => x / ys[i]),
+		2,
+	);
+
+/**
  * One line per ratio: x_i / y_i for each round i, then their median and range.
  * @param {string} name @param {number[]} xs @param {number[]} ys
  */
 function ratioLine(name, xs, ys) {
-	const ratios = xs.map((x, i) => x / ys[i]);
-	return `${name} median ${medianAndRange(ratios, 2)}, ${rounds(ratios.length)} each`;
+	return `${name} median ${roundRatios(xs, ys)}, ${rounds(xs.length)} each`;
 }
 
-module.exports = { fmt, median, medianAndRange, percentile, ratioLine, rounds };
+module.exports = { fmt, median, medianAndRange, percentile, ratioLine, roundRatios, rounds };

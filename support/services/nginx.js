@@ -239,6 +239,8 @@ async function startNginx(folder, { processors, rateLimit, name = 'nginx', gate 
 	);
 	return {
 		url: `http://127.0.0.1:${port}`,
+		/** nginx's master process, its workers' parent (bench:flood reads their CPU). */
+		pid: /** @type {number} */ (child.pid),
 		/**
 		 * How many requests each of `processors` answered, from the access log (the last address a
 		 * request was passed to answered it; the gates' own lines name the processor).

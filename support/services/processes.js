@@ -144,16 +144,15 @@ function freePort() {
 }
 
 /**
- * CPU seconds (user + system) a process and its descendants have used, dead children included
- * (they count in their parent's cutime/cstime once reaped): from /proc.
- * @param {number} rootPid
+ * A process and its descendants alive now, each with the fields of its /proc/<pid>/stat after
+ * the command name (which may hold spaces): state(0) ppid(1) … utime(11) stime cutime cstime.
+ * @param {number} rootPid @returns {{ pid: number, fields: string[] }[]}
  */
-function processTreeCpuSeconds(rootPid) {
-	const ticksPerSecond = 100; // USER_HZ on Linux
+function processTree(rootPid) {
 	/** @type {Map<number, number[]>} */
 	const children = new Map();
-	/** @type {Map<number, number>} */
-	const cpuTicks = new Map();
+	/** @type {Map<number, string[]>} */
+	const statFields = new Map();
 	for (const entry of fs.readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		let stat;
@@ -162,24 +161,64 @@ function processTreeCpuSeconds(rootPid) {
 		} catch {
 			continue; // exited meanwhile
 		}
-		// Fields after the command name, which may hold spaces: state ppid … utime(14) stime cutime cstime.
 		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 		const pid = Number(entry);
 		const ppid = Number(fields[1]);
-		cpuTicks.set(
-			pid,
-			Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
-		);
+		statFields.set(pid, fields);
 		children.set(ppid, [...(children.get(ppid) ?? []), pid]);
 	}
-	let ticks = 0;
+	/** @type {{ pid: number, fields: string[] }[]} */
+	const tree = [];
 	const pending = [rootPid];
 	while (pending.length > 0) {
 		const pid = /** @type {number} */ (pending.pop());
-		ticks += cpuTicks.get(pid) ?? 0;
+		const fields = statFields.get(pid);
+		if (fields) tree.push({ pid, fields });
 		pending.push(...(children.get(pid) ?? []));
 	}
+	return tree;
+}
+
+/**
+ * CPU seconds (user + system) a process and its descendants have used, dead children included
+ * (they count in their parent's cutime/cstime once reaped): from /proc, in clock ticks (10 ms).
+ * @param {number} rootPid
+ */
+function processTreeCpuSeconds(rootPid) {
+	const ticksPerSecond = 100; // USER_HZ on Linux
+	const ticks = processTree(rootPid).reduce(
+		(sum, { fields }) => sum + [11, 12, 13, 14].reduce((t, i) => t + Number(fields[i]), 0),
+		0,
+	);
 	return ticks / ticksPerSecond;
+}
+
+/**
+ * Seconds on a CPU of a process and its descendants alive now, every thread, to the nanosecond
+ * (/proc/<pid>/task/<tid>/schedstat): for processes, like nginx's workers, that use less than a
+ * clock tick per request. Dead children are not counted.
+ * @param {number} rootPid
+ */
+function processTreeRunSeconds(rootPid) {
+	let nanoseconds = 0;
+	for (const { pid } of processTree(rootPid)) {
+		let threads;
+		try {
+			threads = fs.readdirSync(`/proc/${pid}/task`);
+		} catch {
+			continue; // exited meanwhile
+		}
+		for (const tid of threads) {
+			try {
+				nanoseconds += Number(
+					fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0],
+				);
+			} catch {
+				// exited meanwhile
+			}
+		}
+	}
+	return nanoseconds / 1e9;
 }
 
 /**
@@ -396,6 +435,7 @@ module.exports = {
 	postJson,
 	processIsAlive,
 	processTreeCpuSeconds,
+	processTreeRunSeconds,
 	runCaptured,
 	runOrThrow,
 	runWithProgress,
