@@ -39,10 +39,34 @@ const ENTRY_POINTS = {
 };
 /** Example (i), which npm start and the demo leave out: imported here under this id. */
 const QUEUE_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'doorsPurchaseClaim' };
+/**
+ * Example (d) as shipped but for its Data Table write, which names a table that does not exist: an
+ * embed whose write fails after the answer (e2e/topics/embed.js's "nothing kept" check).
+ */
+const FAILING_TABLE = {
+	id: 'doorsPromoterFailing',
+	path: 'promoter-center-failing-table',
+	table: 'No such table (a failing write)',
+};
 /** The relay landing exchanges whatever code it is given: that call is the one allowed. */
 const EXCHANGE_PATH = '/oauth/getUserByAuthorizationCode';
 
 /** @typedef {{ file: string, node: string, type: string, call: (base: string) => Promise<Response> }} Door */
+
+/** Example (d) with its Data Table write failing, at FAILING_TABLE's paths. */
+function failingTableExample() {
+	const workflow = readExample('d-promoter-center-embed.json');
+	workflow.name = `${workflow.name} (its Data Table write failing)`;
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.webhook') {
+			node.parameters.path = `${FAILING_TABLE.path}${node.parameters.httpMethod === 'POST' ? '-login' : ''}`;
+			node.webhookId = `${node.webhookId.slice(0, -12)}${'f'.repeat(12)}`;
+		}
+		if (node.name === 'Add to Promoters to report')
+			node.parameters.dataTableId = { __rl: true, mode: 'name', value: FAILING_TABLE.table };
+	}
+	return workflow;
+}
 
 /**
  * Example (i) as shipped, published, and a PostgreSQL credential of the name its nodes use that
@@ -52,7 +76,10 @@ function doorsWorkflows() {
 	const workflow = readExample(QUEUE_EXAMPLE.file);
 	const postgres = workflow.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres;
 	return {
-		workflows: [{ workflow, id: QUEUE_EXAMPLE.id, publish: true }],
+		workflows: [
+			{ workflow, id: QUEUE_EXAMPLE.id, publish: true },
+			{ workflow: failingTableExample(), id: FAILING_TABLE.id, publish: true },
+		],
 		credentials: [
 			{
 				...postgres,
@@ -69,13 +96,16 @@ function doorsWorkflows() {
 	};
 }
 
-/** Example (i)'s webhook, for n8n's start to wait for. */
+/** Example (i)'s webhook and the failing-write (d)'s link, for n8n's start to wait for. */
 function doorsWebhooks() {
-	return readExample(QUEUE_EXAMPLE.file).nodes.flatMap((node) =>
-		node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
-			? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
-			: [],
-	);
+	return [
+		...readExample(QUEUE_EXAMPLE.file).nodes.flatMap((node) =>
+			node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
+				? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
+				: [],
+		),
+		{ method: 'GET', path: FAILING_TABLE.path },
+	];
 }
 
 /** A body that names someone else, as a stranger would send it. */
@@ -233,7 +263,7 @@ async function doorsChecks(context) {
 		inPromotersTable: async (userIds) =>
 			(await promotersToReport(context)).filter((userId) => userIds.includes(userId)),
 	});
-	const embedded = await embedChecks(context, tokensBefore);
+	const embedded = await embedChecks(context, tokensBefore, FAILING_TABLE);
 	const onlyTheTokensUser = opened.length === 2 && embedded;
 	console.log(
 		`DOORS: ${doors.length} public entry points in ${examples.size} examples, ${shut} shut to strangers; promoter center for the token's user only: ${onlyTheTokensUser ? 'yes' : 'no'}`,
