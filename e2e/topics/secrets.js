@@ -11,6 +11,7 @@ const { CHAT_LOGIN, promoterCenterKeyPair } = require('../../support/n8n/n8nDemo
 const { TEST_SIGNING_SECRETS } = require('../../support/payment/paymentSignatures');
 const { KEYS } = require('../../sandbox');
 const { API_SECRET, V1_KEY } = require('./context');
+const { HS256_VARIANT } = require('./doors');
 const { scenario } = require('../../support/scenarios');
 
 /** Every secret the run's credentials hold: none may appear in anything n8n gives back. */
@@ -23,6 +24,7 @@ const SECRETS = [
 		.privateKeyPem.split('\n')
 		.filter((line) => line.length > 0 && !line.startsWith('-----')),
 	CHAT_LOGIN.password,
+	HS256_VARIANT.secret,
 ];
 
 /** @param {import('./context').Started} context */
