@@ -57,12 +57,15 @@ export class PaymentWebhookSigningApi implements ICredentialType {
 				"The key that decrypts the delivery's content, for providers that encrypt it (an APIv3 key: 32 characters)",
 		},
 		{
+			// Shown, not masked: a root certificate is public, and whoever opens the credential must see
+			// that one replaces the pinned root (the credential test names it, n8n's log warns).
 			displayName: 'Root Certificate',
-			name: 'rootCertificate',
+			name: 'rootCa',
 			type: 'string',
-			typeOptions: { password: true, rows: 4 },
+			typeOptions: { rows: 4 },
 			default: '',
-			description: `A PEM root certificate to trust instead of the one the node pins, for providers that sign with a certificate chain; for tests only. ${credentialHelpOf('rootCertificate')}`,
+			placeholder: '-----BEGIN CERTIFICATE-----',
+			description: `A PEM root certificate to trust instead of the one the node pins, for providers that sign with a certificate chain; for tests only: deliveries signed under it are taken as the provider's. ${credentialHelpOf('rootCa')}`,
 		},
 	];
 }

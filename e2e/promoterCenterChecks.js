@@ -2,15 +2,16 @@
 'use strict';
 /**
  * Example (d)'s two doors on a started n8n, shared by test:e2e (e2e/topics/doors.js) and the
- * version matrix (e2e/test-compat.js): a fresh token opens the promoter center for its `sub` only
+ * version matrix (e2e/test-compat.js): a fresh ES256 token, signed with the demo key pair's private
+ * key (n8n's credential holds the public key only), opens the promoter center for its `sub` only
  * (minted by docs/promoter-center.md's snippet for the browser link, by `jose` for the server's
- * bearer call), whatever `user_id` the query or body carry; each bad token is refused (401 or
- * 403, never a 500) with no Promoter Login.
+ * bearer call), whatever `user_id` the query or body carry; each bad token of issue 45's list and
+ * more is refused (401 or 403, never a 500) with no Promoter Login.
  */
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 
-const { PROMOTER_CENTER_JWT } = require('../support/n8n/n8nDemoData');
+const { PROMOTER_CENTER_JWT, promoterCenterKeyPair } = require('../support/n8n/n8nDemoData');
 const { scenario } = require('../support/scenarios');
 const { docSnippetMinter, promoterCenterLink } = require('../scripts/promoter-center-link');
 
@@ -22,32 +23,84 @@ const OTHER_USER = 'user_1002';
 /** @param {unknown} json */
 const base64url = (json) =>
 	Buffer.from(typeof json === 'string' ? json : JSON.stringify(json)).toString('base64url');
-/** @param {string} unsigned @param {string} secret */
-const hs256 = (unsigned, secret) =>
-	crypto.createHmac('sha256', secret).update(unsigned).digest('base64url');
 /**
- * A token signed here, for the refusals: any header, any payload text, any secret.
- * @param {unknown} header @param {unknown} payload @param {string} secret
+ * A token signed here with `key`: an EC private key (a KeyObject) signs ES256 (JOSE's r‖s), a
+ * string is an HMAC secret for the header's HS256 or HS512. Any header, any payload text.
+ * @param {{ alg: string } & Record<string, unknown>} header @param {unknown} payload
+ * @param {string | crypto.KeyObject} key
  */
-function forge(header, payload, secret) {
+function sign(header, payload, key) {
 	const unsigned = `${base64url(header)}.${base64url(payload)}`;
-	return `${unsigned}.${hs256(unsigned, secret)}`;
+	const signature =
+		typeof key === 'string'
+			? crypto
+					.createHmac(header.alg === 'HS512' ? 'sha512' : 'sha256', key)
+					.update(unsigned)
+					.digest('base64url')
+			: crypto
+					.sign('sha256', Buffer.from(unsigned), { key, dsaEncoding: 'ieee-p1363' })
+					.toString('base64url');
+	return `${unsigned}.${signature}`;
 }
 
 /**
- * The bad tokens for `userId`, each with what is wrong with it (undefined: no token at all).
- * @param {string} userId @returns {[string, string | undefined][]}
+ * Example (d)'s claims for `userId`, now, as docs/promoter-center.md mints them.
+ * @param {string} userId
+ */
+function claimsFor(userId) {
+	const now = Math.floor(Date.now() / 1000);
+	return { sub: userId, aud: PROMOTER_CENTER_JWT.audience, iat: now, exp: now + 300 };
+}
+
+/**
+ * A token for the refusals: the demo key pair's private key unless `key` says otherwise.
+ * @param {unknown} payload @param {{ alg?: string, key?: string | crypto.KeyObject }} [options]
+ */
+function forge(
+	payload,
+	{ alg = 'ES256', key = crypto.createPrivateKey(promoterCenterKeyPair().privateKeyPem) } = {},
+) {
+	return sign({ alg, typ: 'JWT' }, payload, key);
+}
+
+/**
+ * The bad tokens for `userId`, each with what is wrong with it: undefined is no token at all, two
+ * tokens are `token` given twice (the link's query) or two bearers (the server's header).
+ * @param {string} userId @returns {[string, string | string[] | undefined][]}
  */
 function refusedTokens(userId) {
-	const { secret } = PROMOTER_CENTER_JWT;
-	const now = Math.floor(Date.now() / 1000);
-	const header = { alg: 'HS256', typ: 'JWT' };
-	const claims = { sub: userId, iat: now, exp: now + 300 };
-	const valid = forge(header, claims, secret);
+	const { publicKeyPem } = promoterCenterKeyPair();
+	const claims = claimsFor(userId);
+	const { iat: now } = claims;
+	const valid = forge(claims);
 	const [signedHeader, , signature] = valid.split('.');
+	const without = (/** @type {keyof typeof claims} */ name) => {
+		const { [name]: _left, ...rest } = claims;
+		return rest;
+	};
+	const anotherKey = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 	return [
-		['expired', forge(header, { sub: userId, iat: now - 600, exp: now - 300 }, secret)],
-		['signed with another secret', forge(header, claims, `${secret}-not-ours`)],
+		['no exp', forge(without('exp'))],
+		['exp a year ahead', forge({ ...claims, exp: now + 365 * 86_400 })],
+		['exp more than 300 s after iat', forge({ ...claims, iat: now - 200, exp: now + 200 })],
+		['no iat', forge(without('iat'))],
+		['another aud', forge({ ...claims, aud: 'payouts' })],
+		['no aud', forge(without('aud'))],
+		['nbf in the future', forge({ ...claims, nbf: now + 120 })],
+		['sub a number', forge({ ...claims, sub: 1001 })],
+		['sub empty', forge({ ...claims, sub: '' })],
+		['token given twice', [valid, valid]],
+		// Used after its exp, beyond the 30 s of clock skew, with a lifetime within the 300 s.
+		['used after its exp', forge({ ...claims, iat: now - 340, exp: now - 40 })],
+		[
+			'HS512 signed with the public key as the secret',
+			forge(claims, { alg: 'HS512', key: publicKeyPem }),
+		],
+		[
+			'HS256 signed with the public key as the secret (algorithm confusion)',
+			forge(claims, { alg: 'HS256', key: publicKeyPem }),
+		],
+		['signed with another key pair', forge(claims, { key: anotherKey })],
 		['alg: none', `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims)}.`],
 		[
 			'sub changed after signing',
@@ -56,7 +109,7 @@ function refusedTokens(userId) {
 		['no token', undefined],
 		['not three parts', `${signedHeader}.${base64url(claims)}`],
 		['bad base64', `${signedHeader}.%%%not-base64%%%.${signature}`],
-		['a payload that is not JSON', forge(header, 'not json at all', secret)],
+		['a payload that is not JSON', forge('not json at all')],
 	];
 }
 
@@ -71,27 +124,28 @@ function refusedTokens(userId) {
  */
 
 /**
- * Calls the browser door with `token` (none when undefined), `user_id` beside it.
- * @param {string} base @param {string | undefined} token
+ * Calls the browser door with `token` (none when undefined, each of several), `user_id` beside it.
+ * @param {string} base @param {string | string[] | undefined} token
  */
 async function openLink(base, token) {
-	const link = new URL(promoterCenterLink(base, token ?? ''));
-	if (token === undefined) link.searchParams.delete('token');
+	const link = new URL(promoterCenterLink(base, ''));
+	link.searchParams.delete('token');
+	for (const one of [token ?? []].flat()) link.searchParams.append('token', one);
 	link.searchParams.set('user_id', OTHER_USER);
 	return fetch(link, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
 }
 
 /**
- * Calls the server door with `token` as its bearer (no Authorization header when undefined).
- * @param {string} base @param {string | undefined} token
+ * Calls the server door with `token` as its bearer (no Authorization header when undefined; one
+ * header per token when several, which HTTP joins with a comma).
+ * @param {string} base @param {string | string[] | undefined} token
  */
 async function callServerDoor(base, token) {
+	const headers = new Headers({ 'Content-Type': 'application/json' });
+	for (const one of [token ?? []].flat()) headers.append('Authorization', `Bearer ${one}`);
 	return fetch(`${base}${SERVER_DOOR_PATH}?user_id=${OTHER_USER}`, {
 		method: 'POST',
-		headers: {
-			'Content-Type': 'application/json',
-			...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
-		},
+		headers,
 		body: JSON.stringify({ user_id: OTHER_USER, userId: OTHER_USER }),
 		signal: AbortSignal.timeout(60_000),
 	});
@@ -120,7 +174,7 @@ const loginCalls = (sandbox) =>
  * @param {PromoterCenterDoors} doors
  */
 async function checkPromoterCenterDoors({ check, base, sandbox, seen, inPromotersTable }) {
-	const { secret } = PROMOTER_CENTER_JWT;
+	const { privateKeyPem } = promoterCenterKeyPair();
 	const stamp = Date.now().toString(36);
 	const linkUser = `doors_link_${stamp}`;
 	const serverUser = `doors_server_${stamp}`;
@@ -129,7 +183,7 @@ async function checkPromoterCenterDoors({ check, base, sandbox, seen, inPromoter
 	const opened = [];
 
 	await check(scenario('doors.promoterCenter.link'), async () => {
-		const answer = await openLink(base, docSnippetMinter()(linkUser, secret));
+		const answer = await openLink(base, docSnippetMinter()(linkUser, privateKeyPem));
 		seen.push(await answer.text());
 		assert.equal(answer.status, 302, `status ${answer.status}`);
 		const location = answer.headers.get('location');
@@ -141,11 +195,12 @@ async function checkPromoterCenterDoors({ check, base, sandbox, seen, inPromoter
 	await check(scenario('doors.promoterCenter.server'), async () => {
 		const { SignJWT } = await import('jose');
 		const token = await new SignJWT({})
-			.setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+			.setProtectedHeader({ alg: 'ES256', typ: 'JWT' })
 			.setSubject(serverUser)
+			.setAudience(PROMOTER_CENTER_JWT.audience)
 			.setIssuedAt()
 			.setExpirationTime('5m')
-			.sign(new TextEncoder().encode(secret));
+			.sign(crypto.createPrivateKey(privateKeyPem));
 		const answer = await callServerDoor(base, token);
 		const text = await answer.text();
 		seen.push(text);
@@ -163,7 +218,8 @@ async function checkPromoterCenterDoors({ check, base, sandbox, seen, inPromoter
 		const tokensBefore = sandbox.state.centerTokens.size;
 		/** @type {string[]} */
 		const answers = [];
-		for (const [what, token] of refusedTokens(refusedUser)) {
+		const cases = refusedTokens(refusedUser);
+		for (const [what, token] of cases) {
 			for (const [door, call] of /** @type {const} */ ([
 				['link', openLink],
 				['server', callServerDoor],
@@ -190,9 +246,9 @@ async function checkPromoterCenterDoors({ check, base, sandbox, seen, inPromoter
 			(counts, answer) => counts.set(answer, (counts.get(answer) ?? 0) + 1),
 			/** @type {Map<string, number>} */ (new Map()),
 		);
-		return `${answers.length} refusals (${[...tally].map(([answer, n]) => `${answer} ×${n}`).join(', ')}), 0 Promoter Login calls; ${rows}`;
+		return `${cases.length} bad tokens × 2 doors = ${answers.length} refusals (${[...tally].map(([answer, n]) => `${answer} ×${n}`).join(', ')}), 0 Promoter Login calls; ${rows}`;
 	});
 	return opened;
 }
 
-module.exports = { OTHER_USER, checkPromoterCenterDoors };
+module.exports = { OTHER_USER, checkPromoterCenterDoors, claimsFor, forge };

@@ -110,13 +110,18 @@ async function main() {
 				...doorsWebhooks(),
 			];
 			const started = await startN8nServing(
-				n8nEnvironment({
-					userFolder,
-					port,
-					brokerPort: await freePort(),
-					logLevel: 'info',
-					owner: DEMO_OWNER,
-				}),
+				{
+					...n8nEnvironment({
+						userFolder,
+						port,
+						brokerPort: await freePort(),
+						logLevel: 'info',
+						owner: DEMO_OWNER,
+					}),
+					// n8n 2.x deletes an unsaved execution at its next pruning pass (15 minutes by
+					// default; docs/promoter-center.md): once a minute here, for the doors' "nothing kept".
+					EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: '1',
+				},
 				{ port, logFile: serverLog, webhooks },
 			);
 			n8n = started.child;

@@ -2,10 +2,12 @@
 // @ts-check
 'use strict';
 /**
- * `JWT_SECRET=<secret> node scripts/promoter-center-link.js <user ID> <n8n URL>`:
+ * `JWT_PRIVATE_KEY_FILE=<PEM file> node scripts/promoter-center-link.js <user ID> <n8n URL>`:
  * prints the link that opens example (d)'s promoter center for that user, with a token minted by
  * the node:crypto snippet of docs/promoter-center.md, run as the page shows it (so that the
- * snippet users copy is the one proven by test:e2e and the unit tests).
+ * snippet users copy is the one proven by test:e2e and the unit tests). The token is ES256, signed
+ * with the brand's private key (n8n holds only the public key), for the promoter center only
+ * (`aud`), valid 5 minutes: a leaked link opens nothing for long, nor anything else.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,8 +19,8 @@ const SNIPPET_MARKER = '<!-- promoter-center-token -->';
 const LINK_PATH = '/webhook/promoter-center';
 
 /**
- * The doc's snippet, run: its `promoterCenterToken(userId, secret)`.
- * @returns {(userId: string, secret: string) => string}
+ * The doc's snippet, run: its `promoterCenterToken(userId, privateKeyPem)`.
+ * @returns {(userId: string, privateKeyPem: string) => string}
  */
 function docSnippetMinter() {
 	const doc = fs.readFileSync(DOC, 'utf8');
@@ -37,14 +39,15 @@ function promoterCenterLink(n8nUrl, token) {
 
 function main() {
 	const [userId, n8nUrl] = process.argv.slice(2);
-	const secret = process.env.JWT_SECRET;
-	if (!userId || !n8nUrl || !secret) {
+	const keyFile = process.env.JWT_PRIVATE_KEY_FILE;
+	if (!userId || !n8nUrl || !keyFile) {
 		console.error(
-			'usage: JWT_SECRET=<secret> node scripts/promoter-center-link.js <user ID> <n8n URL>',
+			'usage: JWT_PRIVATE_KEY_FILE=<PEM file> node scripts/promoter-center-link.js <user ID> <n8n URL>',
 		);
 		process.exit(2);
 	}
-	console.log(promoterCenterLink(n8nUrl, docSnippetMinter()(userId, secret)));
+	const privateKeyPem = fs.readFileSync(keyFile, 'utf8');
+	console.log(promoterCenterLink(n8nUrl, docSnippetMinter()(userId, privateKeyPem)));
 }
 
 if (require.main === module) main();

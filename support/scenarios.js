@@ -99,6 +99,7 @@ const SCENARIOS = [
 	'paymentWebhook.appStore.events | unit | App Store: one-time charges, subscription starts and renewals are purchases, REFUND a refund (partial when prorated), sharing transactionId; price in milli-units',
 	"paymentWebhook.appStore.provider | unit | App Store: no secret (Apple's pinned root, or a test root), Bundle ID and Environment from the node, a set-up error naming a bad one",
 	'paymentWebhook.appStore.trigger | unit | App Store through the trigger: a signed purchase and its prorated refund become items sharing the transaction ID; a free trial is other; 400, 401 and a set-up error start nothing',
+	"paymentWebhook.appStore.replacedRoot | unit | a credential Root Certificate that replaces Apple's: the credential test names its subject and SHA-256 fingerprint, activation warns once in the log, each item carries pinnedRootReplaced; Apple's own or none replaces nothing",
 	// paymentWebhook: WeChat Pay
 	"paymentWebhook.wechatPay.sdkAccepts | unit | WeChat Pay's SDK (wechatpay-node-v3) verifies and decrypts the test signer's notifications",
 	'paymentWebhook.wechatPay.verify | unit | A WeChat Pay notification signed by the WeChat Pay public key, its resource sealed under the APIv3 key, is accepted with the resource decrypted',
@@ -138,7 +139,7 @@ const SCENARIOS = [
 	'tooling.waitUntil | unit | waitUntil',
 	'tooling.sendWebhook | package | npm run send:webhook',
 	'tooling.npmStartClaim | package | npm start, a second time or on a busy port, changes nothing',
-	"tooling.promoterCenterToken | unit | the docs' node:crypto snippet mints example d's HS256 token",
+	"tooling.promoterCenterToken | unit | the docs' node:crypto snippet mints example d's ES256 token (sub, aud, iat, exp 300 s later), verified by the public key alone",
 	// end to end, in real n8n (e2e/)
 	"e2e.install | e2e | the packed package installed and imported as n8n does it | n8n's community-package install and CLI import",
 	"e2e.everyOperation | e2e | the every-operation fixture run with n8n execute: each operation succeeds | n8n's CLI runs the installed package",
@@ -170,9 +171,9 @@ const SCENARIOS = [
 	"doors.strangers | e2e | shut to a stranger: no API call, no model call, nothing for promoters only | n8n's webhook, chat and MCP servers answer",
 	"doors.promoterCenter.link | e2e | example d's link: 302 into the promoter center of the token's sub only | n8n's JWT node verifies the token",
 	"doors.promoterCenter.server | e2e | example d's server call: the addresses of the bearer token's sub only | the Webhook node's JWT Auth verifies the token",
-	"doors.promoterCenter.refusals | e2e | example d refuses bad tokens at both doors (401/403), no Promoter Login | each release's Webhook JWT Auth and JWT node",
+	"doors.promoterCenter.refusals | e2e | example d (ES256, the public key in n8n) refuses every bad token at both doors (401/403): no exp or iat, exp a year ahead or over 300 s after iat, another aud or none, nbf ahead, sub a number or empty, token twice, used after exp, HS512/HS256 with the public key as secret, another key, alg none, tampered, malformed; no Promoter Login | each release's Webhook JWT Auth and JWT node",
 	'doors.promoterCenter.embed | e2e | example d in a brand page (Chromium): a fresh token opens it, a tampered one not | a real browser follows the iframe through n8n',
-	"doors.promoterCenter.nothingKept | e2e | n8n keeps no promoter-center token: no saved execution, none in its database | n8n's execution saving and its SQLite database",
+	"doors.promoterCenter.nothingKept | e2e | n8n keeps no promoter-center token nor JWT after a successful embed, an embed whose Data Table write fails (still answered) and a manual Try it: no saved execution, none in its database | n8n's execution saving and its SQLite database",
 ].map((row) => {
 	const [id, layer, title, why] = row.split(' | ');
 	if (!LAYERS.includes(layer)) throw new Error(`Scenario "${id}": no layer "${layer}"`);

@@ -14,6 +14,7 @@
  * the token's user only: yes|no`.
  */
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -25,7 +26,13 @@ const {
 } = require('../../support/n8n/n8nDemoData');
 const { sleep, waitUntil } = require('../../support/services/processes');
 const { scenario } = require('../../support/scenarios');
-const { checkPromoterCenterDoors, OTHER_USER } = require('../promoterCenterChecks');
+const {
+	checkPromoterCenterDoors,
+	claimsFor,
+	forge,
+	OTHER_USER,
+} = require('../promoterCenterChecks');
+const { promoterCenterLink } = require('../../scripts/promoter-center-link');
 const { embedChecks } = require('./embed');
 const { promotersToReport } = require('./report');
 
@@ -39,10 +46,58 @@ const ENTRY_POINTS = {
 };
 /** Example (i), which npm start and the demo leave out: imported here under this id. */
 const QUEUE_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'doorsPurchaseClaim' };
+/**
+ * Example (d) as shipped but for its Data Table write, which names a table that does not exist: an
+ * embed whose write fails after the answer (e2e/topics/embed.js's "nothing kept" check).
+ */
+const FAILING_TABLE = {
+	id: 'doorsPromoterFailing',
+	path: 'promoter-center-failing-table',
+	table: 'No such table (a failing write)',
+};
+/**
+ * Example (d) with HS256, the documented alternative: its own credential, whose secret is 32
+ * random bytes made for this run and used for nothing else.
+ */
+const HS256_VARIANT = {
+	id: 'doorsPromoterHs256',
+	path: 'promoter-center-hs256',
+	credential: { id: 'doorsPromoterHs256', name: 'Promoter center sign-in (HS256)' },
+	secret: crypto.randomBytes(32).toString('base64'),
+};
 /** The relay landing exchanges whatever code it is given: that call is the one allowed. */
 const EXCHANGE_PATH = '/oauth/getUserByAuthorizationCode';
 
 /** @typedef {{ file: string, node: string, type: string, call: (base: string) => Promise<Response> }} Door */
+
+/** Example (d) with its Data Table write failing, at FAILING_TABLE's paths. */
+function failingTableExample() {
+	const workflow = readExample('d-promoter-center-embed.json');
+	workflow.name = `${workflow.name} (its Data Table write failing)`;
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.webhook') {
+			node.parameters.path = `${FAILING_TABLE.path}${node.parameters.httpMethod === 'POST' ? '-login' : ''}`;
+			node.webhookId = `${node.webhookId.slice(0, -12)}${'f'.repeat(12)}`;
+		}
+		if (node.name === 'Add to Promoters to report')
+			node.parameters.dataTableId = { __rl: true, mode: 'name', value: FAILING_TABLE.table };
+	}
+	return workflow;
+}
+
+/** Example (d) with HS256_VARIANT's credential, at its paths. */
+function hs256Example() {
+	const workflow = readExample('d-promoter-center-embed.json');
+	workflow.name = `${workflow.name} (HS256)`;
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.webhook') {
+			node.parameters.path = `${HS256_VARIANT.path}${node.parameters.httpMethod === 'POST' ? '-login' : ''}`;
+			node.webhookId = `${node.webhookId.slice(0, -12)}${'e'.repeat(12)}`;
+		}
+		if (node.credentials?.jwtAuth) node.credentials.jwtAuth = { ...HS256_VARIANT.credential };
+	}
+	return workflow;
+}
 
 /**
  * Example (i) as shipped, published, and a PostgreSQL credential of the name its nodes use that
@@ -52,8 +107,17 @@ function doorsWorkflows() {
 	const workflow = readExample(QUEUE_EXAMPLE.file);
 	const postgres = workflow.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres;
 	return {
-		workflows: [{ workflow, id: QUEUE_EXAMPLE.id, publish: true }],
+		workflows: [
+			{ workflow, id: QUEUE_EXAMPLE.id, publish: true },
+			{ workflow: failingTableExample(), id: FAILING_TABLE.id, publish: true },
+			{ workflow: hs256Example(), id: HS256_VARIANT.id, publish: true },
+		],
 		credentials: [
+			{
+				...HS256_VARIANT.credential,
+				type: 'jwtAuth',
+				data: { keyType: 'passphrase', secret: HS256_VARIANT.secret, algorithm: 'HS256' },
+			},
 			{
 				...postgres,
 				type: 'postgres',
@@ -69,13 +133,17 @@ function doorsWorkflows() {
 	};
 }
 
-/** Example (i)'s webhook, for n8n's start to wait for. */
+/** Example (i)'s webhook and the failing-write (d)'s link, for n8n's start to wait for. */
 function doorsWebhooks() {
-	return readExample(QUEUE_EXAMPLE.file).nodes.flatMap((node) =>
-		node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
-			? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
-			: [],
-	);
+	return [
+		...readExample(QUEUE_EXAMPLE.file).nodes.flatMap((node) =>
+			node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
+				? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
+				: [],
+		),
+		{ method: 'GET', path: FAILING_TABLE.path },
+		{ method: 'GET', path: HS256_VARIANT.path },
+	];
 }
 
 /** A body that names someone else, as a stranger would send it. */
@@ -233,11 +301,48 @@ async function doorsChecks(context) {
 		inPromotersTable: async (userIds) =>
 			(await promotersToReport(context)).filter((userId) => userIds.includes(userId)),
 	});
-	const embedded = await embedChecks(context, tokensBefore);
-	const onlyTheTokensUser = opened.length === 2 && embedded;
+	let hs256 = false;
+	await check(
+		'example d with HS256, the documented alternative (32 random bytes): a token signed with its secret opens the promoter center, one signed with another secret does not',
+		async () => {
+			const user = `doors_hs256_${Date.now().toString(36)}`;
+			const link = (/** @type {string} */ token) =>
+				promoterCenterLink(base, token).replace(
+					'/webhook/promoter-center?',
+					`/webhook/${HS256_VARIANT.path}?`,
+				);
+			const open = async (/** @type {string} */ token) => {
+				const answer = await fetch(link(token), {
+					redirect: 'manual',
+					signal: AbortSignal.timeout(60_000),
+				});
+				seenOutput.push(await answer.text());
+				return answer;
+			};
+			const logins = () =>
+				sandbox.calls.filter((call) => call.path.endsWith('/promoter/login')).length;
+			const passing = await open(
+				forge(claimsFor(user), { alg: 'HS256', key: HS256_VARIANT.secret }),
+			);
+			assert.equal(passing.status, 302, `the HS256 token: ${passing.status}`);
+			const location = passing.headers.get('location') ?? '';
+			const prefix = `${sandbox.url}/promoter-center/iframe/`;
+			assert.equal(sandbox.state.centerTokens.get(location.slice(prefix.length))?.userId, user);
+			const before = logins();
+			const forged = await open(
+				forge(claimsFor(user), { alg: 'HS256', key: crypto.randomBytes(32).toString('base64') }),
+			);
+			assert.ok([401, 403].includes(forged.status), `the forged HS256 token: ${forged.status}`);
+			assert.equal(logins() - before, 0, 'the forged token ran Promoter Login');
+			hs256 = true;
+			return `signed with its secret → 302 for ${user}; another secret → ${forged.status}, no Promoter Login`;
+		},
+	);
+	const embedded = await embedChecks(context, tokensBefore, FAILING_TABLE);
+	const onlyTheTokensUser = opened.length === 2 && embedded && hs256;
 	console.log(
 		`DOORS: ${doors.length} public entry points in ${examples.size} examples, ${shut} shut to strangers; promoter center for the token's user only: ${onlyTheTokensUser ? 'yes' : 'no'}`,
 	);
 }
 
-module.exports = { doorsChecks, doorsWebhooks, doorsWorkflows };
+module.exports = { HS256_VARIANT, doorsChecks, doorsWebhooks, doorsWorkflows };

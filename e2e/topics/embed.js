@@ -4,18 +4,23 @@
  * test:e2e, example (d) as a brand embeds it: a brand page served on loopback puts the promoter
  * center in an iframe through the example's link, with a token minted by docs/promoter-center.md's
  * snippet, and Chromium opens it: a fresh token opens the sandbox's promoter center for that user,
- * a tampered one does not. Then n8n keeps nothing a stranger could reuse: no saved execution of
- * example (d), and none of the promoter-center tokens issued meanwhile anywhere in n8n's database
- * (every table read through the release's own sqlite3).
+ * a tampered one does not. Then n8n keeps nothing a stranger could reuse, after three paths: a
+ * successful embed, an embed whose Data Table write fails (a copy of (d) naming no table: it still
+ * answers), and a manual _Try it_ (n8n's REST run, as the editor's button): no saved execution of
+ * either workflow, none of the promoter-center tokens issued meanwhile anywhere in n8n's database
+ * (every table read through the release's own sqlite3), and none of the brand's JWTs once n8n's
+ * pruning has deleted the unsaved executions (n8n 2.x keeps each one's request, the JWT with it,
+ * until its next hard-delete pass: every minute in test:e2e, every 15 by default).
  */
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const http = require('node:http');
 const path = require('node:path');
 
-const { PROMOTER_CENTER_JWT } = require('../../support/n8n/n8nDemoData');
+const { promoterCenterKeyPair } = require('../../support/n8n/n8nDemoData');
 const { DEFAULT_N8N_MODULES, defaultReleaseNode } = require('../../support/n8n/n8nInstance');
 const { launchChromium } = require('../../support/n8n/editor');
+const { sleep, waitUntil } = require('../../support/services/processes');
 const { scenario } = require('../../support/scenarios');
 const { docSnippetMinter, promoterCenterLink } = require('../../scripts/promoter-center-link');
 const { CHROMIUM, example } = require('./context');
@@ -99,18 +104,68 @@ async function openBrandPage(browser, brandUrl, token) {
 }
 
 /**
- * Returns whether the embed opened the promoter center for the token's user only. The database is
- * searched for every promoter-center token issued since `tokensBefore`.
- * @param {import('./context').Started} context @param {Set<string>} tokensBefore
+ * The saved executions of workflow `id`.
+ * @param {string} base @param {string} cookie @param {string} id
  */
-async function embedChecks(context, tokensBefore) {
+async function savedExecutions(base, cookie, id) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
+	const answer = await fetch(`${base}/rest/executions?filter=${filter}`, { headers: { cookie } });
+	assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
+	return /** @type {{ data: { results: unknown[] } }} */ (await answer.json()).data.results.length;
+}
+
+/**
+ * Promoter-center tokens the sandbox issued for `userId`.
+ * @param {import('../../sandbox/server').Sandbox} sandbox @param {string} userId
+ */
+const issuedFor = (sandbox, userId) =>
+	[...sandbox.state.centerTokens.values()].filter((entry) => entry.userId === userId).length;
+
+/**
+ * Runs example (d) from its _Try it_ trigger as the editor's button does (REST, the owner's
+ * session) and waits until its Promoter Login got a promoter-center token for the sample user.
+ * @param {import('./context').Started} context
+ */
+async function tryItManually(context) {
+	const { sandbox, base, cookie } = context;
+	const id = example('d').id;
+	const headers = { cookie, 'Content-Type': 'application/json' };
+	const read = await fetch(`${base}/rest/workflows/${id}`, { headers });
+	assert.equal(read.status, 200, `GET /rest/workflows/${id}: ${read.status}`);
+	const workflowData = /** @type {{ data: unknown }} */ (await read.json()).data;
+	const before = issuedFor(sandbox, SIGNED_IN.userId);
+	const run = await fetch(`${base}/rest/workflows/${id}/run`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ workflowData, triggerToStartFrom: { name: 'Try it' } }),
+	});
+	const ran = await run.text();
+	assert.equal(run.status, 200, `POST /rest/workflows/${id}/run: ${run.status} ${ran}`);
+	await waitUntil(() => issuedFor(sandbox, SIGNED_IN.userId) > before, {
+		timeoutMs: 60_000,
+		intervalMs: 200,
+		what: `example (d)'s manual run logging ${SIGNED_IN.userId} in`,
+	});
+	return ran;
+}
+
+/**
+ * Returns whether the embed opened the promoter center for the token's user only. The database is
+ * searched for every promoter-center token issued since `tokensBefore`, and for the brand's JWTs.
+ * @param {import('./context').Started} context @param {Set<string>} tokensBefore
+ * @param {{ id: string, path: string }} failingTable the copy of (d) whose Data Table write fails
+ */
+async function embedChecks(context, tokensBefore, failingTable) {
 	const { check, sandbox, base, cookie, userFolder, seenOutput } = context;
+	/** The brand's JWTs sent meanwhile: none may stay in n8n either. @type {string[]} */
+	const jwts = [];
 	let embedded = false;
 	await check(scenario('doors.promoterCenter.embed'), async () => {
 		const brand = await startBrandPage(base);
 		const browser = await launchChromium(CHROMIUM);
 		try {
-			const fresh = docSnippetMinter()(SIGNED_IN.userId, PROMOTER_CENTER_JWT.secret);
+			const fresh = docSnippetMinter()(SIGNED_IN.userId, promoterCenterKeyPair().privateKeyPem);
+			jwts.push(fresh);
 			const opened = await openBrandPage(browser, brand.url, fresh);
 			seenOutput.push(opened.content);
 			assert.ok(opened.url.startsWith(`${sandbox.url}/promoter-center/iframe/`), opened.url);
@@ -136,21 +191,55 @@ async function embedChecks(context, tokensBefore) {
 	});
 
 	await check(scenario('doors.promoterCenter.nothingKept'), async () => {
+		// An embed whose Data Table write fails: the answer is sent first, so it still opens.
+		const failingUser = `kept_failing_${Date.now().toString(36)}`;
+		const failingJwt = docSnippetMinter()(failingUser, promoterCenterKeyPair().privateKeyPem);
+		jwts.push(failingJwt);
+		const failing = await fetch(
+			`${base}/webhook/${failingTable.path}?token=${encodeURIComponent(failingJwt)}`,
+			{ redirect: 'manual', signal: AbortSignal.timeout(60_000) },
+		);
+		seenOutput.push(await failing.text());
+		assert.equal(failing.status, 302, `the failing write's embed answered ${failing.status}`);
+		const location = failing.headers.get('location') ?? '';
+		assert.ok(location.startsWith(`${sandbox.url}/promoter-center/iframe/`), location);
+		// A manual run from Try it.
+		seenOutput.push(await tryItManually(context));
+		// Each run is over once nothing of it is listed (a running one is), and stays so.
+		for (const id of [example('d').id, failingTable.id])
+			await waitUntil(async () => (await savedExecutions(base, cookie, id)) === 0, {
+				timeoutMs: 30_000,
+				intervalMs: 500,
+				what: `no execution of ${id} listed`,
+			});
+		await sleep(2000);
+		const saved = [
+			await savedExecutions(base, cookie, example('d').id),
+			await savedExecutions(base, cookie, failingTable.id),
+		];
+		assert.deepEqual(saved, [0, 0], 'saved executions of example d and its failing-write copy');
 		const issued = [...sandbox.state.centerTokens.keys()].filter((t) => !tokensBefore.has(t));
-		assert.ok(issued.length > 0, 'example d issued no promoter-center token');
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: example('d').id }));
-		const answer = await fetch(`${base}/rest/executions?filter=${filter}`, {
-			headers: { cookie },
-		});
-		assert.equal(answer.status, 200, `/rest/executions: ${answer.status}`);
-		const saved = /** @type {{ data: { results: unknown[] } }} */ (await answer.json()).data.results
-			.length;
-		assert.equal(saved, 0, `${saved} saved executions of example d`);
+		assert.ok(issued.length >= 3, `${issued.length} promoter-center tokens issued, not 3 or more`);
 		const tables = databaseText(userFolder);
 		const text = JSON.stringify(tables);
 		const left = issued.filter((token) => text.includes(token));
 		assert.equal(left.length, 0, `${left.length} of ${issued.length} tokens in the database`);
-		return `${issued.length} tokens issued through example d's doors; 0 saved executions; 0 in ${Object.keys(tables).length} tables (${(text.length / 1024).toFixed(0)} KiB)`;
+		// The JWTs: gone once the next hard-delete pass has run (once a minute here).
+		const pruningFrom = Date.now();
+		let jwtsLeft = 0;
+		await waitUntil(
+			() => {
+				const now = JSON.stringify(databaseText(userFolder));
+				jwtsLeft = jwts.filter((jwt) => now.includes(jwt)).length;
+				return jwtsLeft === 0 && !issued.some((token) => now.includes(token));
+			},
+			{
+				timeoutMs: 150_000,
+				intervalMs: 5000,
+				what: `the database without the ${jwts.length} JWTs (${jwtsLeft} left)`,
+			},
+		);
+		return `after a successful embed, an embed whose Data Table write fails (302, answered) and a manual Try it: ${issued.length} promoter-center tokens, none in the database (${Object.keys(tables).length} tables, ${(text.length / 1024).toFixed(0)} KiB); 0 saved executions; the ${jwts.length} JWTs gone after ${((Date.now() - pruningFrom) / 1000).toFixed(0)} s (n8n's hard-delete pass)`;
 	});
 	return embedded;
 }

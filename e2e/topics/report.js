@@ -13,7 +13,7 @@ const ExcelJS = require('exceljs');
 
 const { importCredentials, importWorkflows } = require('../../support/n8n/n8nInstance');
 const {
-	PROMOTER_CENTER_JWT,
+	promoterCenterKeyPair,
 	readExample,
 	smtpCredential,
 } = require('../../support/n8n/n8nDemoData');
@@ -371,7 +371,10 @@ async function reportChecks(context, smtp) {
 		async () => {
 			const mint = docSnippetMinter();
 			for (let visit = 0; visit < 2; visit++) {
-				const link = promoterCenterLink(base, mint('user_1001', PROMOTER_CENTER_JWT.secret));
+				const link = promoterCenterLink(
+					base,
+					mint('user_1001', promoterCenterKeyPair().privateKeyPem),
+				);
 				const answer = await fetch(link, {
 					redirect: 'manual',
 					signal: AbortSignal.timeout(60_000),

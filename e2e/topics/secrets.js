@@ -7,10 +7,11 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 
-const { CHAT_LOGIN, PROMOTER_CENTER_JWT } = require('../../support/n8n/n8nDemoData');
+const { CHAT_LOGIN, promoterCenterKeyPair } = require('../../support/n8n/n8nDemoData');
 const { TEST_SIGNING_SECRETS } = require('../../support/payment/paymentSignatures');
 const { KEYS } = require('../../sandbox');
 const { API_SECRET, V1_KEY } = require('./context');
+const { HS256_VARIANT } = require('./doors');
 const { scenario } = require('../../support/scenarios');
 
 /** Every secret the run's credentials hold: none may appear in anything n8n gives back. */
@@ -18,8 +19,12 @@ const SECRETS = [
 	API_SECRET,
 	KEYS[V1_KEY].secret,
 	...Object.values(TEST_SIGNING_SECRETS),
-	PROMOTER_CENTER_JWT.secret,
+	// Example (d)'s private key, which n8n never holds: its PEM body, line by line.
+	...promoterCenterKeyPair()
+		.privateKeyPem.split('\n')
+		.filter((line) => line.length > 0 && !line.startsWith('-----')),
 	CHAT_LOGIN.password,
+	HS256_VARIANT.secret,
 ];
 
 /** @param {import('./context').Started} context */

@@ -27,6 +27,7 @@ import {
 	type ProviderAnswer,
 	type ProviderSecrets,
 	type RefusalStatus,
+	type ReplacedRoot,
 	type RequestHeaders,
 } from './provider';
 import {
@@ -40,7 +41,12 @@ import {
 } from './providers';
 import CODEX_FILE from './PaymentWebhookTrigger.node.json';
 import { RefusalLog } from './refusalLog';
-import { DEFAULT_TOLERANCE_SECONDS, secretFit, verifyDelivery } from './signatures';
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	MAX_TOLERANCE_SECONDS,
+	secretFit,
+	verifyDelivery,
+} from './signatures';
 
 assertSupportedN8n();
 
@@ -129,11 +135,15 @@ function readSettings(context: IWebhookFunctions): Settings {
 	}
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const toleranceSeconds = Number(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
-	if (!Number.isInteger(toleranceSeconds) || toleranceSeconds < 1) {
+	if (
+		!Number.isInteger(toleranceSeconds) ||
+		toleranceSeconds < 1 ||
+		toleranceSeconds > MAX_TOLERANCE_SECONDS
+	) {
 		throw parameterError(
 			context,
 			LABELS.toleranceSeconds,
-			'must be a whole number of seconds, at least 1',
+			`must be a whole number of seconds from 1 to ${MAX_TOLERANCE_SECONDS} (an hour): a wider window lets a captured delivery be replayed for longer`,
 		);
 	}
 	const userIdMetadataKey = String(
@@ -166,6 +176,46 @@ function secretsOf(data: IDataObject | undefined): ProviderSecrets {
 		secrets[field] = typeof value === 'string' ? value : '';
 	}
 	return secrets;
+}
+
+/** A provider's name after "a", or "an" when it starts with a vowel. */
+function withArticle(name: string): string {
+	return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
+
+/** What the credential test and n8n's log say of a root that replaces the pinned one. */
+function replacedRootText({ pinned, subject, fingerprint256 }: ReplacedRoot): string {
+	return `its Root Certificate replaces ${pinned}, for tests only: deliveries signed under "${subject}" (SHA-256 ${fingerprint256}) are taken as genuine`;
+}
+
+/** The roots the credential's secrets set in place of pinned ones, one per provider using one. */
+function replacedRoots(secrets: ProviderSecrets): ReplacedRoot[] {
+	return PROVIDERS.flatMap((provider) => provider.replacedRoot?.(secrets) ?? []);
+}
+
+/**
+ * At activation: one warning in n8n's log when the trigger's provider trusts a root the credential
+ * sets in place of the one it pins. Never stops the activation (a credential it cannot read is
+ * reported by the first delivery).
+ */
+async function warnOfReplacedRoot(context: IHookFunctions): Promise<void> {
+	const id = String(context.getNodeParameter('provider', DEFAULT_PROVIDER));
+	if (!isProvider(id)) return;
+	const provider = providerOf(id);
+	if (provider.replacedRoot === undefined) return;
+	let secrets: ProviderSecrets;
+	try {
+		secrets = secretsOf(await context.getCredentials<IDataObject>(SIGNING_CREDENTIAL_NAME));
+	} catch {
+		return;
+	}
+	const replaced = provider.replacedRoot(secrets);
+	if (replaced === null) return;
+	const node = context.getNode();
+	context.logger.warn(
+		`Payment Webhook Trigger "${node.name}" (${provider.name}): ${replacedRootText(replaced)}. Each item it emits carries pinnedRootReplaced: true.`,
+		{ workflowId: context.getWorkflow().id ?? '', node: node.name, provider: provider.id },
+	);
 }
 
 /** The body bytes exactly as received: n8n keeps them on the request, or reads them on demand. */
@@ -224,7 +274,7 @@ function refuse(
 	if (refusals !== null) {
 		const what =
 			refusals === 1
-				? `a ${nameOf(provider.id)} delivery`
+				? `${withArticle(nameOf(provider.id))} delivery`
 				: `${refusals} deliveries since its last such line, the last from ${nameOf(provider.id)}`;
 		context.logger.warn(
 			`Payment Webhook Trigger "${node.name}" refused ${what} (${status}): ${reason}`,
@@ -300,11 +350,16 @@ export class PaymentWebhookTrigger implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				const { fits, problems } = secretFit(secretsOf(credential.data));
-				if (fits.length === 0) return { status: 'Error', message: problems.join('; ') };
+				const secrets = secretsOf(credential.data);
+				const { fits, problems } = secretFit(secrets);
+				// A root that replaces a pinned one is named whenever it is set, whatever fits.
+				const roots = replacedRoots(secrets).map((root) => ` Note: ${replacedRootText(root)}.`);
+				if (fits.length === 0) {
+					return { status: 'Error', message: `${problems.join('; ')}${roots.join('')}` };
+				}
 				return {
 					status: 'OK',
-					message: `The credential is well formed for ${fits.join(', ')}. It is checked against each delivery's signature; no provider is contacted.`,
+					message: `The credential is well formed for ${fits.join(', ')}.${roots.join('')} It is checked against each delivery's signature; no provider is contacted.`,
 				};
 			},
 		},
@@ -313,7 +368,9 @@ export class PaymentWebhookTrigger implements INodeType {
 	// Nothing is registered at the provider: the user pastes the URL into its webhook settings.
 	webhookMethods = {
 		default: {
+			// n8n asks at each activation (create never runs: the answer is always yes).
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				await warnOfReplacedRoot(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -345,11 +402,12 @@ export async function answerDelivery(
 	const request: RawBodyRequest = context.getRequestObject();
 	const rawBody = await rawBodyOf(request);
 
+	const secrets = secretsOf(credentials);
 	const verification = verifyDelivery({
 		provider,
 		rawBody,
 		headers: request.headers,
-		secrets: secretsOf(credentials),
+		secrets,
 		settings: providerSettingsOf(context, provider),
 		toleranceSeconds: settings.toleranceSeconds,
 		nowSeconds: Math.floor(Date.now() / 1000),
@@ -378,6 +436,8 @@ export async function answerDelivery(
 		messageId: verification.messageId,
 		userIdMetadataKey: settings.userIdMetadataKey,
 	});
+	// Verified under a root the credential set in place of the pinned one: not proven genuine.
+	if ((provider.replacedRoot?.(secrets) ?? null) !== null) item.pinnedRootReplaced = true;
 	const accepted = provider.answers?.accepted;
 	if (accepted !== undefined && context.getNodeParameter('responseMode', '') === 'onReceived') {
 		send(context, accepted);

@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_USER_ID_METADATA_KEY } from './events';
 import { eventsParameterOf } from './provider';
 import { PROVIDER_PARAMETER, PROVIDERS, SIGNS_NO_TIMESTAMP } from './providers';
-import { DEFAULT_TOLERANCE_SECONDS } from './signatures';
+import { DEFAULT_TOLERANCE_SECONDS, MAX_TOLERANCE_SECONDS } from './signatures';
 
 /** Display names that parameter errors quote. */
 export const LABELS = {
@@ -71,11 +71,11 @@ export const properties: INodeProperties[] = [
 				displayName: LABELS.toleranceSeconds,
 				name: 'toleranceSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
+				typeOptions: { minValue: 1, maxValue: MAX_TOLERANCE_SECONDS, numberPrecision: 0 },
 				displayOptions: { hide: { '/provider': SIGNS_NO_TIMESTAMP } },
 				default: DEFAULT_TOLERANCE_SECONDS,
 				description:
-					"How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays (hidden for providers that sign no timestamp)",
+					"How far the signed timestamp may be from this server's clock, in the past or the future; older deliveries are refused as replays. At most 3600 (an hour). Hidden for providers that sign no timestamp.",
 			},
 			{
 				displayName: LABELS.userIdMetadataKey,

@@ -65,6 +65,11 @@ export interface PaymentEventItem extends IDataObject {
 	metadata: IDataObject | null;
 	missing: string[];
 	event: IDataObject;
+	/**
+	 * Set (true) only when the delivery verified under a root certificate the credential set in
+	 * place of the one the provider's module pins (tests only): the item is not proven genuine.
+	 */
+	pinnedRootReplaced?: true;
 }
 
 /**

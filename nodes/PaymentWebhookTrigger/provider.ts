@@ -29,7 +29,7 @@ export interface ProviderSecrets {
 	/** A symmetric key that decrypts the delivery's content, for providers that encrypt it. */
 	decryptionSecret: string;
 	/** A PEM root certificate to trust instead of the one the provider's module pins. */
-	rootCertificate: string;
+	rootCa: string;
 }
 
 /** The credential fields, in the order the credential shows them. */
@@ -38,7 +38,7 @@ export const SECRET_FIELDS = [
 	'publicKey',
 	'publicKeyId',
 	'decryptionSecret',
-	'rootCertificate',
+	'rootCa',
 ] as const satisfies ReadonlyArray<keyof ProviderSecrets>;
 
 /** One delivery as the provider's `verify` sees it. */
@@ -156,9 +156,23 @@ export interface EventOption<Event extends string> extends INodePropertyOptions 
 	value: Event | typeof ANY_EVENT;
 }
 
+/**
+ * A root certificate the credential sets in place of the one a provider's module pins: deliveries
+ * signed under it are taken as the provider's, so the credential test, n8n's log and each item say
+ * so.
+ */
+export interface ReplacedRoot {
+	/** The pinned root it replaces, by name. */
+	pinned: string;
+	/** Its subject, one line (`C=US, O=…, CN=…`). */
+	subject: string;
+	/** Its SHA-256 fingerprint, as OpenSSL prints it (`AB:CD:…`). */
+	fingerprint256: string;
+}
+
 /** What the credential's help text says of a provider: in which field, in its own words. */
 export interface CredentialHelp {
-	field: 'signingSecret' | 'publicKey' | 'rootCertificate';
+	field: 'signingSecret' | 'publicKey' | 'rootCa';
 	/** Names the provider and what to paste for it. */
 	text: string;
 }
@@ -183,6 +197,11 @@ export interface PaymentProvider<Id extends string = string> {
 	/** The answers the provider reads, when n8n's are not what it expects. */
 	answers?: ProviderAnswers;
 	credentialHelp: CredentialHelp;
+	/**
+	 * For a provider that pins a root certificate: the credential's root when it replaces the pinned
+	 * one (null when the credential sets none, sets the pinned one, or sets no certificate).
+	 */
+	replacedRoot?: (secrets: ProviderSecrets) => ReplacedRoot | null;
 	/** The words the node's codex holds for this provider (searched in the nodes panel). */
 	codexAliases: readonly string[];
 	/** The event type the verified body names (never an unsigned header). */

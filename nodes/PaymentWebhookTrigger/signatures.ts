@@ -12,6 +12,8 @@ export { safeEqual } from './hmac';
 export type { DeliveryRequest, ProviderSecrets, RequestHeaders, Verification } from './provider';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
+/** The widest Timestamp Tolerance: an hour (a wider one would all but switch replay checks off). */
+export const MAX_TOLERANCE_SECONDS = 3600;
 
 /** Why `provider` cannot use `secrets`, or null when it can. The answer never quotes a secret. */
 export function secretProblem(provider: ProviderRef, secrets: ProviderSecrets): string | null {

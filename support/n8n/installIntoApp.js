@@ -8,8 +8,10 @@
 const {
 	mkdirSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
 	rmSync,
+	statSync,
 	symlinkSync,
 	writeFileSync,
 } = require('node:fs');
@@ -45,8 +47,9 @@ function installIntoApp(packageDir) {
  * `npm pack` of the built package, then `npm install <tarball>` into a new app, as a user's
  * install does.
  * @param {string} packageDir the built package
- * @returns {{ manifest: Record<string, unknown>, installed: string[], remove: () => void }} the
- *   packed package.json and the packages npm put under the app's node_modules
+ * @returns {{ manifest: Record<string, unknown>, installed: string[], texts: () => Array<{ file: string, text: string }>, remove: () => void }}
+ *   the packed package.json, the packages npm put under the app's node_modules, and every file
+ *   the tarball holds, by its path in the package, as text
  */
 function packAndInstall(packageDir) {
 	const folder = mkdtempSync(join(tmpdir(), 'affiliate-tracking-pack-'));
@@ -63,6 +66,10 @@ function packAndInstall(packageDir) {
 	return {
 		manifest: JSON.parse(readFileSync(join(extracted, 'package.json'), 'utf8')),
 		installed: installedPackages(join(app, 'node_modules')),
+		texts: () =>
+			readdirSync(extracted, { recursive: true, encoding: 'utf8' })
+				.filter((name) => statSync(join(extracted, name)).isFile())
+				.map((name) => ({ file: name, text: readFileSync(join(extracted, name), 'utf8') })),
 		remove: () => rmSync(folder, { recursive: true, force: true }),
 	};
 }

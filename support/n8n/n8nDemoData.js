@@ -5,6 +5,7 @@
  * and its installed type names, the demo credentials, and the examples with their webhooks. The
  * n8n instance and its CLI that use them are in support/n8n/n8nInstance.js.
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -38,13 +39,16 @@ const MCP_DEMO_TOKEN = 'mcp-demo-token-for-the-local-n8n-only';
  */
 const SMTP_CREDENTIAL = { id: 'exampleSmtpMail01', name: 'Team mail (SMTP)' };
 /**
- * Example (d)'s JWT credential (n8n's `jwtAuth`, HS256): the secret the brand's backend signs its
- * promoter-center tokens with; a demo value for the local n8n only.
+ * Example (d)'s JWT credential (n8n's `jwtAuth`, ES256, the public key only): the brand's backend
+ * signs its promoter-center tokens with the private key, which n8n never holds. `keyFile`, from the
+ * clone's root, holds the demo's private key, made on first use (promoterCenterKeyPair).
  */
 const PROMOTER_CENTER_JWT = {
 	id: 'examplePromoterJwt',
 	name: 'Promoter center sign-in (JWT)',
-	secret: 'local-demo-only',
+	algorithm: 'ES256',
+	audience: 'promoter-center',
+	keyFile: 'support/.demo-keys/promoter-center-es256.pem',
 };
 /** Example (e)'s chat asks for this Basic Auth login (n8n's `httpBasicAuth`); local n8n only. */
 const CHAT_LOGIN = {
@@ -152,11 +156,40 @@ function smtpCredential(port) {
 	};
 }
 
-/** Example (d)'s JWT credential, in `n8n import:credentials` form. */
+/**
+ * The demo's ES256 key pair for example (d), as PEM: the private key from PROMOTER_CENTER_JWT's
+ * `keyFile`, made there (mode 0600, never overwritten) on first use; its public key.
+ * @returns {{ privateKeyPem: string, publicKeyPem: string }}
+ */
+function promoterCenterKeyPair() {
+	const file = path.join(ROOT_DIR, PROMOTER_CENTER_JWT.keyFile);
+	if (!fs.existsSync(file)) {
+		fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+		const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+		const made = `${file}.${process.pid}.new`;
+		fs.writeFileSync(made, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+		// A link never replaces a file: two first runs at once keep the first key.
+		try {
+			fs.linkSync(made, file);
+		} catch (error) {
+			if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+		} finally {
+			fs.rmSync(made, { force: true });
+		}
+	}
+	const privateKeyPem = fs.readFileSync(file, 'utf8');
+	const publicKeyPem = String(
+		crypto.createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }),
+	);
+	return { privateKeyPem, publicKeyPem };
+}
+
+/** Example (d)'s JWT credential, in `n8n import:credentials` form: the public key only. */
 function promoterCenterJwtCredential() {
-	const { secret, ...credential } = PROMOTER_CENTER_JWT;
-	const data = { keyType: 'passphrase', secret, algorithm: 'HS256' };
-	return { ...credential, type: 'jwtAuth', data };
+	const { id, name, algorithm } = PROMOTER_CENTER_JWT;
+	const { publicKeyPem } = promoterCenterKeyPair();
+	const data = { keyType: 'pemKey', publicKey: publicKeyPem, privateKey: '', algorithm };
+	return { id, name, type: 'jwtAuth', data };
 }
 
 /** Example (e)'s chat login, in `n8n import:credentials` form. */
@@ -268,7 +301,7 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 		},
 		{
 			does: 'Example (d), a link for user_1001',
-			command: `JWT_SECRET=${PROMOTER_CENTER_JWT.secret} node scripts/promoter-center-link.js user_1001 ${n8nUrl}`,
+			command: `JWT_PRIVATE_KEY_FILE=${PROMOTER_CENTER_JWT.keyFile} node scripts/promoter-center-link.js user_1001 ${n8nUrl}`,
 			answer: `${n8nUrl}/webhook/promoter-center?token=`,
 			opensPromoterCenterOf: 'user_1001',
 		},
@@ -340,6 +373,7 @@ module.exports = {
 	paymentTriggerPath,
 	paymentTriggerWebhook,
 	promoterCenterJwtCredential,
+	promoterCenterKeyPair,
 	readExample,
 	sandboxCredential,
 	signingCredential,

@@ -103,7 +103,7 @@ function badDeliveriesOf(provider, bodyFor, generic) {
 
 /** The credential's fields, only the Signing Secret set. @param {string} signingSecret @returns {ProviderSecrets} */
 const withSigningSecret = (signingSecret) => {
-	const empty = { publicKey: '', publicKeyId: '', decryptionSecret: '', rootCertificate: '' };
+	const empty = { publicKey: '', publicKeyId: '', decryptionSecret: '', rootCa: '' };
 	return { signingSecret, ...empty };
 };
 

@@ -2,10 +2,15 @@
  * What `npm pack` makes is what users install: its manifest carries no development-only
  * dependency (the development Node 24 lives in the tools/node24 workspace, which `npm pack`
  * leaves out), so that installing the tarball adds this one package and nothing else; and it
- * holds no build cache (TypeScript's tsbuildinfo, a third of the unpacked package once).
+ * holds no build cache (TypeScript's tsbuildinfo, a third of the unpacked package once), nor the
+ * private keys of the App Store test chains (support/payment/appStoreTestChains.json): with a
+ * chain's root in a credential, its leaf key signs a notification the trigger accepts.
  */
+import { createPrivateKey } from 'node:crypto';
+
 import { packAndInstall } from '../../support/n8n/installIntoApp';
 import { packedFiles } from '../../support/n8n/pack';
+import { readRepoFile } from '../../support/testing/repoFile';
 import { scenario } from '../../support/scenarios';
 
 declare const PACKAGE_DIR: string;
@@ -35,5 +40,31 @@ describe(scenario('package.tarball'), () => {
 		const files = packedFiles(PACKAGE_DIR);
 		expect(files).toContain('dist/index.js');
 		expect(files.filter((file) => file.endsWith('.tsbuildinfo'))).toEqual([]);
+	});
+
+	it('holds no private key of the App Store test chains, in PEM or JWK, nor their file', () => {
+		const chains = JSON.parse(readRepoFile('support/payment/appStoreTestChains.json')) as Record<
+			string,
+			{ leafKeyPem: string }
+		>;
+		const secrets = Object.values(chains).flatMap(({ leafKeyPem }) => {
+			const jwk = createPrivateKey(leafKeyPem).export({ format: 'jwk' });
+			return [
+				leafKeyPem.replace(/-----[A-Z ]+-----|\s/g, ''),
+				// Each line of the PEM, in case it were stored with other line breaks.
+				...leafKeyPem.split('\n').filter((line) => line.length >= 40),
+				String(jwk.d),
+			];
+		});
+		expect(secrets.length).toBeGreaterThanOrEqual(2 * 3);
+		const texts = packed.texts();
+		expect(texts.length).toBeGreaterThan(10);
+		expect(texts.map(({ file }) => file).filter((file) => /appStoreTestChains/.test(file))).toEqual(
+			[],
+		);
+		const leaks = texts.flatMap(({ file, text }) =>
+			secrets.filter((secret) => text.includes(secret)).map(() => file),
+		);
+		expect(leaks).toEqual([]);
 	});
 });

@@ -5,10 +5,13 @@
  * (support/payment/appStoreChain.js), which appStoreChain.unit.test.ts proves against Apple's
  * own verifier.
  */
-import { NodeOperationError } from 'n8n-workflow';
+import { X509Certificate } from 'node:crypto';
+
+import { NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { appStore } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appStore';
+import { APPLE_ROOT_CA_G3_PEM } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appleRootCaG3';
 import {
 	checkNotification,
 	trustedRoot,
@@ -26,7 +29,7 @@ import {
 	signJws,
 	type TestChain,
 } from '../../support/payment/appStoreChain';
-import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
+import { fakeWebhookContext, type LoggedLine } from '../../support/fakes/fakeWebhookContext';
 import {
 	badDeliveriesOf,
 	encodeEvent,
@@ -213,14 +216,10 @@ describe(scenario('paymentWebhook.appStore.events'), () => {
 
 describe(scenario('paymentWebhook.appStore.provider'), () => {
 	const NO_SECRETS = withSigningSecret('');
-	const request = (
-		rawBody: string,
-		settings: Record<string, string>,
-		rootCertificate = chain.rootPem,
-	) => ({
+	const request = (rawBody: string, settings: Record<string, string>, rootCa = chain.rootPem) => ({
 		rawBody: Buffer.from(rawBody),
 		headers: {},
-		secrets: { ...NO_SECRETS, rootCertificate },
+		secrets: { ...NO_SECRETS, rootCa },
 		settings,
 		toleranceSeconds: 300,
 		nowSeconds: Math.floor(Date.now() / 1000),
@@ -229,15 +228,15 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 
 	it("needs no secret: Apple's pinned root when the Root Certificate is empty, else a CA certificate", () => {
 		expect(appStore.secretProblem(NO_SECRETS)).toBeNull();
-		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: chain.rootPem })).toBeNull();
+		expect(appStore.secretProblem({ ...NO_SECRETS, rootCa: chain.rootPem })).toBeNull();
 		expect(appStore.secretProblem({ ...NO_SECRETS, signingSecret: 'whsec_x' })).toBe(
 			'The Signing Secret is set: Apple App Store uses none',
 		);
-		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: 'MIIB…' })).toBe(
+		expect(appStore.secretProblem({ ...NO_SECRETS, rootCa: 'MIIB…' })).toBe(
 			'The Root Certificate is not a PEM certificate',
 		);
 		const leafPem = `-----BEGIN CERTIFICATE-----\n${chain.x5c[0]}\n-----END CERTIFICATE-----`;
-		expect(appStore.secretProblem({ ...NO_SECRETS, rootCertificate: leafPem })).toBe(
+		expect(appStore.secretProblem({ ...NO_SECRETS, rootCa: leafPem })).toBe(
 			'The Root Certificate is not a CA certificate',
 		);
 	});
@@ -303,11 +302,15 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 describe(scenario('paymentWebhook.appStore.trigger'), () => {
 	const trigger = new PaymentWebhookTrigger();
 	/** A delivery of `rawBody` to a trigger for the samples' app, trusting the test root. */
-	const deliver = async (rawBody: string, parameters: Record<string, string> = {}) => {
+	const deliver = async (
+		rawBody: string,
+		parameters: Record<string, string> = {},
+		rootCa = chain.rootPem,
+	) => {
 		const fake = fakeWebhookContext({
 			rawBody,
 			secret: '',
-			credential: { rootCertificate: chain.rootPem },
+			credential: { rootCa },
 			headers: { 'content-type': 'application/json' },
 			parameters: {
 				provider: 'appStore',
@@ -401,6 +404,15 @@ describe(scenario('paymentWebhook.appStore.trigger'), () => {
 		);
 	});
 
+	it('says "an Apple App Store delivery" in the refusal line', async () => {
+		const { fake } = await deliver(notificationBody(chain, samples.refund), {
+			bundleId: 'com.example.other',
+		});
+		expect(fake.logged[0].message).toMatch(
+			/^Payment Webhook Trigger "Payment Webhook Trigger" refused an Apple App Store delivery \(401\)/,
+		);
+	});
+
 	it('an empty Bundle ID is a set-up error naming it, not an answer', async () => {
 		const { result, fake } = await deliver(notificationBody(chain, samples.refund), {
 			bundleId: '',
@@ -408,5 +420,116 @@ describe(scenario('paymentWebhook.appStore.trigger'), () => {
 		expect(result).toBeInstanceOf(NodeOperationError);
 		expect((result as Error).message).toBe('The Bundle ID parameter is empty');
 		expect(fake.sent).toEqual([]);
+	});
+});
+
+describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
+	const trigger = new PaymentWebhookTrigger();
+	const rootOf = (pem: string) => new X509Certificate(pem);
+
+	/** The trigger's credential test on a credential holding only `rootCa`, as n8n calls it. */
+	const credentialTest = async (rootCa: string, signingSecret = '') =>
+		await trigger.methods.credentialTest.signingSecretFormat.call(
+			{} as never,
+			{
+				id: 'c',
+				name: 'c',
+				type: 'paymentWebhookSigningApi',
+				data: { signingSecret, rootCa },
+			} as never,
+		);
+
+	/** n8n's activation of a trigger for `provider` whose credential holds `rootCa`. */
+	const activate = async (rootCa: string, provider = 'appStore') => {
+		const logged: LoggedLine[] = [];
+		const hook = {
+			getNode: () => ({ name: 'App Store purchases' }),
+			getWorkflow: () => ({ id: 'wf-root' }),
+			getNodeParameter: (name: string, fallback: unknown) =>
+				name === 'provider' ? provider : fallback,
+			getCredentials: async () => ({ signingSecret: '', rootCa }),
+			logger: {
+				warn: (message: string, meta?: unknown) =>
+					void logged.push({ level: 'warn', message, meta }),
+			},
+		} as unknown as IHookFunctions;
+		await expect(trigger.webhookMethods.default.checkExists.call(hook)).resolves.toBe(true);
+		return logged;
+	};
+
+	const deliverUnder = async (rootCa: string) => {
+		const fake = fakeWebhookContext({
+			rawBody: notificationBody(chain, samples.oneTimeCharge),
+			secret: '',
+			credential: { rootCa },
+			headers: { 'content-type': 'application/json' },
+			parameters: {
+				provider: 'appStore',
+				events: Object.keys(appStore.events),
+				responseMode: 'onReceived',
+				options: {},
+				...SETTINGS,
+			},
+		});
+		return await trigger.webhook.call(fake.context);
+	};
+
+	it('names the credential root by subject and SHA-256 fingerprint; none for Apple’s own or an empty one', () => {
+		const root = rootOf(chain.rootPem);
+		expect(appStore.replacedRoot?.({ ...withSigningSecret(''), rootCa: chain.rootPem })).toEqual({
+			pinned: 'Apple Root CA - G3',
+			subject: root.subject.split('\n').join(', '),
+			fingerprint256: root.fingerprint256,
+		});
+		expect(root.subject).toContain('CN=Affiliate Tracking Test Root CA - G3');
+		for (const rootCa of ['', APPLE_ROOT_CA_G3_PEM, 'not a certificate']) {
+			expect(appStore.replacedRoot?.({ ...withSigningSecret(''), rootCa })).toBeNull();
+		}
+	});
+
+	it('the credential test answers with the root’s subject and fingerprint whenever it is set', async () => {
+		const { fingerprint256 } = rootOf(chain.rootPem);
+		const note = `Note: its Root Certificate replaces Apple Root CA - G3, for tests only: deliveries signed under "CN=Affiliate Tracking Test Root CA - G3, O=Test, C=US" (SHA-256 ${fingerprint256}) are taken as genuine.`;
+		await expect(credentialTest(chain.rootPem)).resolves.toEqual({
+			status: 'OK',
+			message: `The credential is well formed for Apple App Store. ${note} It is checked against each delivery's signature; no provider is contacted.`,
+		});
+		// Set beside another provider's secret, it is named all the same.
+		const withSecret = await credentialTest(chain.rootPem, 'whsec_abc');
+		expect(withSecret.message).toContain(note);
+		// Apple's own root, pasted, replaces nothing.
+		await expect(credentialTest(APPLE_ROOT_CA_G3_PEM)).resolves.toEqual({
+			status: 'OK',
+			message:
+				"The credential is well formed for Apple App Store. It is checked against each delivery's signature; no provider is contacted.",
+		});
+	});
+
+	it('warns once in n8n’s log at activation under a replaced root, never otherwise', async () => {
+		const logged = await activate(chain.rootPem);
+		expect(logged).toHaveLength(1);
+		expect(logged[0].message).toBe(
+			`Payment Webhook Trigger "App Store purchases" (Apple App Store): its Root Certificate replaces Apple Root CA - G3, for tests only: deliveries signed under "CN=Affiliate Tracking Test Root CA - G3, O=Test, C=US" (SHA-256 ${rootOf(chain.rootPem).fingerprint256}) are taken as genuine. Each item it emits carries pinnedRootReplaced: true.`,
+		);
+		expect(logged[0].meta).toEqual({
+			workflowId: 'wf-root',
+			node: 'App Store purchases',
+			provider: 'appStore',
+		});
+		await expect(activate('')).resolves.toEqual([]);
+		await expect(activate(APPLE_ROOT_CA_G3_PEM)).resolves.toEqual([]);
+		// Another provider's trigger reads no root.
+		await expect(activate(chain.rootPem, 'stripe')).resolves.toEqual([]);
+	});
+
+	it('flags each item emitted under a root that is not Apple’s', async () => {
+		const flagged = await deliverUnder(chain.rootPem);
+		expect(flagged).toMatchObject({
+			workflowData: [[{ json: { kind: 'purchase', pinnedRootReplaced: true } }]],
+		});
+		// Under Apple's root the test chain is refused: no item, so no unflagged one to compare. The
+		// flag is absent from items of every other provider (webhook.unit.test.ts's exact items).
+		const refused = await deliverUnder(APPLE_ROOT_CA_G3_PEM);
+		expect(refused).toEqual({ noWebhookResponse: true });
 	});
 });

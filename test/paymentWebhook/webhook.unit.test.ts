@@ -246,11 +246,14 @@ describe(scenario('paymentWebhook.webhook'), () => {
 	});
 
 	const toleranceError =
-		'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds, at least 1';
+		'Parameter "Timestamp Tolerance (Seconds)" must be a whole number of seconds from 1 to 3600 (an hour): a wider window lets a captured delivery be replayed for longer';
 	it.each([
 		['events', [], 'Parameter "Events" must select at least one event (or *)'],
 		['options', { toleranceSeconds: 0 }, toleranceError],
 		['options', { toleranceSeconds: 2.5 }, toleranceError],
+		// A huge window would switch replay protection off.
+		['options', { toleranceSeconds: 3601 }, toleranceError],
+		['options', { toleranceSeconds: 10 * 365 * 86_400 }, toleranceError],
 		['options', { userIdMetadataKey: ' ' }, 'Parameter "User ID Metadata Key" must not be empty'],
 		[
 			'provider',
@@ -269,7 +272,9 @@ describe(scenario('paymentWebhook.webhook'), () => {
 // The description as n8n loads it: test/package/description.package.test.ts.
 describe(scenario('paymentWebhook.credential'), () => {
 	it('registers nothing at the provider: the webhook lifecycle answers true', async () => {
-		const hook = {} as IHookFunctions;
+		const hook = {
+			getNodeParameter: (_name: string, fallback: unknown) => fallback,
+		} as unknown as IHookFunctions;
 		const { checkExists, create, delete: remove } = trigger.webhookMethods.default;
 		await expect(checkExists.call(hook)).resolves.toBe(true);
 		await expect(create.call(hook)).resolves.toBe(true);
@@ -285,7 +290,7 @@ describe(scenario('paymentWebhook.credential'), () => {
 			['publicKey', false],
 			['publicKeyId', false],
 			['decryptionSecret', true],
-			['rootCertificate', true],
+			['rootCa', false],
 		]);
 		// An empty credential is the App Store's (no secret: Apple's root is pinned), no other's.
 		for (const empty of ['', undefined]) {

@@ -1,14 +1,17 @@
 /**
  * docs/promoter-center.md's node:crypto snippet, run as the page shows it
- * (scripts/promoter-center-link.js): the token it mints is the HS256 JWT example (d) asks for.
- * n8n's own nodes accepting it is proven by test:e2e and the version matrix.
+ * (scripts/promoter-center-link.js): the token it mints is the ES256 JWT example (d) asks for,
+ * verifiable with the public key alone. n8n's own nodes accepting it (and refusing every other
+ * token) is proven by test:e2e and the version matrix.
  */
-import { createHmac } from 'node:crypto';
+import { generateKeyPairSync, verify } from 'node:crypto';
 
 import { scenario } from '../../support/scenarios';
 import { docSnippetMinter, promoterCenterLink } from '../../scripts/promoter-center-link';
 
-const SHARED_WITH_N8N = 'a-secret-shared-with-n8n-only';
+const brand = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const PRIVATE_KEY_PEM = String(brand.privateKey.export({ type: 'pkcs8', format: 'pem' }));
 
 /** @param {string} part */
 const decoded = (part: string): Record<string, unknown> =>
@@ -16,27 +19,34 @@ const decoded = (part: string): Record<string, unknown> =>
 
 describe(scenario('tooling.promoterCenterToken'), () => {
 	const before = Math.floor(Date.now() / 1000);
-	const token = docSnippetMinter()('user_1001', SHARED_WITH_N8N);
+	const token = docSnippetMinter()('user_1001', PRIVATE_KEY_PEM);
 	const [header, payload, signature] = token.split('.');
 
-	it('is three base64url parts: an HS256 header, sub, iat and exp five minutes ahead', () => {
+	it('is three base64url parts: an ES256 header, sub, aud promoter-center, iat, exp 300 s later', () => {
 		expect(token.split('.')).toHaveLength(3);
-		expect(decoded(header)).toEqual({ alg: 'HS256', typ: 'JWT' });
+		expect(decoded(header)).toEqual({ alg: 'ES256', typ: 'JWT' });
 		const claims = decoded(payload);
+		expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'sub']);
 		expect(claims.sub).toBe('user_1001');
+		expect(claims.aud).toBe('promoter-center');
 		expect(claims.iat).toBeGreaterThanOrEqual(before);
+		expect(claims.iat).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
 		expect(claims.exp).toBe(Number(claims.iat) + 300);
 	});
 
-	it('is signed with HMAC-SHA256 of the shared secret over header.payload', () => {
-		const expected = createHmac('sha256', SHARED_WITH_N8N)
-			.update(`${header}.${payload}`)
-			.digest('base64url');
-		expect(signature).toBe(expected);
-		const other = createHmac('sha256', `${SHARED_WITH_N8N}x`)
-			.update(`${header}.${payload}`)
-			.digest('base64url');
-		expect(signature).not.toBe(other);
+	it('is signed with the private key: the public key alone verifies it, another key does not', () => {
+		const check = (key: typeof brand.publicKey, signed = `${header}.${payload}`) =>
+			verify(
+				'sha256',
+				Buffer.from(signed),
+				{ key, dsaEncoding: 'ieee-p1363' },
+				Buffer.from(signature, 'base64url'),
+			);
+		// JOSE's ES256 signature: r and s, 32 bytes each.
+		expect(Buffer.from(signature, 'base64url')).toHaveLength(64);
+		expect(check(brand.publicKey)).toBe(true);
+		expect(check(stranger.publicKey)).toBe(false);
+		expect(check(brand.publicKey, `${header}.${payload}x`)).toBe(false);
 	});
 
 	it("goes into example (d)'s link as its token query parameter", () => {

@@ -97,7 +97,7 @@ const tampered = (payload) => ({ ...payload, tampered: true });
 module.exports = {
 	secret: chains.trusted.rootPem,
 	otherSecret: chains.other.rootPem,
-	credentialData: { rootCertificate: chains.trusted.rootPem },
+	credentialData: { rootCa: chains.trusted.rootPem },
 	nodeParameters: { bundleId: samples.bundleId, environment: samples.environment },
 	signsTimestamp: false,
 	demoCredential: { id: 'paySigningAppStore1', name: 'App Store test root certificate (demo)' },

@@ -1,7 +1,8 @@
 /**
  * Apple App Store Server Notifications V2, verified offline: the body is
  * `{"signedPayload": <JWS>}`, signed by Apple's certificate chain up to Apple Root CA - G3
- * (pinned; the credential's Root Certificate replaces it, for tests only). No shared secret: the
+ * (pinned; the credential's Root Certificate replaces it, for tests only, and then the credential
+ * test, n8n's log at activation and each item say so). No shared secret: the
  * node's Bundle ID and Environment say which notifications are this endpoint's. No timestamp
  * tolerance: Apple retries a notification for days with its first signature.
  *
@@ -9,7 +10,12 @@
  * (readers.ts); the user ID is `appAccountToken`; the event ID is `notificationUUID`.
  */
 import { textAt, type EventReaders, type PaymentProvider } from '../../provider';
-import { APP_STORE_ENVIRONMENTS, checkNotification, trustedRoot } from './notification';
+import {
+	APP_STORE_ENVIRONMENTS,
+	checkNotification,
+	replacedRootOf,
+	trustedRoot,
+} from './notification';
 import { purchaseFields, refundFields } from './readers';
 
 /** The notification types it reads, as `notificationType` names them, with their readers. */
@@ -56,11 +62,11 @@ export const appStore: PaymentProvider<'appStore'> = {
 	name: 'Apple App Store',
 	signing: "App Store Server Notifications V2: Apple's signed payload, checked offline; no secret",
 	signsTimestamp: false,
-	secretProblem: ({ signingSecret, rootCertificate }) => {
+	secretProblem: ({ signingSecret, rootCa }) => {
 		// A Signing Secret says the credential is another provider's endpoint's.
 		if (signingSecret !== '') return 'The Signing Secret is set: Apple App Store uses none';
-		if (rootCertificate === '') return null;
-		const root = trustedRoot(rootCertificate);
+		if (rootCa === '') return null;
+		const root = trustedRoot(rootCa);
 		if (root === null) return ROOT_NOT_PEM;
 		return root.ca ? null : 'The Root Certificate is not a CA certificate';
 	},
@@ -69,7 +75,7 @@ export const appStore: PaymentProvider<'appStore'> = {
 		const environment = settings[ENVIRONMENT] ?? '';
 		const problem = settingsProblem(bundleId, environment);
 		if (problem !== null) return { valid: false, reason: problem, unusableSecret: true };
-		const root = trustedRoot(secrets.rootCertificate);
+		const root = trustedRoot(secrets.rootCa);
 		if (root === null) {
 			return { valid: false, reason: ROOT_NOT_PEM, unusableSecret: true };
 		}
@@ -103,9 +109,10 @@ export const appStore: PaymentProvider<'appStore'> = {
 		},
 	],
 	credentialHelp: {
-		field: 'rootCertificate',
+		field: 'rootCa',
 		text: 'Apple App Store: leave empty to trust Apple Root CA - G3 (pinned)',
 	},
+	replacedRoot: ({ rootCa }) => replacedRootOf(rootCa),
 	codexAliases: ['app store', 'apple'],
 	eventType: (body) => textAt(body.notificationType),
 	eventId: (body) => textAt(body.notificationUUID),

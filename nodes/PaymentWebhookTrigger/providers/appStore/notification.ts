@@ -8,7 +8,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 
-import { objectAt, textAt, type JsonObject } from '../../provider';
+import { objectAt, textAt, type JsonObject, type ReplacedRoot } from '../../provider';
 import { certificateOf, verifySignedData } from './appleJws';
 import { APPLE_ROOT_CA_G3_PEM } from './appleRootCaG3';
 
@@ -26,9 +26,28 @@ export type NotificationCheck =
 
 const APPLE_ROOT = certificateOf(APPLE_ROOT_CA_G3_PEM);
 
+/** The root the package pins, by name. */
+export const APPLE_ROOT_NAME = 'Apple Root CA - G3';
+
 /** The root a chain must end at: the credential's (tests), else Apple Root CA - G3. */
-export function trustedRoot(rootCertificate: string): X509Certificate | null {
-	return rootCertificate === '' ? APPLE_ROOT : certificateOf(rootCertificate);
+export function trustedRoot(rootCa: string): X509Certificate | null {
+	return rootCa === '' ? APPLE_ROOT : certificateOf(rootCa);
+}
+
+/**
+ * The credential's root when it is a certificate other than Apple Root CA - G3, named by its
+ * subject and SHA-256 fingerprint; null when the credential sets none, Apple's own, or no
+ * certificate (a set-up error the provider reports).
+ */
+export function replacedRootOf(rootCa: string): ReplacedRoot | null {
+	if (rootCa === '') return null;
+	const root = certificateOf(rootCa);
+	if (root === null || root.fingerprint256 === APPLE_ROOT?.fingerprint256) return null;
+	return {
+		pinned: APPLE_ROOT_NAME,
+		subject: root.subject.split('\n').join(', '),
+		fingerprint256: root.fingerprint256,
+	};
 }
 
 function jsonObjectOf(rawBody: Uint8Array): JsonObject | null {
