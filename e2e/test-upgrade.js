@@ -45,6 +45,7 @@ const {
 	paymentTriggerWebhook,
 	readExample,
 } = require('../support/n8n/n8nDemoData');
+const { EXPRESSION_ENGINE_ENVIRONMENT } = require('../support/n8n/queueDeployment');
 const { requireNginx, startNginx } = require('../support/services/nginx');
 const { startPostgres } = require('../support/services/services');
 const { freePort, signalProcess, stopProcess } = require('../support/services/processes');
@@ -115,6 +116,8 @@ async function main() {
 		const env = {
 			...n8nEnvironment({ userFolder, port, brokerPort: await freePort() }),
 			...postgres.n8nEnvironment,
+			// As docs/queue-mode.md recommends for payment webhooks at volume.
+			...EXPRESSION_ENGINE_ENVIRONMENT,
 		};
 
 		let fromMigrations = 0;
