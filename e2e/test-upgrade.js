@@ -54,6 +54,7 @@ const { probeStartupWindow } = require('../support/payment/startupProber');
 const {
 	REFUND_WORKFLOW_ID,
 	assertAllDelivered,
+	refundWorkflowAnswered,
 	settledExecutionsSince,
 	stormOutcome,
 } = require('./queue/faultRounds');
@@ -167,6 +168,7 @@ async function main() {
 				const delivering = deliverAll(`${door.url}${webhookPath}`, storm.events, {
 					inFlight: IN_FLIGHT,
 					...RETRY,
+					ranWorkflow: refundWorkflowAnswered,
 					progress: (line) => console.log(`    ${line}`),
 				});
 				const startup = await probeStartupWindow(
@@ -197,21 +199,14 @@ async function main() {
 				const failed = settled.count("status <> 'success'");
 				const toMigrations = migrationsRun(postgres);
 				const outcome = stormOutcome(sandbox, storm, delivered, new Set(storm.refundIds));
-				const { genuine, all2xx, applied, repeats, notOnce, strays } = outcome;
+				const { genuine, all2xx, withoutRun, applied, repeats, notOnce, strays } = outcome;
 				const exactlyOnce = notOnce.length === 0 && strays.length === 0;
-				const withoutRun = genuine.filter((d) => d.withoutRun);
 				const retried = genuine.filter((d) => d.attempts > 1).length;
 				const { readySeconds } = startup.result;
 				console.log(
-					`FAULT upgrade: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun.length} answered without a run; repeats ${repeats}, executions failed ${failed}; n8n ${TO.n8nVersion} ran ${toMigrations.length - fromMigrations} migrations and was ready ${readySeconds.toFixed(1)} s after its start, n8n's start-up 200 straight for ${startup.direct.windowMs} ms; ${delivered.attempts} attempts, ${retried} deliveries retried`,
+					`FAULT upgrade: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun} answered without a run; repeats ${repeats}, executions failed ${failed}; n8n ${TO.n8nVersion} ran ${toMigrations.length - fromMigrations} migrations and was ready ${readySeconds.toFixed(1)} s after its start, n8n's start-up 200 straight for ${startup.direct.windowMs} ms; ${delivered.attempts} attempts, ${retried} deliveries retried`,
 				);
-				assert.deepEqual(
-					withoutRun
-						.slice(0, 5)
-						.map((d) => `${d.id}: HTTP ${d.status} ${JSON.stringify(d.answer)}`),
-					[],
-					`${withoutRun.length} deliveries answered 2xx without a run: lost`,
-				);
+				// Names a delivery that never got a 2xx, or got one without the workflow's answer.
 				assertAllDelivered(genuine, 'deliveries');
 				assert.deepEqual(
 					notOnce.slice(0, 5),
