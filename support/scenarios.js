@@ -166,6 +166,7 @@ const SCENARIOS = [
 	"e2e.webhookProcessors | e2e | n8n's webhook processors behind nginx: a storm and a processor kill | webhook processors behind nginx",
 	"e2e.queueSecrets | e2e | queue mode: the API secret in no log, answer or stored execution | n8n's processes and PostgreSQL",
 	"e2e.interrupt | e2e | Ctrl-C on test:queue leaves no process and no port behind | the processes are n8n's",
+	"e2e.upgrade | e2e | n8n 2.35.7's PostgreSQL database upgraded by 2.41.1 while refunds arrive through the front door: none lost | n8n's migrations and its start-up answers",
 	'e2e.releases | e2e | each supported n8n release loads and runs the package | the releases',
 	// doors
 	"doors.strangers | e2e | shut to a stranger: no API call, no model call, nothing for promoters only | n8n's webhook, chat and MCP servers answer",

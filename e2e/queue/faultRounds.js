@@ -128,7 +128,8 @@ function processorKill(processor) {
  * Waits until no execution of the workflow created since `sinceMs` is new or running (a lost job's
  * execution is given up by n8n's queue recovery). Returns their SQL condition and a count of
  * those that also meet `condition`.
- * @param {Deployment} queue @param {string} workflowId @param {number} sinceMs
+ * @param {Pick<Deployment, 'postgres'>} queue its PostgreSQL (test:upgrade gives only that)
+ * @param {string} workflowId @param {number} sinceMs
  * @param {string} after what they ran in, for the wait's message
  */
 async function settledExecutionsSince(queue, workflowId, sinceMs, after) {

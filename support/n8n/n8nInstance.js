@@ -218,12 +218,13 @@ async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
 }
 /**
  * Imports the demo credential, and the examples when `withExamples`, into the user folder's
- * database (n8n has to be stopped: the CLI and the server share the SQLite file).
+ * database (n8n has to be stopped: the CLI and the server share the SQLite file), with the CLI of
+ * `release` (default 2.41.1).
  * @param {NodeJS.ProcessEnv} env @param {string} sandboxUrl @param {string} modelUrl the scripted model's base URL
- * @param {boolean} withExamples
+ * @param {boolean} withExamples @param {import('./n8nInstall').N8nRelease} [release]
  */
-async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
-	await importCredentials(env, demoCredentials(sandboxUrl, modelUrl));
+async function importDemo(env, sandboxUrl, modelUrl, withExamples, release = DEFAULT_N8N) {
+	await importCredentials(env, demoCredentials(sandboxUrl, modelUrl), release);
 	if (withExamples)
 		await importWorkflows(
 			env,
@@ -232,6 +233,7 @@ async function importDemo(env, sandboxUrl, modelUrl, withExamples) {
 				id: example.id,
 				publish: example.published,
 			})),
+			release,
 		);
 }
 

@@ -51,7 +51,7 @@ const WORKER_CONCURRENCY = 10;
  * The expression engine's setting on every instance, as docs/queue-mode.md recommends for payment
  * webhooks at volume: n8n's default `vm` engine, building an isolate only at the first expression
  * that needs one. With it, a Payment Webhook Trigger of version 2 with static parameters builds
- * none before its check (bench/RESULTS.md: a flood of forged deliveries).
+ * none before its check (bench/RESULTS.md: a flood of forged deliveries). test:upgrade's n8n too.
  */
 const EXPRESSION_ENGINE_ENVIRONMENT = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 
@@ -336,4 +336,4 @@ function appendTo(file) {
 	return (/** @type {string} */ line) => stream.write(`${line}\n`);
 }
 
-module.exports = { WORKER_CONCURRENCY, startQueueDeployment };
+module.exports = { EXPRESSION_ENGINE_ENVIRONMENT, WORKER_CONCURRENCY, startQueueDeployment };
