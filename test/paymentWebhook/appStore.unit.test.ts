@@ -299,33 +299,36 @@ describe(scenario('paymentWebhook.appStore.provider'), () => {
 	});
 });
 
-describe(scenario('paymentWebhook.appStore.trigger'), () => {
-	const trigger = new PaymentWebhookTrigger();
-	/** A delivery of `rawBody` to a trigger for the samples' app, trusting the test root. */
-	const deliver = async (
-		rawBody: string,
-		parameters: Record<string, string> = {},
-		rootCa = chain.rootPem,
-	) => {
-		const fake = fakeWebhookContext({
-			rawBody,
-			secret: '',
-			credential: { rootCa },
-			headers: { 'content-type': 'application/json' },
-			parameters: {
-				provider: 'appStore',
-				events: Object.keys(appStore.events),
-				responseMode: 'onReceived',
-				options: {},
-				...SETTINGS,
-				...parameters,
-			},
-		});
-		return {
-			fake,
-			result: await trigger.webhook.call(fake.context).catch((error: unknown) => error),
-		};
+/** A delivery of `rawBody` to a trigger for the samples' app, trusting the test root. */
+const deliverToTrigger = async (
+	rawBody: string,
+	parameters: Record<string, string> = {},
+	rootCa = chain.rootPem,
+) => {
+	const fake = fakeWebhookContext({
+		rawBody,
+		secret: '',
+		credential: { rootCa },
+		headers: { 'content-type': 'application/json' },
+		parameters: {
+			provider: 'appStore',
+			events: Object.keys(appStore.events),
+			responseMode: 'onReceived',
+			options: {},
+			...SETTINGS,
+			...parameters,
+		},
+	});
+	return {
+		fake,
+		result: await new PaymentWebhookTrigger().webhook
+			.call(fake.context)
+			.catch((error: unknown) => error),
 	};
+};
+
+describe(scenario('paymentWebhook.appStore.trigger'), () => {
+	const deliver = deliverToTrigger;
 
 	it('turns a signed purchase and its prorated refund into items sharing the transaction ID', async () => {
 		const signedDate = Date.parse('2026-11-20T08:00:00Z');
@@ -457,22 +460,8 @@ describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
 		return logged;
 	};
 
-	const deliverUnder = async (rootCa: string) => {
-		const fake = fakeWebhookContext({
-			rawBody: notificationBody(chain, samples.oneTimeCharge),
-			secret: '',
-			credential: { rootCa },
-			headers: { 'content-type': 'application/json' },
-			parameters: {
-				provider: 'appStore',
-				events: Object.keys(appStore.events),
-				responseMode: 'onReceived',
-				options: {},
-				...SETTINGS,
-			},
-		});
-		return await trigger.webhook.call(fake.context);
-	};
+	const deliverUnder = async (rootCa: string) =>
+		(await deliverToTrigger(notificationBody(chain, samples.oneTimeCharge), {}, rootCa)).result;
 
 	it('names the credential root by subject and SHA-256 fingerprint; none for Apple’s own or an empty one', () => {
 		const root = rootOf(chain.rootPem);
