@@ -5,14 +5,16 @@
  * run on a started n8n: examples (a) and (h) behind their Payment Webhook Triggers, over HTTP,
  * with Stripe-signed deliveries. The trigger's verification per provider and its 401 are proven by
  * the unit tests, raw bytes over HTTP by e2e/webhookSecurity.js; here n8n's webhook server,
- * Respond to Webhook and its deduplication store.
+ * answers (example (a) from its last node, (h) through Respond to Webhook) and its deduplication
+ * store.
  */
 const assert = require('node:assert/strict');
 
 const { paymentTriggerOf, paymentTriggerPath } = require('../support/n8n/n8nDemoData');
 const { PRODUCTS } = require('../sandbox');
 const { scenario } = require('../support/scenarios');
-const { postStripeEvent } = require('./webhookSecurity');
+const { executionsOf, postStripeEvent } = require('./webhookSecurity');
+const { waitUntil } = require('../support/services/processes');
 
 /** @typedef {import('../sandbox').Sandbox} Sandbox */
 /** @typedef {{ nodes: Record<string, any>[] }} ExampleJson */
@@ -25,6 +27,8 @@ const { postStripeEvent } = require('./webhookSecurity');
  * @property {string[]} seen every text n8n gave back, scanned for the secrets at the end
  * @property {ExampleJson} refund example (a) as n8n holds it
  * @property {ExampleJson} purchase example (h) as n8n holds it
+ * @property {string} cookie an owner's session, to read n8n's executions
+ * @property {string} refundWorkflowId the id n8n holds example (a) under
  */
 
 /** The production path of an example's Payment Webhook Trigger. @param {ExampleJson} example */
@@ -38,6 +42,33 @@ const paymentWebhookPath = (example) => paymentTriggerPath(paymentTriggerOf(exam
  */
 const unwatchedPromoter = (sandbox) =>
 	sandbox.instrumentation.addPromoters(PRODUCTS.videomax, 1, 'webhook_examples')[0];
+
+/** The id of example (a)'s newest execution, 0 when it has none. @param {WebhookExamples} n8n */
+async function newestExecutionId(n8n) {
+	const executions = await executionsOf(n8n, n8n.refundWorkflowId);
+	return Math.max(0, ...executions.map((execution) => Number(execution.id)));
+}
+
+/**
+ * Example (a)'s one execution after `afterId`, once it has ended.
+ * @param {WebhookExamples} n8n @param {number} afterId
+ */
+async function settledExecutionAfter(n8n, afterId) {
+	/** @type {{ id: string, status: string }[]} */
+	let newer = [];
+	return waitUntil(
+		async () => {
+			newer = (await executionsOf(n8n, n8n.refundWorkflowId)).filter((e) => Number(e.id) > afterId);
+			return newer.length === 1 && !['new', 'running'].includes(newer[0].status) && newer[0];
+		},
+		{
+			timeoutMs: 15_000,
+			intervalMs: 200,
+			what: `example (a)'s one execution after ${afterId}, ended`,
+			detail: () => JSON.stringify(newer),
+		},
+	);
+}
 
 /**
  * Example (a) then example (h), one check each.
@@ -84,16 +115,25 @@ async function checkWebhookExamples(n8n) {
 			[200, false, 1000001],
 			`not referred: ${JSON.stringify(unknown)}`,
 		);
+		const before = await newestExecutionId(n8n);
 		const voided = await post('txn_voided');
-		assert.deepEqual(
-			[voided.status, voided.json.code],
-			[500, 6000000],
-			`voided: ${JSON.stringify(voided)}`,
+		assert.equal(voided.status, 500, `voided: ${JSON.stringify(voided)}`);
+		// n8n's own 500 for a failed execution: "Stop: retry later" ended it, naming the code.
+		const voidedRun = await settledExecutionAfter(n8n, before);
+		assert.equal(
+			voidedRun.status,
+			'error',
+			`voided: execution ${voidedRun.id} ${voidedRun.status}`,
 		);
+		const detail = await fetch(`${n8n.base}/rest/executions/${voidedRun.id}`, {
+			headers: { cookie: n8n.cookie },
+		});
+		const stopped = (await detail.text()).includes('Refund not recorded (code 6000000)');
+		assert.ok(stopped, `voided: execution ${voidedRun.id} did not end in "Stop: retry later"`);
 		const partial = await post(target, { partial: true });
 		assert.equal(partial.status, 200, `partial: ${JSON.stringify(partial)}`);
 		assert.match(partial.json.ignored, /Partial refund/);
-		return `${refunded} → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; voided → 500 code 6000000; partial → 200 ignored`;
+		return `${refunded} → 200 APPLIED (cancelled ${refund.json.cancelled_reward_count}); again → 200 ALREADY_PROCESSED; not referred → 200 code 1000001; voided → 500, its execution ended by Stop: retry later (code 6000000); partial → 200 ignored`;
 	});
 
 	await check(scenario('e2e.purchaseWebhook'), async () => {

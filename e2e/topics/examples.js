@@ -19,7 +19,7 @@ async function exampleChecks(context) {
 		const [refund] = outputOf(run, 'Refund');
 		assert.equal(refund.json.status, 'APPLIED');
 		assert.equal(refund.json.transaction_id, 'txn_1001');
-		assert.equal(outputOf(run, 'Respond: refunded').length, 1);
+		assert.equal(outputOf(run, 'Answer: refunded').length, 1);
 		const conversion = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1001');
 		assert.equal(conversion?.adjustments, 1, 'the sandbox did not adjust txn_1001 exactly once');
 		return `e2e a: execute --id=${example('a').id} → Refund ${refund.json.status} ${refund.json.transaction_id}, cancelled_reward_count ${refund.json.cancelled_reward_count}, preserved_paid_reward_count ${refund.json.preserved_paid_reward_count}`;

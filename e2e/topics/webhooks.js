@@ -29,6 +29,8 @@ async function webhookChecks(context) {
 		seen: seenOutput,
 		refund: held('a'),
 		purchase: held('h'),
+		cookie,
+		refundWorkflowId: example('a').id,
 	});
 	await checkProviderExamples({ check, base, cookie, sandbox, seen: seenOutput });
 
