@@ -31,6 +31,7 @@ const {
 	sampleEvent,
 } = require('../support/payment/paymentSignatures');
 const { waitUntil } = require('../support/services/processes');
+const { publishOverRest } = require('../support/n8n/publishOverRest');
 const { scenario } = require('../support/scenarios');
 const { PRODUCTS } = require('../sandbox');
 const { paymentTriggerOf, unwatchedPromoter } = require('./webhookExampleChecks');
@@ -61,7 +62,7 @@ const LETTERS = /** @type {Letter[]} */ (Object.keys(KINDS));
 const AMOUNT_MINOR = 2590;
 const TIMEOUT_MS = 60_000;
 /**
- * What examples (a) and (h) answer, through their Respond nodes, for what they pass over; the
+ * What examples (a) and (h) answer (from (a)'s last node, (h)'s Respond node) for what they pass over; the
  * trigger's own answer to an event its Events leave out starts no execution.
  */
 const EXAMPLE_PASSES_OVER = /^(Partial refund|Not a paid purchase)/;
@@ -121,40 +122,9 @@ function providerExampleWorkflows() {
  * registered would leave an error in its log.
  * @param {Started} n8n
  */
-async function publishCopies({ base, cookie }) {
-	/** @param {string} route @param {RequestInit} [init] */
-	const rest = async (route, init = {}) => {
-		const answer = await fetch(`${base}/rest/workflows/${route}`, {
-			...init,
-			headers: { cookie, 'Content-Type': 'application/json' },
-		});
-		assert.equal(answer.status, 200, `${init.method ?? 'GET'} ${route}: ${answer.status}`);
-		return /** @type {{ data: Record<string, any> }} */ (await answer.json()).data;
-	};
+async function publishCopies(n8n) {
 	const ids = copies().map(({ id }) => id);
-	for (const id of ids) {
-		const { versionId } = await rest(id);
-		await rest(`${id}/activate`, { method: 'POST', body: JSON.stringify({ versionId }) });
-	}
-	/** @type {string[]} */
-	let pending = [];
-	await waitUntil(
-		async () => {
-			const statuses = await Promise.all(
-				ids.map(async (id) => `${id} ${(await rest(`${id}/publication-status`)).status}`),
-			);
-			pending = statuses.filter((status) => !status.endsWith(' published'));
-			const failed = pending.filter((status) => / (failed|partial)$/.test(status));
-			if (failed.length > 0) throw new Error(`not published: ${failed.join(', ')}`);
-			return pending.length === 0;
-		},
-		{
-			timeoutMs: TIMEOUT_MS,
-			intervalMs: 100,
-			what: `${ids.length} copies published`,
-			detail: () => pending.join(', '),
-		},
-	);
+	await publishOverRest(n8n, ids);
 	return ids.length;
 }
 

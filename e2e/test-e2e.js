@@ -95,6 +95,7 @@ async function main() {
 			base: `http://127.0.0.1:${port}`,
 			serverLog: path.join(work, 'n8n.log'),
 			seenOutput,
+			toPublish: [],
 		};
 		await installChecks(context);
 		await exampleChecks(context);
@@ -122,7 +123,15 @@ async function main() {
 					// default; docs/promoter-center.md): once a minute here, for the doors' "nothing kept".
 					EXECUTIONS_DATA_PRUNE_HARD_DELETE_INTERVAL: '1',
 				},
-				{ port, logFile: serverLog, webhooks },
+				{
+					port,
+					logFile: serverLog,
+					webhooks,
+					publish: {
+						ids: context.toPublish,
+						signIn: (base) => signInToRest(base, loginBody(DEFAULT_N8N)),
+					},
+				},
 			);
 			n8n = started.child;
 			const unregistered = notRegisteredErrors(serverLog);
@@ -130,7 +139,7 @@ async function main() {
 				throw new Error(
 					`n8n's start-up log holds ${unregistered.length} 'not registered' errors, first: ${unregistered[0]}`,
 				);
-			return `ready after ${started.readySeconds.toFixed(1)} s, ${webhooks.length} webhooks after ${started.webhooksSeconds.toFixed(1)} s`;
+			return `ready after ${started.readySeconds.toFixed(1)} s, ${context.toPublish.length} workflows published over REST, ${webhooks.length} webhooks after ${started.webhooksSeconds.toFixed(1)} s`;
 		});
 		if (!n8n) throw new Error(`n8n did not start; its log is ${serverLog}`);
 

@@ -29,6 +29,8 @@ const HTTP_WORKFLOW_ID = 'e2eHttpRequest001';
  * @property {string} base the address `n8n start` listens on
  * @property {string} serverLog the started n8n's log
  * @property {string[]} seenOutput every text n8n gave back, scanned for the API secrets at the end
+ * @property {string[]} toPublish the imported workflows n8n publishes once it has started (over
+ *   REST: support/n8n/publishOverRest.js)
  */
 /** The run once n8n has started and the owner has signed in. @typedef {Context & { cookie: string }} Started */
 

@@ -62,16 +62,19 @@ async function installChecks(context) {
 	if (!installed) throw new Error('the package is not installed; nothing else can run');
 
 	await check(
-		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} published, and example (i) for the doors; the every-operation fixture)`,
+		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} to publish once n8n starts, and example (i) for the doors; the every-operation fixture)`,
 		async () => {
 			const doors = doorsWorkflows();
-			await importDemo(env, sandbox.url, model.url, true);
+			const later = { publishLater: true };
+			context.toPublish.push(
+				...(await importDemo(env, sandbox.url, model.url, true, undefined, later)),
+			);
 			await importCredentials(env, [
 				...webhookSecurityCredentials(),
 				...doors.credentials,
 				photopalCredential(sandbox.url),
 			]);
-			await importWorkflows(env, [
+			const workflows = [
 				...webhookSecurityWorkflows(),
 				...providerExampleWorkflows(),
 				...doors.workflows,
@@ -80,7 +83,8 @@ async function installChecks(context) {
 					id: EVERY_OPERATION_ID,
 					publish: false,
 				},
-			]);
+			];
+			context.toPublish.push(...(await importWorkflows(env, workflows, undefined, later)));
 		},
 	);
 

@@ -354,8 +354,10 @@ async function reportSetup(context, smtpPort) {
 				connections: Object.assign({}, ...parts.map((part) => part.connections)),
 				settings: { executionOrder: 'v1' },
 			};
-			await importWorkflows(context.env, [{ workflow, id: REPORT_WORKFLOW_ID, publish: true }]);
-			return `smtp://127.0.0.1:${smtpPort} (plain SMTP), one workflow of ${workflow.nodes.length} nodes, ${parts.length} webhooks, published`;
+			const report = [{ workflow, id: REPORT_WORKFLOW_ID, publish: true }];
+			const later = { publishLater: true };
+			context.toPublish.push(...(await importWorkflows(context.env, report, undefined, later)));
+			return `smtp://127.0.0.1:${smtpPort} (plain SMTP), one workflow of ${workflow.nodes.length} nodes, ${parts.length} webhooks, to publish once n8n starts`;
 		},
 	);
 }

@@ -15,6 +15,7 @@ const path = require('node:path');
 const { installRelease, installSourceHash, n8nRelease, nodeBinary } = require('./n8nInstall');
 const { packPackage } = require('./pack');
 const { activateArgs, forImport } = require('./n8nReleaseDifferences');
+const { publishOverRest, restApiUp } = require('./publishOverRest');
 const {
 	fail,
 	forEachOutputLine,
@@ -219,22 +220,33 @@ async function runN8nOrThrow(args, env, release = DEFAULT_N8N) {
 /**
  * Imports the demo credential, and the examples when `withExamples`, into the user folder's
  * database (n8n has to be stopped: the CLI and the server share the SQLite file), with the CLI of
- * `release` (default 2.41.1).
+ * `release` (default 2.41.1). Returns the published examples' ids left to publish (importWorkflows'
+ * `publishLater`).
  * @param {NodeJS.ProcessEnv} env @param {string} sandboxUrl @param {string} modelUrl the scripted model's base URL
  * @param {boolean} withExamples @param {import('./n8nInstall').N8nRelease} [release]
+ * @param {{ publishLater?: boolean }} [options]
+ * @returns {Promise<string[]>}
  */
-async function importDemo(env, sandboxUrl, modelUrl, withExamples, release = DEFAULT_N8N) {
+async function importDemo(
+	env,
+	sandboxUrl,
+	modelUrl,
+	withExamples,
+	release = DEFAULT_N8N,
+	{ publishLater = false } = {},
+) {
 	await importCredentials(env, demoCredentials(sandboxUrl, modelUrl), release);
-	if (withExamples)
-		await importWorkflows(
-			env,
-			EXAMPLES.map((example) => ({
-				workflow: readExample(example.file),
-				id: example.id,
-				publish: example.published,
-			})),
-			release,
-		);
+	if (!withExamples) return [];
+	return importWorkflows(
+		env,
+		EXAMPLES.map((example) => ({
+			workflow: readExample(example.file),
+			id: example.id,
+			publish: example.published,
+		})),
+		release,
+		{ publishLater },
+	);
 }
 
 /**
@@ -253,10 +265,19 @@ async function importCredentials(env, credentials, release = DEFAULT_N8N) {
 }
 /**
  * Imports workflows under the given ids with `release`'s CLI, activating those marked `publish`.
+ * With `publishLater` it leaves them to startN8nServing's `publish` (over REST, one request each
+ * instead of one CLI process each) and returns their ids; without, it returns an empty list.
  * @param {NodeJS.ProcessEnv} env @param {{ workflow: object, id: string, publish: boolean }[]} workflows
- * @param {import('./n8nInstall').N8nRelease} [release]
+ * @param {import('./n8nInstall').N8nRelease} [release] @param {{ publishLater?: boolean }} [options]
+ * @returns {Promise<string[]>}
  */
-async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
+async function importWorkflows(
+	env,
+	workflows,
+	release = DEFAULT_N8N,
+	{ publishLater = false } = {},
+) {
+	const toPublish = workflows.filter((w) => w.publish).map(({ id }) => id);
 	await inTempFolder('n8n-import-', async (staging) => {
 		for (const { workflow, id } of workflows)
 			fs.writeFileSync(
@@ -264,9 +285,10 @@ async function importWorkflows(env, workflows, release = DEFAULT_N8N) {
 				JSON.stringify(forImport(release, { ...workflow, id })),
 			);
 		await runN8nOrThrow(['import:workflow', '--separate', `--input=${staging}`], env, release);
-		for (const { id } of workflows.filter((w) => w.publish))
-			await runN8nOrThrow(activateArgs(release, id), env, release);
+		if (!publishLater)
+			for (const id of toPublish) await runN8nOrThrow(activateArgs(release, id), env, release);
 	});
+	return publishLater ? toPublish : [];
 }
 
 /**
@@ -388,11 +410,13 @@ const NOT_REGISTERED =
  * each of `webhooks` (stopped again when it does not). Returns the process and the seconds from
  * the start to ready and to the webhooks served. n8n's "not registered" errors (and their stack
  * traces) answering the start-up's own probes are left out of the log, which says how many: they
- * are the state the probes wait out, not a fault.
+ * are the state the probes wait out, not a fault. `publish`: workflows imported with
+ * `publishLater`, published over REST once n8n is ready, in the session `signIn` opens.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ port: number, logFile: string, webhooks: { method: string, path: string }[], release?: import('./n8nInstall').N8nRelease }} options
+ * @param {{ port: number, logFile: string, webhooks: { method: string, path: string }[], release?: import('./n8nInstall').N8nRelease,
+ *   publish?: { ids: string[], signIn: (base: string) => Promise<string> } }} options
  */
-async function startN8nServing(env, { port, logFile, webhooks, release }) {
+async function startN8nServing(env, { port, logFile, webhooks, release, publish }) {
 	const log = fs.createWriteStream(logFile, { flags: 'a' });
 	const started = Date.now();
 	let probing = true;
@@ -415,6 +439,11 @@ async function startN8nServing(env, { port, logFile, webhooks, release }) {
 	});
 	const readySeconds = (Date.now() - started) / 1000;
 	try {
+		if (publish && publish.ids.length > 0) {
+			const base = `http://127.0.0.1:${port}`;
+			await restApiUp(base);
+			await publishOverRest({ base, cookie: await publish.signIn(base) }, publish.ids);
+		}
 		await waitForWebhooks(port, webhooks);
 		// The last refused probe's error can reach the pipe after its answer reached us.
 		await sleep(500);
