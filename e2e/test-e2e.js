@@ -47,7 +47,7 @@ const { webhookChecks } = require('./topics/webhooks');
 const { browserChecks } = require('./topics/browser');
 const { doorsChecks, doorsWebhooks } = require('./topics/doors');
 const { agentChecks } = require('./topics/agent');
-const { pollingTriggerChecks } = require('./topics/pollingTrigger');
+const { pollingTriggerChecks, startPollingTrigger } = require('./topics/pollingTrigger');
 const { demoChecks } = require('./topics/demo');
 const { secretChecks } = require('./topics/secrets');
 const { scenario } = require('../support/scenarios');
@@ -157,10 +157,12 @@ async function main() {
 		const signedIn = { ...context, cookie };
 		await webhookChecks(signedIn);
 		await reportChecks(signedIn, smtp);
+		// Example (f)'s wait for its next poll runs beside the checks up to its own.
+		const emitted = startPollingTrigger(signedIn);
 		await browserChecks(signedIn);
 		await doorsChecks(signedIn);
 		await agentChecks(signedIn);
-		await pollingTriggerChecks(signedIn);
+		await pollingTriggerChecks(signedIn, emitted);
 		await demoChecks(signedIn);
 		await secretChecks(signedIn);
 	} finally {

@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
 /**
- * `npm run build` unless dist/ was built from these very sources. Every suite that runs the built
- * package starts with it, so that each works alone; .ci/run runs seven of them in a row, and
+ * `npm run build` unless dist/ was built from these very sources. npm test (before its integration
+ * tests), scan and every suite in a real n8n run it, so that each works alone; .ci/run runs seven, and
  * `n8n-node build` takes about 15 s each time. The hash of what the build reads (tsconfig.json's
  * `include`, the icons it copies, the config files) is kept in node_modules/.cache, outside the
  * published dist/.

@@ -17,13 +17,13 @@ const { assertAllDelivered, killMainAndRestart } = require('./faultRounds');
 const { deliverAll, planDuplicatedPurchases } = require('../../support/payment/paymentProvider');
 const { purchaseWorkflow } = require('../../support/n8n/workflowBuilders');
 
-/** Purchases per workflow in each duplicate-delivery round (each delivered twice). */
-const PURCHASES = 120;
 /**
- * Duplicate-delivery rounds with the main killed mid-round: 2 keep test:queue within CI's time
- * (each takes about a minute); CI runs up to 28 November ran 5, the claim 0 twice in each.
+ * Purchases per workflow in each duplicate-delivery round (each delivered twice), and the rounds
+ * with the main killed mid-round: 80 and 1 keep test:queue within CI's time. CI runs up to 28
+ * November sent 120 in each of 5 such rounds, the claim 0 twice in every one.
  */
-const PURCHASE_ROUNDS = 2;
+const PURCHASES = 80;
+const PURCHASE_ROUNDS = 1;
 /** Example (i): the queue-mode guard, a claim in PostgreSQL before Track Purchase. */
 const CLAIM_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'exPurchaseClaim01' };
 const claimExample = readExample(CLAIM_EXAMPLE.file);
