@@ -62,8 +62,8 @@ const LETTERS = /** @type {Letter[]} */ (Object.keys(KINDS));
 const AMOUNT_MINOR = 2590;
 const TIMEOUT_MS = 60_000;
 /**
- * What examples (a) and (h) answer (from (a)'s last node, (h)'s Respond node) for what they pass over; the
- * trigger's own answer to an event its Events leave out starts no execution.
+ * What examples (a) and (h) answer (from (a)'s last node, (h)'s Respond node) for what they pass
+ * over; the trigger's own answer to an event its Events leave out starts no execution.
  */
 const EXAMPLE_PASSES_OVER = /^(Partial refund|Not a paid purchase)/;
 /** An execution in these states has not finished. */

@@ -1,11 +1,11 @@
 // @ts-check
 'use strict';
 /**
- * `npm run build` unless dist/ was built from these very sources. npm test (before its integration
- * tests), scan and every suite in a real n8n run it, so that each works alone; .ci/run runs seven, and
- * `n8n-node build` takes about 15 s each time. The hash of what the build reads (tsconfig.json's
- * `include`, the icons it copies, the config files) is kept in node_modules/.cache, outside the
- * published dist/.
+ * `npm run build` unless dist/ was built from these very sources. npm test (before its
+ * integration tests), scan and every suite in a real n8n run it, so that each works alone;
+ * .ci/run runs seven, and `n8n-node build` takes about 15 s each time. The hash of what the build
+ * reads (tsconfig.json's `include`, the icons it copies, the config files) is kept in
+ * node_modules/.cache, outside the published dist/.
  */
 const { createHash } = require('node:crypto');
 const { spawnSync } = require('node:child_process');
@@ -24,7 +24,10 @@ const STAMP = path.join(
 /** A file every build writes (tsc emits it from package.json): without it, dist/ is rebuilt. */
 const BUILT = path.join(ROOT, 'dist', 'package.json');
 
-/** Every file under `entry`, relative to the root, sorted. @param {string} entry @returns {string[]} */
+/**
+ * Every file under `entry`, relative to the root, sorted.
+ * @param {string} entry @returns {string[]}
+ */
 function filesUnder(entry) {
 	const full = path.join(ROOT, entry);
 	if (!fs.existsSync(full)) return [];
