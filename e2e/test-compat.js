@@ -245,6 +245,13 @@ async function runRelease(version, tarball, install) {
 
 		await check('the owner is set up and signs in', async () => {
 			if (cookie === '') await signIn(base);
+			// The session the start-up opened to publish is the one the checks below use.
+			const answer = await fetch(`${base}/rest/login`, { headers: { cookie } });
+			assert.equal(
+				answer.status,
+				200,
+				`GET /rest/login with the owner's session: ${answer.status}`,
+			);
 			return `signed in with ${Object.keys(loginBody(release))[0]}`;
 		});
 
