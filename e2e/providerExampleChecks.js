@@ -3,10 +3,11 @@
 /**
  * test:e2e, examples (h) and (a) for every payment provider of the registry, in a real n8n
  * (`checkProviderExamples`):
- * - each provider's signed purchase reaches Track Purchase through example (h), and the sandbox
- *   records it for the sample's user; a partial refund of it through example (a) reaches no Refund
- *   (where the provider says whether a refund is whole); its full refund reaches Refund and the
- *   sandbox applies it. One `EXAMPLES <provider>:` line each.
+ * - each provider's signed purchases reach Track Purchase through example (h), and the sandbox
+ *   records them for the sample's user; one's full refund through example (a) reaches Refund, the
+ *   other's two halves (each its own refund ID) reach Refund once, with the second: where the
+ *   provider states no running total, (a)'s refund ledger adds them up against what (h) recorded.
+ *   One `EXAMPLES <provider>:` line each.
  * - chargebacks, for each provider whose samples hold disputes: a lost dispute reverses a purchase
  *   through example (a), with a reason that names the chargeback; a dispute opened or won makes no
  *   Refund call.
@@ -145,6 +146,7 @@ async function deliveriesTo(n8n, provider) {
 	/** How many deliveries started an execution. */
 	let started = 0;
 	return {
+		provider,
 		answers,
 		/**
 		 * An event posted signed to example `letter`: its JSON answer, or nothing when the
@@ -212,29 +214,80 @@ async function deliveriesTo(n8n, provider) {
 }
 
 /**
- * A provider's purchase through example (h), then its partial and full refunds through (a);
- * prints the `EXAMPLES` line, returns what each delivery was answered.
+ * A provider's purchase through example (h) refunded in full through (a), then another refunded in
+ * two halves; prints the `EXAMPLES` line, returns what each delivery was answered.
  * @param {Started} n8n @param {Provider} provider
  */
 async function throughExamples(n8n, provider) {
 	const { sandbox } = n8n;
-	const { answers, deliver, settled, callsFor, conversionOf, finished } = await deliveriesTo(
-		n8n,
-		provider,
-	);
-	// A refund that does not say whether it is whole (Airwallex's) has refundType null, and
-	// example (a) reverses only a refund whose refundType is full: it passes that one over.
-	const saysWhole = SAMPLES[provider].refundSizeUnsaid !== true;
-	const [customer] = sandbox.instrumentation.addSignups(
+	const deliveries = await deliveriesTo(n8n, provider);
+	const { answers, deliver, settled, callsFor, conversionOf, finished } = deliveries;
+	const customers = sandbox.instrumentation.addSignups(
 		PRODUCTS.videomax,
-		1,
+		2,
 		`examples_${provider}`,
 		unwatchedPromoter(sandbox),
 	);
-	const transactionId = `examples_${provider}_${Date.now().toString(36)}`;
+	const stamp = Date.now().toString(36);
+	const [full, halves] = await Promise.all(
+		customers.map(async (customer, index) => {
+			const transactionId = `examples_${provider}_${stamp}_${index + 1}`;
+			await purchaseThroughH(deliveries, sandbox, { transactionId, customer });
+			return transactionId;
+		}),
+	);
+	const conversions = [full, halves].map((id) => /** @type {Conversion} */ (conversionOf(id)));
+	const amount = (conversions[0].valueCents / 100).toFixed(2);
+
+	// The whole amount in one refund: full where the provider says so, else (Airwallex) added up
+	// in example (a)'s refund ledger against what (h) recorded the purchase paid.
+	const whole = await deliver('a', refundOf(provider, full, {}), 'full');
+	if (whole) assert.deepEqual([whole.status, whole.transaction_id], ['APPLIED', full], 'full');
+	await settled(() => conversions[0].adjustments > 0, `${full} refunded`);
+
+	// Two halves, each with its own refund ID; the running total reaches the payment with the second.
+	const half = AMOUNT_MINOR / 2;
+	const first = await deliver('a', refundOf(provider, halves, { half: 1 }), 'first half');
+	const firstAnswer = first ? (first.status ?? 'ignored') : 'answered at once';
+	if (first) assert.notEqual(first.status, 'APPLIED', `first half: ${JSON.stringify(first)}`);
+	await finished();
+	const afterFirst = callsFor('/track/refund', halves);
+	assert.equal(afterFirst, 0, `${provider}: the first half alone made ${afterFirst} Refund calls`);
+	const second = await deliver('a', refundOf(provider, halves, { half: 2 }), 'second half');
+	if (second) assert.equal(second.status, 'APPLIED', `second half: ${JSON.stringify(second)}`);
+	await settled(() => conversions[1].adjustments > 0, `${halves} refunded`);
+	const runs = await finished();
+
+	const [tracks, refunds] = [full, halves].map((id) => [
+		callsFor('/track/conversion', id),
+		callsFor('/track/refund', id),
+	]);
+	const adjustments = conversions.map((c) => c.adjustments);
+	const via = SAMPLES[provider].refundSizeUnsaid ? ' through the ledger (refundType null)' : '';
+	console.log(
+		`EXAMPLES ${provider}: purchases via (h) recorded (${count(2, 'conversion')} of ${amount}, ${count(tracks[0] + tracks[1], 'Track Purchase call')})` +
+			`; full refund via (a) applied${via} (${count(refunds[0], 'Refund call')}, ${count(adjustments[0], 'adjustment')})` +
+			`; two halves via (a) reversed once (first half ${(half / 100).toFixed(2)}: ${firstAnswer}, ${count(afterFirst, 'Refund call')}; then ${count(refunds[1], 'Refund call')}, ${count(adjustments[1], 'adjustment')}); ${runs}`,
+	);
+	assert.deepEqual(tracks, [1, 1], 'Track Purchase calls');
+	assert.deepEqual(refunds, [1, 1], `Refund calls for ${full} and ${halves}`);
+	assert.deepEqual(adjustments, [1, 1], `the sandbox's adjustments of ${full} and ${halves}`);
+	return answers.join(', ');
+}
+
+/** @typedef {NonNullable<ReturnType<Deliveries['conversionOf']>>} Conversion */
+
+/**
+ * A signed purchase of `customer` through example (h), and the sandbox's record of it checked.
+ * @param {Deliveries} deliveries @param {import('../sandbox').Sandbox} sandbox
+ * @param {{ transactionId: string, customer: string }} purchase of AMOUNT_MINOR
+ */
+async function purchaseThroughH(deliveries, sandbox, { transactionId, customer }) {
+	const { provider, deliver, settled, conversionOf } = deliveries;
 	// `checkout`: Stripe's example (h) takes checkout.session.completed; other samples ignore it.
 	const fields = { transactionId, userId: customer, amountMinor: AMOUNT_MINOR, checkout: true };
-	const tracked = await deliver('h', sampleEvent(provider, 'purchase', fields), 'purchase');
+	const event = sampleEvent(provider, 'purchase', fields);
+	const tracked = await deliver('h', event, `purchase ${transactionId}`);
 	if (tracked) assert.equal(tracked.status, 'TRACKED', JSON.stringify(tracked));
 	await settled(() => conversionOf(transactionId) !== undefined, `${transactionId} tracked`);
 	const recorded = sandbox.state.conversions.filter((c) => c.transactionId === transactionId);
@@ -243,31 +296,28 @@ async function throughExamples(n8n, provider) {
 		[['purchase', customer, AMOUNT_MINOR]],
 		`the sandbox's conversions for ${transactionId}`,
 	);
+}
 
-	if (saysWhole) {
-		const partial = { ...fields, partial: true, eventId: `evt_partial_${transactionId}` };
-		const ignored = await deliver('a', sampleEvent(provider, 'refund', partial), 'partial');
-		if (ignored) assert.match(String(ignored.ignored), /Partial refund/, JSON.stringify(ignored));
-	}
-	const full = await deliver('a', sampleEvent(provider, 'refund', fields), 'full');
-	if (full && saysWhole)
-		assert.deepEqual([full.status, full.transaction_id], ['APPLIED', transactionId], 'full');
-	if (full && !saysWhole) assert.match(String(full.ignored), /Partial refund/, 'full');
-	if (saysWhole) await settled(() => recorded[0].adjustments > 0, `${transactionId} refunded`);
-	const runs = await finished();
-
-	const tracks = callsFor('/track/conversion', transactionId);
-	const refunds = callsFor('/track/refund', transactionId);
-	const { adjustments, valueCents } = recorded[0];
-	const reversed = saysWhole ? 'applied' : 'passed over (its refundType is null)';
-	console.log(
-		`EXAMPLES ${provider}: purchase via (h) recorded (${count(recorded.length, 'conversion')}, ${(valueCents / 100).toFixed(2)} for ${customer}, ${count(tracks, 'Track Purchase call')})` +
-			`${saysWhole ? '; partial refund via (a) passed over' : ''}; full refund via (a) ${reversed} (${count(refunds, 'Refund call')}, ${count(adjustments, 'adjustment')}); ${runs}`,
-	);
-	assert.equal(tracks, 1, 'Track Purchase calls');
-	assert.equal(refunds, saysWhole ? 1 : 0, `Refund calls for ${transactionId}`);
-	assert.equal(adjustments, saysWhole ? 1 : 0, `the sandbox's adjustments of ${transactionId}`);
-	return answers.join(', ');
+/**
+ * A refund event of `provider` for `transactionId` (paid AMOUNT_MINOR): the whole amount, or one
+ * half of two (`half`: 1 or 2, each its own refund ID, the running total reaching the payment with
+ * the second); `refundedMinor` and `currency` override.
+ * @param {Provider} provider @param {string} transactionId
+ * @param {{ half?: 1 | 2, refundedMinor?: number, currency?: string, key?: string }} options
+ */
+function refundOf(provider, transactionId, { half, refundedMinor, currency, key }) {
+	const halfMinor = AMOUNT_MINOR / 2;
+	const thisRefund = refundedMinor ?? (half ? halfMinor : AMOUNT_MINOR);
+	const name = key ?? (half ? `half${half}` : 'full');
+	return sampleEvent(provider, 'refund', {
+		transactionId,
+		amountMinor: AMOUNT_MINOR,
+		refundedMinor: thisRefund,
+		refundedTotalMinor: half ? halfMinor * half : thisRefund,
+		...(currency ? { currency } : {}),
+		refundKey: `${transactionId}_${name}`,
+		eventId: `evt_${name}_${transactionId}`,
+	});
 }
 
 /**
@@ -330,4 +380,13 @@ async function checkProviderExamples(n8n) {
 	});
 }
 
-module.exports = { checkProviderExamples, providerExampleWorkflows };
+/** @typedef {Awaited<ReturnType<typeof deliveriesTo>>} Deliveries */
+
+module.exports = {
+	AMOUNT_MINOR,
+	checkProviderExamples,
+	deliveriesTo,
+	providerExampleWorkflows,
+	purchaseThroughH,
+	refundOf,
+};

@@ -11,8 +11,8 @@
  * The matrix proves that each release loads and runs the package; what the package does is proven
  * once, by the unit and engine tests. Each release (installed by support/n8n/n8nInstall.js, cached
  * between runs) gets the tarball installed into a fresh user folder the way n8n installs community
- * packages, then runs the checks below, one line each, and says what examples (b) and (d) can do
- * with its Data table node. Prints `COMPAT n8n <version> (Node <version>): N passed, N failed` per
+ * packages, then runs the checks below, one line each, and says what examples (a), (b), (d) and
+ * (h) can do with its Data table node. Prints `COMPAT n8n <version> (Node <version>): N passed, N failed` per
  * release. `--tarball <file>` tests that tarball instead of packing dist/.
  *
  * What differs between releases is handled in support/n8n/n8nReleaseDifferences.js, one function per
@@ -137,15 +137,15 @@ async function runRelease(version, tarball, install) {
 			},
 		);
 		if (!installed) throw new Error(`n8n ${version} is not installed; nothing else can run`);
-		// The matrix does not run (b) and (d)'s data-table branch (test:e2e does, on 2.41.1); it says
+		// The matrix does not run the examples' data-table nodes (test:e2e does, on 2.41.1); it says
 		// what they can do here.
-		await check('examples (b) and (d): Data table node of this release', () => {
+		await check('examples (a), (b), (d) and (h): Data table node of this release', () => {
 			const support = dataTableSupport(release);
 			if (support === 'tables and rows')
-				return 'table and row operations: (b) and (d) create their data tables on first run';
+				return 'table and row operations: (a), (b), (d) and (h) create their data tables on first run';
 			if (support === 'rows only')
-				return 'row operations only: create "Promoters to report" and "Promoter statistics" by hand and delete the examples\' create nodes (the doors below run (d) without its data-table branch)';
-			return "no Data table node: example (b) cannot run; delete (d)'s data-table branch (the doors below run it so)";
+				return 'row operations only: create "Promoters to report", "Promoter statistics" and "Refund ledger" by hand and delete the examples\' create nodes (the checks below run (a), (d) and (h) without their data-table nodes)';
+			return 'no Data table node: example (b) cannot run; delete the data-table nodes of (d), and of (a) and (h) (then refunds in parts are not added up; the checks below run them so)';
 		});
 		started = Date.now();
 		await sandbox.start();
@@ -182,7 +182,14 @@ async function runRelease(version, tarball, install) {
 				const changed = [exampleA, exampleE, exampleH, exampleD].flatMap((example) =>
 					fitTypeVersions(release, example),
 				);
-				const withoutTables = withoutDataTables(release, exampleD);
+				const withoutTables = /** @type {const} */ ([
+					['a', exampleA],
+					['h', exampleH],
+					['d', exampleD],
+				]).flatMap(([letter, workflow]) => {
+					const removed = withoutDataTables(release, workflow);
+					return removed.length > 0 ? [`(${letter}) without ${removed.join(', ')}`] : [];
+				});
 				/** @param {object} workflow @param {string} id */
 				const activated = (workflow, id) => ({ workflow, id, publish: true });
 				toPublish = await importWorkflows(
@@ -203,7 +210,7 @@ async function runRelease(version, tarball, install) {
 					release,
 					{ publishLater: true },
 				);
-				return `${toPublish.length} to publish over REST once n8n has started${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}${withoutTables.length > 0 ? `; (d) without ${withoutTables.join(', ')}` : ''}`;
+				return `${toPublish.length} to publish over REST once n8n has started${changed.length > 0 ? `; example typeVersions fitted to this release: ${changed.join(', ')}` : ''}${withoutTables.length > 0 ? `; ${withoutTables.join('; ')}` : ''}`;
 			},
 		);
 

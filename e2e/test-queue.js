@@ -9,13 +9,13 @@
  * workflow publishes it and `npm install`ed on the main and each worker (worker 2 with a copy of
  * n8n-workflow beside it); example (a) published. The main takes the webhooks behind its front door
  * (nginx gating them on its readiness) through the fault rounds (e2e/queue/: `FAULT`, `DUPLICATE
- * PURCHASES`, `TRIGGER`, and `STARTUP WINDOW` for each restart, probed straight and through the
- * door); then the main hands
- * production webhooks to two `n8n webhook` processors behind nginx, which take a storm of signed
- * and forged refunds while worker 1 is SIGKILLed and replaced, checked against the sandbox's
- * records and n8n's database; then a round with webhook-1 SIGKILLed (purchases to example (i)
- * beside its refunds: no worker kill is combined with purchases, as an execution killed holding
- * the claim keeps it for its 10-minute lease). Last, no process logged the secret.
+ * PURCHASES`, `REFUNDS ADD UP` (example (j)'s ledger), `TRIGGER`, and `STARTUP WINDOW` for each
+ * restart, probed straight and through the door); then the main hands production webhooks to two
+ * `n8n webhook` processors behind nginx, which take a storm of signed and forged refunds while
+ * worker 1 is SIGKILLed and replaced, checked against the sandbox's records and n8n's database;
+ * then a round with webhook-1 SIGKILLed (purchases to example (i) beside its refunds: no worker
+ * kill is combined with purchases, as an execution killed holding the claim keeps it for its
+ * 10-minute lease). Last, no process logged the secret.
  *
  * Needs PostgreSQL, Redis and nginx from scripts/setup-system.sh (the run stops at once, naming
  * it, when they are missing). Prints one line per check, the storms' counts and `QUEUE: N passed,
@@ -50,6 +50,7 @@ const {
 	deliverClaimedPurchases,
 	runDuplicatePurchaseRounds,
 } = require('./queue/purchaseRounds');
+const { LEDGER_WORKFLOW, runRefundsAddUpRounds } = require('./queue/refundLedgerRounds');
 const { triggerWorkflow } = require('../support/n8n/workflowBuilders');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
 const { Sandbox, KEYS } = require('../sandbox');
@@ -81,7 +82,7 @@ const KILL_HANDOVER_MS = 1000;
 /** The workflows the rounds need, published beside example (a). @param {string} watchedUserId */
 function faultRoundWorkflows(watchedUserId) {
 	return [
-		...PURCHASE_WORKFLOWS.map(({ workflow, id, webhookId }) => ({
+		...[...PURCHASE_WORKFLOWS, LEDGER_WORKFLOW].map(({ workflow, id, webhookId }) => ({
 			workflow,
 			id,
 			webhook: paymentTriggerWebhook(webhookId),
@@ -163,6 +164,10 @@ async function main() {
 		await check(
 			`${scenario('e2e.queuePurchases')}: ${PURCHASE_ROUNDS === 1 ? 'a round' : `${PURCHASE_ROUNDS} rounds`} with the main killed, one with both deliveries at once`,
 			() => runDuplicatePurchaseRounds(queue, sandbox, product),
+		);
+		await check(
+			`${scenario('e2e.queueRefundsAddUp')}: purchases through example (i), each one's two halves at once to example (j) on ${WORKERS} workers`,
+			() => runRefundsAddUpRounds(queue, sandbox, product),
 		);
 		await check(
 			`${scenario('e2e.queueTrigger')}: killed between polls and during a poll; repeats share a change_id`,

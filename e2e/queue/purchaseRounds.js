@@ -12,6 +12,7 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	paymentTriggerPath,
 	readExample,
+	setUpSqlOf,
 } = require('../../support/n8n/n8nDemoData');
 const { assertAllDelivered, killMainAndRestart } = require('./faultRounds');
 const { deliverAll, planDuplicatedPurchases } = require('../../support/payment/paymentProvider');
@@ -27,14 +28,8 @@ const PURCHASE_ROUNDS = 1;
 /** Example (i): the queue-mode guard, a claim in PostgreSQL before Track Purchase. */
 const CLAIM_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'exPurchaseClaim01' };
 const claimExample = readExample(CLAIM_EXAMPLE.file);
-/** The SQL example (i) tells users to run once: the test runs the same. */
-const CLAIM_TABLE_SQL = /** @type {string} */ (
-	/```sql\n([\s\S]*?)```/.exec(
-		String(
-			claimExample.nodes.find((node) => node.name === 'About this workflow')?.parameters.content,
-		),
-	)?.[1]
-);
+/** The SQL example (i) tells users to run once. */
+const CLAIM_TABLE_SQL = setUpSqlOf(claimExample);
 /** The PostgreSQL credential example (i)'s nodes name. */
 const CLAIM_CREDENTIAL = /** @type {{ id: string, name: string }} */ (
 	claimExample.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres
@@ -247,6 +242,7 @@ function claimCredentials(postgres) {
 }
 
 module.exports = {
+	CLAIM_TABLE_SQL,
 	PURCHASE_ROUNDS,
 	PURCHASE_WORKFLOWS,
 	claimCredentials,

@@ -8,7 +8,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEMO_CREDENTIAL, DEMO_KEY, DEMO_OWNER } = require('../../support/n8n/n8nDemoData');
+const {
+	DEMO_CREDENTIAL,
+	DEMO_KEY,
+	DEMO_OWNER,
+	readExample,
+} = require('../../support/n8n/n8nDemoData');
 /** The editor's pages, driven through Chromium. */
 const editor = require('../../support/n8n/editor');
 const { NODES: HTTP_NODES } = require('../../support/n8n/httpRequestWorkflow');
@@ -114,13 +119,18 @@ async function browserChecks(context) {
 					screenshot,
 				);
 				assert.ok(opened.names.includes('Refund') && opened.names.includes('Payment refunded'));
+				// The expression as the example holds it, without its leading `=`.
+				const transactionId = String(
+					readExample(example('a').file).nodes.find((node) => node.name === 'Refund')?.parameters
+						.transactionId,
+				).slice(1);
 				assertShown(opened.shown, [
 					'Transaction ID',
 					'Reason',
-					'{{ $json.transactionId }}',
+					transactionId,
 					'Full refunds only: cancels the unpaid rewards of the purchase (paid ones are kept and counted). Repeating a refund is safe: it answers ALREADY_PROCESSED and changes nothing.',
 				]);
-				return `${opened.names.length} nodes on the canvas; Refund shows Transaction ID {{ $json.transactionId }}, Reason, the full-refund notice; screenshots in ${pictures}`;
+				return `${opened.names.length} nodes on the canvas; Refund shows Transaction ID ${transactionId}, Reason, the full-refund notice; screenshots in ${pictures}`;
 			},
 		);
 		await check(

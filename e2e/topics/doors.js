@@ -2,7 +2,7 @@
 'use strict';
 /**
  * test:e2e, every door the examples open to the internet. Every example is imported as shipped
- * and published (example (i), which the demo leaves out, by `doorsWorkflows`); each public entry
+ * and published (examples (i) and (j), which the demo leaves out, by `doorsWorkflows`); each public entry
  * point (Webhook, Chat Trigger, MCP Server Trigger, Form Trigger, Payment Webhook Trigger) is
  * called as a stranger would: no credentials, another person's user ID in the query and the body.
  * A door is shut when that call reaches no API endpoint (the sandbox's records; the relay
@@ -44,8 +44,11 @@ const ENTRY_POINTS = {
 	'n8n-nodes-base.formTrigger': 'Form Trigger',
 	[PAYMENT_TRIGGER_TYPE]: 'Payment Webhook Trigger',
 };
-/** Example (i), which npm start and the demo leave out: imported here under this id. */
-const QUEUE_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'doorsPurchaseClaim' };
+/** Examples (i) and (j), which npm start and the demo leave out: imported here under these ids. */
+const QUEUE_EXAMPLES = [
+	{ file: 'i-purchase-claim-queue-mode.json', id: 'doorsPurchaseClaim' },
+	{ file: 'j-refund-ledger-queue-mode.json', id: 'doorsRefundLedger1' },
+];
 /**
  * Example (d) as shipped but for its Data Table write, which names a table that does not exist: an
  * embed whose write fails after the answer (e2e/topics/embed.js's "nothing kept" check).
@@ -100,15 +103,20 @@ function hs256Example() {
 }
 
 /**
- * Example (i) as shipped, published, and a PostgreSQL credential of the name its nodes use that
- * points at a closed port (the stranger's call must never get that far).
+ * Examples (i) and (j) as shipped, published, and a PostgreSQL credential of the name their nodes
+ * use that points at a closed port (the stranger's call must never get that far).
  */
 function doorsWorkflows() {
-	const workflow = readExample(QUEUE_EXAMPLE.file);
-	const postgres = workflow.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres;
+	const queueExamples = QUEUE_EXAMPLES.map(({ file, id }) => ({
+		workflow: readExample(file),
+		id,
+		publish: true,
+	}));
+	const postgres = queueExamples[0].workflow.nodes.find((node) => node.credentials?.postgres)
+		?.credentials.postgres;
 	return {
 		workflows: [
-			{ workflow, id: QUEUE_EXAMPLE.id, publish: true },
+			...queueExamples,
 			{ workflow: failingTableExample(), id: FAILING_TABLE.id, publish: true },
 			{ workflow: hs256Example(), id: HS256_VARIANT.id, publish: true },
 		],
@@ -136,10 +144,12 @@ function doorsWorkflows() {
 /** Example (i)'s webhook and the failing-write (d)'s link, for n8n's start to wait for. */
 function doorsWebhooks() {
 	return [
-		...readExample(QUEUE_EXAMPLE.file).nodes.flatMap((node) =>
-			node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
-				? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
-				: [],
+		...QUEUE_EXAMPLES.flatMap(({ file }) =>
+			readExample(file).nodes.flatMap((node) =>
+				node.type === PAYMENT_TRIGGER_TYPE && node.webhookId
+					? [{ method: 'POST', path: paymentTriggerPath(node.webhookId) }]
+					: [],
+			),
 		),
 		{ method: 'GET', path: FAILING_TABLE.path },
 		{ method: 'GET', path: HS256_VARIANT.path },

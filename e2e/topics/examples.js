@@ -4,11 +4,29 @@
  * test:e2e, the examples run headless with `n8n execute --id` against the sandbox, each one's
  * output and what the sandbox recorded asserted: (a) refund, (h) purchase, (c) relay landing.
  * Examples (b) and (d) use data tables, which `n8n execute` does not start: they run on the started
- * n8n (topics/report.js, topics/browser.js).
+ * n8n (topics/report.js, topics/browser.js); (h) runs here without its ledger nodes.
  */
 const assert = require('node:assert/strict');
 const { example, execute, outputOf } = require('./context');
+const { readExample } = require('../../support/n8n/n8nDemoData');
+const { withoutDataTableNodes } = require('../../support/n8n/n8nReleaseDifferences');
 const { scenario } = require('../../support/scenarios');
+
+/**
+ * Example (h) for `n8n execute`, which starts no data tables: its refund-ledger nodes spliced out
+ * (Track Purchase answers straight to Respond: tracked). The shipped (h), ledger included, takes
+ * every provider's signed purchases on the started n8n (e2e/providerExampleChecks.js).
+ */
+const EXECUTABLE_H = { id: 'e2eExampleHSample1' };
+
+/** Example (h) as `n8n execute` runs it, to import unpublished. */
+function executableExampleH() {
+	const workflow = readExample(example('h').file);
+	const removed = withoutDataTableNodes(workflow);
+	assert.deepEqual(removed, ['Refund ledger', 'Record what it paid'], "(h)'s data-table nodes");
+	workflow.name = `${workflow.name} (without its ledger, for n8n execute)`;
+	return { workflow, id: EXECUTABLE_H.id, publish: false };
+}
 
 /** @param {import('./context').Context} context */
 async function exampleChecks(context) {
@@ -26,18 +44,21 @@ async function exampleChecks(context) {
 	});
 
 	// (h) purchase: the sample event tracks pi_sample_purchase_1 for buyer_1.
-	await check('example h (execute): purchase on a payment webhook', async () => {
-		const run = await execute(context, example('h').id);
-		const [tracked] = outputOf(run, 'Track Purchase');
-		assert.equal(tracked.json.event_name, 'purchase', JSON.stringify(tracked.json));
-		assert.equal(outputOf(run, 'Respond: tracked').length, 1);
-		const recorded = sandbox.state.conversions.filter(
-			(c) => c.transactionId === 'pi_sample_purchase_1',
-		);
-		assert.equal(recorded.length, 1, 'the sandbox did not record pi_sample_purchase_1 once');
-		assert.equal(recorded[0].valueCents, 4900);
-		return `e2e h: execute --id=${example('h').id} → Track Purchase conversion ${tracked.json.conversion_id} for pi_sample_purchase_1, 49.00`;
-	});
+	await check(
+		'example h (execute, its ledger nodes spliced out): purchase on a payment webhook',
+		async () => {
+			const run = await execute(context, EXECUTABLE_H.id);
+			const [tracked] = outputOf(run, 'Track Purchase');
+			assert.equal(tracked.json.event_name, 'purchase', JSON.stringify(tracked.json));
+			assert.equal(outputOf(run, 'Respond: tracked').length, 1);
+			const recorded = sandbox.state.conversions.filter(
+				(c) => c.transactionId === 'pi_sample_purchase_1',
+			);
+			assert.equal(recorded.length, 1, 'the sandbox did not record pi_sample_purchase_1 once');
+			assert.equal(recorded[0].valueCents, 4900);
+			return `e2e h: execute --id=${EXECUTABLE_H.id} → Track Purchase conversion ${tracked.json.conversion_id} for pi_sample_purchase_1, 49.00`;
+		},
+	);
 
 	// (c) relay landing: a debug code stands in for the relay.
 	await check('example c (execute): relay landing → exchange → signup → redirect', async () => {
@@ -62,4 +83,4 @@ async function exampleChecks(context) {
 	});
 }
 
-module.exports = { exampleChecks };
+module.exports = { exampleChecks, executableExampleH };

@@ -28,6 +28,7 @@ const { providerExampleWorkflows } = require('../providerExampleChecks');
 const { execute } = require('./context');
 const { scenario } = require('../../support/scenarios');
 const { doorsWorkflows } = require('./doors');
+const { executableExampleH } = require('./examples');
 
 const EVERY_OPERATION_ID = 'e2eEveryOperation';
 
@@ -62,7 +63,7 @@ async function installChecks(context) {
 	if (!installed) throw new Error('the package is not installed; nothing else can run');
 
 	await check(
-		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} to publish once n8n starts, and example (i) for the doors; the every-operation fixture)`,
+		`n8n import:credentials and import:workflow (${EXAMPLES.length} examples, ${EXAMPLES.filter((e) => e.published).length} to publish once n8n starts, and examples (i) and (j) for the doors, (h) without its ledger for n8n execute; the every-operation fixture)`,
 		async () => {
 			const doors = doorsWorkflows();
 			const later = { publishLater: true };
@@ -78,6 +79,7 @@ async function installChecks(context) {
 				...webhookSecurityWorkflows(),
 				...providerExampleWorkflows(),
 				...doors.workflows,
+				executableExampleH(),
 				{
 					workflow: everyOperationWorkflow(EVERY_OPERATION_ID),
 					id: EVERY_OPERATION_ID,

@@ -3,7 +3,8 @@
 /**
  * test:e2e, the webhooks of the started n8n: examples (a) and (h) behind signed Stripe
  * deliveries (e2e/webhookExampleChecks.js, shared with the version matrix), then behind each
- * provider's (e2e/providerExampleChecks.js, its `EXAMPLES` lines), the Payment Webhook Trigger per
+ * provider's (e2e/providerExampleChecks.js, its `EXAMPLES` lines), example (a)'s refund ledger at
+ * its edges (e2e/refundLedgerChecks.js), the Payment Webhook Trigger per
  * provider (e2e/webhookSecurity.js, its `WEBHOOK` lines; run here, between (h) and (c), to keep
  * the checks' order), and example (c)'s landing.
  */
@@ -11,6 +12,7 @@ const assert = require('node:assert/strict');
 
 const { readExample } = require('../../support/n8n/n8nDemoData');
 const { checkProviderExamples } = require('../providerExampleChecks');
+const { checkRefundLedger } = require('../refundLedgerChecks');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS, issueAuthCode } = require('../../sandbox');
@@ -33,6 +35,7 @@ async function webhookChecks(context) {
 		refundWorkflowId: example('a').id,
 	});
 	await checkProviderExamples({ check, base, cookie, sandbox, seen: seenOutput });
+	await checkRefundLedger({ check, base, cookie, sandbox, seen: seenOutput });
 
 	await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 

@@ -228,6 +228,18 @@ function readExample(file) {
 }
 
 /**
+ * The SQL an example's note (its sticky note "About this workflow") tells users to run once: the
+ * queue-mode tests run the same.
+ * @param {ReturnType<typeof readExample>} workflow
+ */
+function setUpSqlOf(workflow) {
+	const note = workflow.nodes.find((node) => node.name === 'About this workflow');
+	const sql = /```sql\n([\s\S]*?)```/.exec(String(note?.parameters.content))?.[1];
+	if (sql === undefined) throw new Error(`${String(workflow.name)}: its note holds no SQL block`);
+	return sql;
+}
+
+/**
  * The production path of a Payment Webhook Trigger: its fixed webhook path under its webhookId.
  * @param {string} webhookId
  */
@@ -375,6 +387,7 @@ module.exports = {
 	promoterCenterJwtCredential,
 	promoterCenterKeyPair,
 	readExample,
+	setUpSqlOf,
 	sandboxCredential,
 	signingCredential,
 	smtpCredential,

@@ -118,25 +118,42 @@ function dataTableSupport(release) {
 }
 
 /**
- * Example (d) on a release without the Data table node's table operations (see dataTableSupport):
- * its data-table branch removed, as the matrix's line tells users to do (or to create the table by
- * hand), so that its doors run there. Changes `workflow` in place; returns the removed nodes'
- * names (none on n8n 2.3.6 and later).
+ * An example on a release without the Data table node's table operations (see dataTableSupport):
+ * its data-table nodes spliced out, as the matrix's line tells users to do (or to create the
+ * tables by hand), so that the rest runs there: (d)'s doors, (h)'s purchases and (a)'s full
+ * refunds (without (a)'s refund ledger, which then adds nothing up). Changes `workflow` in place;
+ * returns the removed nodes' names (none on n8n 2.3.6 and later).
  * @param {import('./n8nInstall').N8nRelease} release
  * @param {{ nodes: Record<string, any>[], connections: Record<string, any> }} workflow
  */
 function withoutDataTables(release, workflow) {
 	if (dataTableSupport(release) === 'tables and rows') return [];
+	return withoutDataTableNodes(workflow);
+}
+
+/**
+ * `workflow` with its Data table nodes spliced out: whatever led into one leads on to what its
+ * first output led to (nothing, for the last node of a branch). Changes `workflow` in place;
+ * returns the removed nodes' names. `n8n execute` starts no data tables, so test:e2e runs example
+ * (h)'s sample so.
+ * @param {{ nodes: Record<string, any>[], connections: Record<string, any> }} workflow
+ */
+function withoutDataTableNodes(workflow) {
+	/** @typedef {{ node: string, type: string, index: number }} Target */
 	const removed = workflow.nodes
 		.filter((node) => node.type === 'n8n-nodes-base.dataTable')
 		.map((node) => node.name);
+	for (const name of removed) {
+		/** @type {Target[]} */
+		const next = workflow.connections[name]?.main?.[0] ?? [];
+		delete workflow.connections[name];
+		for (const outputs of Object.values(workflow.connections))
+			for (const [type, branches] of Object.entries(outputs))
+				outputs[type] = branches.map((/** @type {Target[]} */ branch) =>
+					branch.flatMap((target) => (target.node === name ? next : [target])),
+				);
+	}
 	workflow.nodes = workflow.nodes.filter((node) => !removed.includes(node.name));
-	for (const name of removed) delete workflow.connections[name];
-	for (const outputs of Object.values(workflow.connections))
-		for (const [type, branches] of Object.entries(outputs))
-			outputs[type] = branches.map((/** @type {{ node: string }[]} */ branch) =>
-				branch.filter((target) => !removed.includes(target.node)),
-			);
 	return removed;
 }
 
@@ -157,5 +174,6 @@ module.exports = {
 	forImport,
 	loginBody,
 	setUpOwner,
+	withoutDataTableNodes,
 	withoutDataTables,
 };

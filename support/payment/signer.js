@@ -40,15 +40,20 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  */
 
 /**
- * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, eventId?: string, checkout?: boolean, refundKey?: string }} SampleFields
+ * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, refundedMinor?: number, refundedTotalMinor?: number, eventId?: string, checkout?: boolean, perRefund?: boolean, refundKey?: string }} SampleFields
+ * `partial`: a refund of 40% unless `refundedMinor` (this refund) says; `refundedTotalMinor`: what
+ * is refunded so far, this refund included (`refundedMinor` unless given), which providers that
+ * state a running total send;
  * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its metadata);
+ * `perRefund`: a Stripe refund as `refund.created` (this refund alone, no running total);
  * `refundKey`: what a refund's own ID is made of, where the provider sends one (the transaction ID
  * unless given): two refunds of one purchase give two keys
  */
 
 /**
- * @typedef {ReturnType<typeof sampleDefaults> & { checkout?: boolean }} SampleValues a sample's
- *   fields with their defaults, and the amount a refund returns
+ * @typedef {ReturnType<typeof sampleDefaults>} SampleValues a sample's fields with their defaults:
+ *   `partial` (this refund returns less than was paid), `partlyRefunded` (after it, part of the
+ *   payment is still kept)
  */
 
 /**
@@ -107,15 +112,20 @@ function bodyHmacSigner(signatureHeader, fields) {
  */
 function sampleDefaults(kind, fields) {
 	const { transactionId, userId = 'user_1001', amountMinor = 10000, currency = 'USD' } = fields;
-	const partial = fields.partial ?? false;
+	const refundedMinor =
+		fields.refundedMinor ?? (fields.partial ? Math.floor(amountMinor * 0.4) : amountMinor);
+	const refundedTotalMinor = fields.refundedTotalMinor ?? refundedMinor;
 	return {
 		checkout: fields.checkout,
+		perRefund: fields.perRefund,
 		transactionId,
 		userId,
 		amountMinor,
 		currency,
-		partial,
-		refundedMinor: partial ? Math.floor(amountMinor * 0.4) : amountMinor,
+		partial: refundedMinor < amountMinor,
+		partlyRefunded: refundedTotalMinor < amountMinor,
+		refundedMinor,
+		refundedTotalMinor,
 		refundKey: fields.refundKey ?? transactionId,
 		eventId: fields.eventId ?? `evt_${kind}_${transactionId}`,
 		created: 1_764_000_000,

@@ -23,7 +23,8 @@ module.exports = {
 		out_trade_no: 'order_1',
 	},
 	sampleEvent(kind, fields) {
-		const { transactionId, userId, amountMinor, partial, refundedMinor, eventId } = fields;
+		const { transactionId, userId, amountMinor, partlyRefunded, refundedTotalMinor, eventId } =
+			fields;
 		const trade = {
 			gmt_create: '2026-11-24 08:00:00',
 			charset: 'utf-8',
@@ -58,11 +59,11 @@ module.exports = {
 			: {
 					...trade,
 					// A full refund closes the trade; after a partial one it stays paid.
-					trade_status: partial ? 'TRADE_SUCCESS' : 'TRADE_CLOSED',
+					trade_status: partlyRefunded ? 'TRADE_SUCCESS' : 'TRADE_CLOSED',
 					notify_time: '2026-11-25 10:00:01',
 					gmt_refund: '2026-11-25 10:00:00.123',
 					out_biz_no: `refund_${fields.refundKey}`,
-					refund_fee: yuan(refundedMinor),
+					refund_fee: yuan(refundedTotalMinor),
 				};
 	},
 };

@@ -143,7 +143,7 @@ module.exports = {
 	eventTypes: { purchase: 'ONE_TIME_CHARGE', refund: 'REFUND' },
 	sampleEvent(
 		kind,
-		{ transactionId, userId, amountMinor, currency, partial, refundedMinor, eventId },
+		{ transactionId, userId, amountMinor, currency, partlyRefunded, refundedTotalMinor, eventId },
 	) {
 		const bought = transaction({
 			transactionId,
@@ -156,8 +156,8 @@ module.exports = {
 		return notification('REFUND', eventId, {
 			...bought,
 			...refunded,
-			revocationType: partial ? 'REFUND_PRORATED' : 'REFUND_FULL',
-			revocationPercentage: Math.round((refundedMinor / amountMinor) * WHOLE),
+			revocationType: partlyRefunded ? 'REFUND_PRORATED' : 'REFUND_FULL',
+			revocationPercentage: Math.round((refundedTotalMinor / amountMinor) * WHOLE),
 		});
 	},
 	bundleId: BUNDLE_ID,

@@ -11,7 +11,7 @@ module.exports = {
 	eventTypes: EVENT_TYPES,
 	otherEvent: { id: 'evt_1', eventType: 'subscription.active', object: { id: 'sub_1' } },
 	sampleEvent(kind, fields) {
-		const { transactionId, userId, amountMinor, currency, partial } = fields;
+		const { transactionId, userId, amountMinor, currency, partlyRefunded } = fields;
 		const checkout = { id: `ch_${transactionId}`, object: 'checkout' };
 		const object =
 			kind === 'purchase'
@@ -43,7 +43,7 @@ module.exports = {
 							amount: amountMinor,
 							amount_paid: amountMinor,
 							currency,
-							status: partial ? 'partialRefund' : 'refunded',
+							status: partlyRefunded ? 'partialRefund' : 'refunded',
 							order: transactionId,
 						},
 						checkout: { ...checkout, metadata: { user_id: userId } },

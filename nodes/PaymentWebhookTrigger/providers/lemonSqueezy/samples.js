@@ -10,7 +10,8 @@ module.exports = {
 	eventIdFrom: 'none',
 	otherEvent: { meta: { event_name: 'subscription_created' }, data: { id: '1', attributes: {} } },
 	sampleEvent(kind, fields) {
-		const { transactionId, userId, amountMinor, currency, partial, refundedMinor } = fields;
+		const { transactionId, userId, amountMinor, currency, partlyRefunded, refundedTotalMinor } =
+			fields;
 		return {
 			meta: {
 				event_name: kind === 'purchase' ? 'order_created' : 'order_refunded',
@@ -22,9 +23,9 @@ module.exports = {
 				attributes: {
 					currency,
 					total: amountMinor,
-					status: kind === 'purchase' ? 'paid' : partial ? 'partial_refund' : 'refunded',
-					refunded: kind === 'refund' && !partial,
-					refunded_amount: kind === 'refund' ? refundedMinor : 0,
+					status: kind === 'purchase' ? 'paid' : partlyRefunded ? 'partial_refund' : 'refunded',
+					refunded: kind === 'refund' && !partlyRefunded,
+					refunded_amount: kind === 'refund' ? refundedTotalMinor : 0,
 				},
 			},
 		};

@@ -13,8 +13,10 @@ module.exports = {
 	eventIdFrom: 'message',
 	otherEvent: { type: 'customer.created', data: { id: 'cus_1' } },
 	sampleEvent(kind, fields) {
-		const { transactionId, userId, amountMinor, currency, partial, refundedMinor } = fields;
-		const status = kind === 'purchase' ? 'paid' : partial ? 'partially_refunded' : 'refunded';
+		const { transactionId, userId, amountMinor, currency, partlyRefunded, refundedTotalMinor } =
+			fields;
+		const status =
+			kind === 'purchase' ? 'paid' : partlyRefunded ? 'partially_refunded' : 'refunded';
 		return {
 			type: kind === 'purchase' ? 'order.paid' : 'order.refunded',
 			timestamp: '2026-11-24T00:00:00.000Z',
@@ -29,7 +31,7 @@ module.exports = {
 				net_amount: amountMinor,
 				tax_amount: 0,
 				total_amount: amountMinor,
-				refunded_amount: kind === 'refund' ? refundedMinor : 0,
+				refunded_amount: kind === 'refund' ? refundedTotalMinor : 0,
 				refunded_tax_amount: 0,
 				currency: currency.toLowerCase(),
 				billing_reason: 'purchase',

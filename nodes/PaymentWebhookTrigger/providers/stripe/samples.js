@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * The sample events of Stripe: `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded`, in the shape the provider sends them: read by the unit, engine and
+ * The sample events of Stripe: `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded` (or `refund.created`), in the shape the provider sends them: read by the unit, engine and
  * end-to-end tests (not by the node).
  */
 
@@ -24,7 +24,7 @@ module.exports = {
 	eventTypes: { purchase: 'payment_intent.succeeded', refund: 'charge.refunded' },
 	otherEvent: { id: 'evt_1', type: 'customer.created', data: { object: { id: 'cus_1' } } },
 	sampleEvent(kind, fields) {
-		const { transactionId, userId, amountMinor, partial, eventId } = fields;
+		const { transactionId, userId, amountMinor, partlyRefunded, eventId } = fields;
 		const currency = fields.currency.toLowerCase();
 		if (kind === 'purchase' && fields.checkout)
 			return event(eventId, 'checkout.session.completed', {
@@ -35,6 +35,19 @@ module.exports = {
 				payment_status: 'paid',
 				amount_total: amountMinor,
 				currency,
+				metadata: { user_id: userId },
+			});
+		// `perRefund`: the refund alone (`refund.created`), its charge not expanded: no running total.
+		if (kind === 'refund' && fields.perRefund)
+			return event(eventId, 'refund.created', {
+				id: `re_${fields.refundKey}`,
+				object: 'refund',
+				amount: fields.refundedMinor,
+				charge: `ch_${transactionId}`,
+				currency,
+				payment_intent: transactionId,
+				reason: 'requested_by_customer',
+				status: 'succeeded',
 				metadata: { user_id: userId },
 			});
 		return kind === 'purchase'
@@ -52,10 +65,10 @@ module.exports = {
 					object: 'charge',
 					amount: amountMinor,
 					amount_captured: amountMinor,
-					amount_refunded: fields.refundedMinor,
+					amount_refunded: fields.refundedTotalMinor,
 					currency,
 					payment_intent: transactionId,
-					refunded: !partial,
+					refunded: !partlyRefunded,
 					metadata: { user_id: userId },
 				});
 	},

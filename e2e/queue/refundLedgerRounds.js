@@ -1,0 +1,175 @@
+// @ts-check
+'use strict';
+/**
+ * The refund-ledger rounds of `npm run test:queue`: purchases tracked through example (i), which
+ * records what each paid, then each refunded in two halves (Stripe `refund.created`, each its own
+ * refund ID, no running total) delivered at the same moment to example (j), whose PostgreSQL
+ * ledger must reverse each purchase exactly once; then one purchase whose Refund the service
+ * refuses, which (j) must release for the retry. Prints `REFUNDS ADD UP …`.
+ */
+const assert = require('node:assert/strict');
+
+const {
+	PAYMENT_TRIGGER_TYPE,
+	paymentTriggerPath,
+	readExample,
+	setUpSqlOf,
+} = require('../../support/n8n/n8nDemoData');
+const { assertAllDelivered, settledExecutionsSince } = require('./faultRounds');
+const { CLAIM_TABLE_SQL, PURCHASE_WORKFLOWS } = require('./purchaseRounds');
+const { deliverAll } = require('../../support/payment/paymentProvider');
+const { sampleEvent } = require('../../support/payment/paymentSignatures');
+const { callsNaming } = require('../webhookSecurity');
+
+/** Rounds of two halves at once (the issue asks for at least 20), and one whose Refund fails. */
+const ROUNDS = 20;
+/** What each purchase paid (49.90), in the smallest unit; each half is one half of it. */
+const PAID_MINOR = 4990;
+/** Example (j): the refund ledger in PostgreSQL. */
+const LEDGER_EXAMPLE = { file: 'j-refund-ledger-queue-mode.json', id: 'exRefundLedger01' };
+const ledgerExample = readExample(LEDGER_EXAMPLE.file);
+/** The SQL example (j) tells users to run once, after (i)'s. */
+const LEDGER_TABLE_SQL = setUpSqlOf(ledgerExample);
+/** Example (j) as test:queue publishes it. */
+const LEDGER_WORKFLOW = {
+	id: LEDGER_EXAMPLE.id,
+	workflow: ledgerExample,
+	webhookId: /** @type {string} */ (
+		ledgerExample.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)?.webhookId
+	),
+};
+
+/**
+ * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
+ * @typedef {import('../../sandbox').Sandbox} Sandbox
+ */
+
+/**
+ * `ROUNDS` purchases through (i), then, round by round, each one's two halves to (j) at once.
+ * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product
+ */
+async function runRefundsAddUpRounds(queue, sandbox, product) {
+	queue.postgres.query(CLAIM_TABLE_SQL);
+	queue.postgres.query(LEDGER_TABLE_SQL);
+	const prefix = `halves${Date.now().toString(36)}`;
+	const users = sandbox.instrumentation.addSignups(product, ROUNDS + 1, prefix);
+	const transactionIds = users.map((_, i) => `${prefix}_txn_${i}`);
+	const claim = PURCHASE_WORKFLOWS[0];
+	const purchases = await deliverAll(
+		`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`,
+		users.map((userId, i) => {
+			const transactionId = transactionIds[i];
+			const fields = { transactionId, userId, amountMinor: PAID_MINOR, checkout: true };
+			return { id: `evt_${transactionId}`, body: sampleEvent('stripe', 'purchase', fields) };
+		}),
+		{ inFlight: 5 },
+	);
+	assertAllDelivered(purchases.deliveries, 'purchase deliveries to example (i)');
+	const paid = queue.postgres.query(
+		`SELECT count(*) FROM affiliate_tracking.purchase_claims WHERE transaction_id LIKE '${prefix}_%' AND status = 'tracked' AND paid_minor = ${PAID_MINOR} AND currency = 'USD'`,
+	);
+	assert.deepEqual(paid, [String(ROUNDS + 1)], 'purchases example (i) recorded as paid 49.90 USD');
+
+	const ledgerUrl = `${queue.webhookBase}/webhook/${paymentTriggerPath(LEDGER_WORKFLOW.webhookId)}`;
+	const since = Date.now();
+	/** @type {Record<string, number>} */
+	const answers = {};
+	const [failing, ...rounds] = transactionIds;
+	for (const transactionId of rounds) {
+		// Both in flight at once: the main queues both jobs, and the two workers take them.
+		const delivered = await deliverAll(ledgerUrl, halvesOf(transactionId), { inFlight: 2 });
+		assertAllDelivered(delivered.deliveries, `the halves of ${transactionId}`);
+		for (const { answer } of delivered.deliveries) {
+			const status = String(/** @type {{ status?: unknown }} */ (answer).status);
+			answers[status] = (answers[status] ?? 0) + 1;
+		}
+	}
+	const { count } = await settledExecutionsSince(queue, LEDGER_WORKFLOW.id, since, 'the halves');
+	const failed = count("status <> 'success'");
+	const released = await failedRefundReleased(queue, sandbox, ledgerUrl, failing);
+	/** This run's executions of (j), as table `t`. @param {string} t */
+	const ofTheRounds = (t) =>
+		`${t}."workflowId" = '${LEDGER_WORKFLOW.id}' AND ${t}."createdAt" >= to_timestamp(${since / 1000})`;
+	// Rounds run one after the other, so overlapping pairs are the halves of one round.
+	const [overlapping] = queue.postgres.query(
+		`SELECT count(*) FROM execution_entity a JOIN execution_entity b ON a.id < b.id
+		 WHERE ${ofTheRounds('a')} AND ${ofTheRounds('b')}
+		   AND a."startedAt" < b."stoppedAt" AND b."startedAt" < a."stoppedAt"`,
+	);
+
+	const refundCalls = rounds.map((id) => callsNaming(sandbox, '/track/refund', id));
+	const adjustments = rounds.map(
+		(id) => sandbox.state.conversions.find((c) => c.transactionId === id)?.adjustments ?? 0,
+	);
+	const doubles = refundCalls.filter((calls) => calls > 1).length;
+	const missed = adjustments.filter((n) => n === 0).length;
+	const answered = Object.entries(answers)
+		.map(([status, n]) => `${status} ×${n}`)
+		.join(', ');
+	console.log(
+		`REFUNDS ADD UP: ${ROUNDS} rounds of two halves at once; ${doubles} double reversals, ${missed} missed (example (j) answered ${answered}; Refund calls ${refundCalls.reduce((a, b) => a + b, 0)}, adjustments ${adjustments.reduce((a, b) => a + b, 0)}; rounds whose two executions overlapped: ${overlapping}; executions failed ${failed}); ${released}`,
+	);
+	assert.equal(doubles, 0, `purchases reversed twice: ${refundCalls.join(', ')}`);
+	assert.equal(missed, 0, `purchases never reversed: ${adjustments.join(', ')}`);
+	assert.deepEqual(
+		adjustments,
+		rounds.map(() => 1),
+		"the sandbox's adjustments per purchase",
+	);
+	assert.equal(failed, 0, 'executions of example (j) that failed');
+	return `${ROUNDS + 1} purchases tracked through (i) with what they paid; ${ROUNDS * 2} halves to (j) at once, each purchase reversed once; ${released}`;
+}
+
+/**
+ * Stripe's `refund.created` for each half of `transactionId`, each its own refund ID.
+ * @param {string} transactionId
+ */
+function halvesOf(transactionId) {
+	return [1, 2].map((half) => {
+		const refundKey = `${transactionId}_${half}`;
+		const fields = {
+			transactionId,
+			amountMinor: PAID_MINOR,
+			refundedMinor: PAID_MINOR / 2,
+			perRefund: true,
+			refundKey,
+			eventId: `evt_refund_${refundKey}`,
+		};
+		return { id: `evt_refund_${refundKey}`, body: sampleEvent('stripe', 'refund', fields) };
+	});
+}
+
+/**
+ * The halves of `transactionId` one after the other while the service refuses its Refund (its
+ * conversion voided: code 6000000): (j) must answer 500 and release the reversal, so that the
+ * provider's retry, once Refund works, reverses the purchase once.
+ * @param {Deployment} queue @param {Sandbox} sandbox @param {string} ledgerUrl
+ * @param {string} transactionId
+ */
+async function failedRefundReleased(queue, sandbox, ledgerUrl, transactionId) {
+	const conversion = sandbox.state.conversions.find((c) => c.transactionId === transactionId);
+	assert.ok(conversion, `the sandbox has no conversion ${transactionId}`);
+	const [first, second] = halvesOf(transactionId);
+	conversion.voided = true;
+	const once = { inFlight: 1, maxAttempts: 1 };
+	const counted = (await deliverAll(ledgerUrl, [first], once)).deliveries[0];
+	const refused = (await deliverAll(ledgerUrl, [second], once)).deliveries[0];
+	const reversedAt = queue.postgres.query(
+		`SELECT coalesce(reversed_at::text, 'empty') FROM affiliate_tracking.purchase_claims WHERE transaction_id = '${transactionId}'`,
+	);
+	conversion.voided = false;
+	const retried = (await deliverAll(ledgerUrl, [second], once)).deliveries[0];
+	const statusOf = (/** @type {{ answer: unknown }} */ delivery) =>
+		String(/** @type {{ status?: unknown }} */ (delivery.answer)?.status);
+	assert.equal(statusOf(counted), 'REFUND_COUNTED', `the first half: ${JSON.stringify(counted)}`);
+	// One attempt only: its failure is the answer it got (the sender would retry it later).
+	assert.equal(refused.status, null, `the second half, Refund refused: ${JSON.stringify(refused)}`);
+	assert.match(refused.failures[0], /^HTTP 500/, 'the second half, Refund refused');
+	assert.deepEqual(reversedAt, ['empty'], 'reversed_at after the failed Refund');
+	assert.equal(retried.status, 200, `the retry: ${JSON.stringify(retried)}`);
+	assert.equal(statusOf(retried), 'APPLIED', `the retry: ${JSON.stringify(retried)}`);
+	assert.equal(conversion.adjustments, 1, `adjustments of ${transactionId}`);
+	return `a Refund refused (code 6000000): 500, reversal released, the retry APPLIED, 1 adjustment`;
+}
+
+module.exports = { LEDGER_WORKFLOW, runRefundsAddUpRounds };

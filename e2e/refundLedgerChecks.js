@@ -1,0 +1,151 @@
+// @ts-check
+'use strict';
+/**
+ * test:e2e, example (a)'s refund ledger at its edges, through Airwallex's copies of examples (h)
+ * and (a): an Airwallex refund never says whether it is whole (`refundType` null), so every one of
+ * its refunds is added up in the ledger against what (h) recorded the purchase paid. Each case a
+ * purchase of its own; each asserts the answers and the sandbox's Refund calls and adjustments:
+ * two halves reversed, a half redelivered three times, a refund of a purchase the ledger never saw
+ * (kept; reversed once the purchase is tracked and the refund redelivered, as (a)'s note says),
+ * a refund larger than the payment, one in another currency (refused, named). Two halves at once
+ * on two workers: test:queue's `REFUNDS ADD UP` (example (j)).
+ */
+const assert = require('node:assert/strict');
+
+const { PRODUCTS } = require('../sandbox');
+const { scenario } = require('../support/scenarios');
+const {
+	AMOUNT_MINOR,
+	deliveriesTo,
+	purchaseThroughH,
+	refundOf,
+} = require('./providerExampleChecks');
+const { unwatchedPromoter } = require('./webhookExampleChecks');
+
+/** The provider whose every refund goes through the ledger. */
+const LEDGER_PROVIDER = /** @type {const} */ ('airwallex');
+
+/**
+ * @typedef {import('./providerExampleChecks').Deliveries} Deliveries
+ * @typedef {Parameters<typeof deliveriesTo>[0]} Started
+ * @typedef {Record<string, any> | undefined} Answer
+ */
+
+/**
+ * The edge cases, each a check.
+ * @param {Started} n8n
+ */
+async function checkRefundLedger(n8n) {
+	const { check, sandbox } = n8n;
+	const half = AMOUNT_MINOR / 2;
+	const stamp = Date.now().toString(36);
+	let cases = 0;
+
+	/**
+	 * A new customer's purchase (tracked through (h) unless `tracked` is false), then `steps` with
+	 * its transaction ID; asserts the Refund calls and adjustments it ends with.
+	 * @param {string} name
+	 * @param {{ tracked?: boolean, refunds: number }} expected
+	 * @param {(deliveries: Deliveries, transactionId: string, customer: string) => Promise<string>} steps
+	 */
+	const ledgerCase = (name, expected, steps) =>
+		check(`${scenario('e2e.refundLedger')}: ${name}`, async () => {
+			cases++;
+			const deliveries = await deliveriesTo(n8n, LEDGER_PROVIDER);
+			const [customer] = sandbox.instrumentation.addSignups(
+				PRODUCTS.videomax,
+				1,
+				`ledger_${cases}`,
+				unwatchedPromoter(sandbox),
+			);
+			const transactionId = `ledger_${stamp}_${cases}`;
+			if (expected.tracked !== false)
+				await purchaseThroughH(deliveries, sandbox, { transactionId, customer });
+			const said = await steps(deliveries, transactionId, customer);
+			const runs = await deliveries.finished();
+			const refunds = deliveries.callsFor('/track/refund', transactionId);
+			const adjustments = deliveries.conversionOf(transactionId)?.adjustments ?? 0;
+			assert.equal(refunds, expected.refunds, `Refund calls for ${transactionId}`);
+			assert.equal(adjustments, expected.refunds, `the sandbox's adjustments of ${transactionId}`);
+			return `${said}; ${refunds} Refund call(s), ${adjustments} adjustment(s); ${runs}`;
+		});
+
+	/** @param {Answer} answer @param {string} status @param {string} what */
+	const expectStatus = (answer, status, what) => {
+		assert.equal(answer?.status, status, `${what}: ${JSON.stringify(answer)}`);
+		return answer;
+	};
+
+	await ledgerCase('two halves in reverse order: one Refund', { refunds: 1 }, async (d, id) => {
+		const second = await d.deliver('a', refundOf(LEDGER_PROVIDER, id, { half: 2 }), 'half 2');
+		expectStatus(second, 'REFUND_COUNTED', 'the second half first');
+		assert.equal(second?.refunded_minor, half);
+		const first = await d.deliver('a', refundOf(LEDGER_PROVIDER, id, { half: 1 }), 'half 1');
+		expectStatus(first, 'APPLIED', 'then the first half');
+		return `half 2 → ${second?.status} (${second?.refunded_minor} of ${second?.paid_minor}), half 1 → ${first?.status}`;
+	});
+
+	await ledgerCase(
+		'a half redelivered three times, then the other half: counted once, one Refund',
+		{ refunds: 1 },
+		async (d, id) => {
+			const totals = [];
+			for (let delivery = 1; delivery <= 3; delivery++) {
+				const answer = await d.deliver('a', refundOf(LEDGER_PROVIDER, id, { half: 1 }), 'half 1');
+				expectStatus(answer, 'REFUND_COUNTED', `half 1, delivery ${delivery}`);
+				totals.push(answer?.refunded_minor);
+			}
+			assert.deepEqual(totals, [half, half, half], 'refunded so far after each delivery');
+			assert.equal(d.callsFor('/track/refund', id), 0, 'a Refund call before the other half');
+			const other = await d.deliver('a', refundOf(LEDGER_PROVIDER, id, { half: 2 }), 'half 2');
+			expectStatus(other, 'APPLIED', 'the other half');
+			return `half 1 ×3 → REFUND_COUNTED, refunded so far ${totals.join(', ')} of ${AMOUNT_MINOR}; half 2 → ${other?.status}`;
+		},
+	);
+
+	await ledgerCase(
+		'a refund of a purchase the ledger never saw: kept, answered 200; reversed once the purchase is tracked and the refund redelivered',
+		{ tracked: false, refunds: 1 },
+		async (d, id, customer) => {
+			const refund = refundOf(LEDGER_PROVIDER, id, {});
+			const kept = expectStatus(await d.deliver('a', refund, 'refund'), 'REFUND_COUNTED', 'unseen');
+			assert.equal(kept?.paid_minor, null, 'the paid amount of a purchase never seen');
+			assert.equal(d.callsFor('/track/refund', id), 0, 'a Refund call before the purchase');
+			await purchaseThroughH(d, sandbox, { transactionId: id, customer });
+			const again = await d.deliver('a', refund, 'the refund redelivered');
+			expectStatus(again, 'APPLIED', 'the refund redelivered after the purchase');
+			return `refund → ${kept?.status} (paid unknown, "${kept?.note}"); purchase tracked through (h); the same refund again → ${again?.status}`;
+		},
+	);
+
+	await ledgerCase(
+		'a refund larger than the payment: one Refund',
+		{ refunds: 1 },
+		async (d, id) => {
+			const refundedMinor = AMOUNT_MINOR + 1000;
+			const answer = await d.deliver(
+				'a',
+				refundOf(LEDGER_PROVIDER, id, { refundedMinor }),
+				'refund',
+			);
+			expectStatus(answer, 'APPLIED', 'a refund over the payment');
+			return `${refundedMinor} refunded of ${AMOUNT_MINOR} paid → ${answer?.status}`;
+		},
+	);
+
+	await ledgerCase(
+		'a refund in another currency: refused, named, not counted',
+		{ refunds: 0 },
+		async (d, id) => {
+			const other = refundOf(LEDGER_PROVIDER, id, { half: 1, currency: 'EUR', key: 'eur' });
+			const refused = expectStatus(await d.deliver('a', other, 'EUR'), 'REFUND_REFUSED', 'EUR');
+			assert.match(String(refused?.refused), /EUR.*USD/, 'the refusal names both currencies');
+			const usd = await d.deliver('a', refundOf(LEDGER_PROVIDER, id, { half: 1 }), 'USD half');
+			expectStatus(usd, 'REFUND_COUNTED', 'a USD half after the EUR one');
+			assert.equal(usd?.refunded_minor, half, 'the EUR refund was counted');
+			return `EUR half → ${refused?.status} ("${refused?.refused}"); a USD half then → ${usd?.status}, refunded so far ${usd?.refunded_minor} of ${AMOUNT_MINOR}`;
+		},
+	);
+}
+
+module.exports = { checkRefundLedger };
