@@ -167,7 +167,7 @@ async function main() {
 		);
 		await check(
 			`${scenario('e2e.queueRefundsAddUp')}: purchases through example (i), each one's two halves at once to example (j) on ${WORKERS} workers`,
-			() => runRefundsAddUpRounds(queue, sandbox, product),
+			() => runRefundsAddUpRounds(queue, sandbox, product, refundIds),
 		);
 		await check(
 			`${scenario('e2e.queueTrigger')}: killed between polls and during a poll; repeats share a change_id`,

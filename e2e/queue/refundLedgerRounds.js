@@ -47,13 +47,15 @@ const LEDGER_WORKFLOW = {
 /**
  * `ROUNDS` purchases through (i), then, round by round, each one's two halves to (j) at once.
  * @param {Deployment} queue @param {Sandbox} sandbox @param {string} product
+ * @param {Set<string>} allRefundIds every transaction a round so far meant to refund (these are added)
  */
-async function runRefundsAddUpRounds(queue, sandbox, product) {
+async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	queue.postgres.query(CLAIM_TABLE_SQL);
 	queue.postgres.query(LEDGER_TABLE_SQL);
 	const prefix = `halves${Date.now().toString(36)}`;
 	const users = sandbox.instrumentation.addSignups(product, ROUNDS + 1, prefix);
 	const transactionIds = users.map((_, i) => `${prefix}_txn_${i}`);
+	for (const id of transactionIds) allRefundIds.add(id);
 	const claim = PURCHASE_WORKFLOWS[0];
 	const purchases = await deliverAll(
 		`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`,
