@@ -9,7 +9,7 @@
 const assert = require('node:assert/strict');
 
 const {
-	PAYMENT_TRIGGER_TYPE,
+	paymentTriggerOf,
 	paymentTriggerPath,
 	readExample,
 	setUpSqlOf,
@@ -40,9 +40,7 @@ const PURCHASE_WORKFLOWS = [
 		key: 'claim',
 		id: CLAIM_EXAMPLE.id,
 		workflow: claimExample,
-		webhookId: /** @type {string} */ (
-			claimExample.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)?.webhookId
-		),
+		webhookId: paymentTriggerOf(claimExample).webhookId,
 	},
 	...[
 		{ key: 'option', id: 'queuePurchaseGrd1', guarded: true, webhookId: 'purchase-option-alone' },

@@ -10,21 +10,23 @@
 const assert = require('node:assert/strict');
 
 const {
-	PAYMENT_TRIGGER_TYPE,
+	paymentTriggerOf,
 	paymentTriggerPath,
 	readExample,
 	setUpSqlOf,
 } = require('../../support/n8n/n8nDemoData');
 const { assertAllDelivered, settledExecutionsSince } = require('./faultRounds');
 const { CLAIM_TABLE_SQL, PURCHASE_WORKFLOWS } = require('./purchaseRounds');
-const { deliverAll } = require('../../support/payment/paymentProvider');
+const {
+	PURCHASE_MINOR,
+	deliverAll,
+	planDuplicatedPurchases,
+} = require('../../support/payment/paymentProvider');
 const { sampleEvent } = require('../../support/payment/paymentSignatures');
 const { callsNaming } = require('../webhookSecurity');
 
 /** Rounds of two halves at once (the issue asks for at least 20), and one whose Refund fails. */
 const ROUNDS = 20;
-/** What each purchase paid (49.90), in the smallest unit; each half is one half of it. */
-const PAID_MINOR = 4990;
 /** Example (j): the refund ledger in PostgreSQL. */
 const LEDGER_EXAMPLE = { file: 'j-refund-ledger-queue-mode.json', id: 'exRefundLedger01' };
 const ledgerExample = readExample(LEDGER_EXAMPLE.file);
@@ -34,9 +36,7 @@ const LEDGER_TABLE_SQL = setUpSqlOf(ledgerExample);
 const LEDGER_WORKFLOW = {
 	id: LEDGER_EXAMPLE.id,
 	workflow: ledgerExample,
-	webhookId: /** @type {string} */ (
-		ledgerExample.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE)?.webhookId
-	),
+	webhookId: paymentTriggerOf(ledgerExample).webhookId,
 };
 
 /**
@@ -52,25 +52,25 @@ const LEDGER_WORKFLOW = {
 async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	queue.postgres.query(CLAIM_TABLE_SQL);
 	queue.postgres.query(LEDGER_TABLE_SQL);
-	const prefix = `halves${Date.now().toString(36)}`;
-	const users = sandbox.instrumentation.addSignups(product, ROUNDS + 1, prefix);
-	const transactionIds = users.map((_, i) => `${prefix}_txn_${i}`);
-	for (const id of transactionIds) allRefundIds.add(id);
 	const claim = PURCHASE_WORKFLOWS[0];
-	const purchases = await deliverAll(
-		`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`,
-		users.map((userId, i) => {
-			const transactionId = transactionIds[i];
-			const fields = { transactionId, userId, amountMinor: PAID_MINOR, checkout: true };
-			return { id: `evt_${transactionId}`, body: sampleEvent('stripe', 'purchase', fields) };
-		}),
-		{ inFlight: 5 },
-	);
+	const prefix = `halves${Date.now().toString(36)}`;
+	// One delivery of each: the claim's own rounds test the second.
+	const [{ transactionIds, events }] = planDuplicatedPurchases(sandbox.instrumentation, product, {
+		urls: [`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`],
+		purchases: ROUNDS + 1,
+		prefix,
+	}).targets;
+	for (const id of transactionIds) allRefundIds.add(id);
+	const purchases = await deliverAll('', events, { inFlight: 5 });
 	assertAllDelivered(purchases.deliveries, 'purchase deliveries to example (i)');
 	const paid = queue.postgres.query(
-		`SELECT count(*) FROM affiliate_tracking.purchase_claims WHERE transaction_id LIKE '${prefix}_%' AND status = 'tracked' AND paid_minor = ${PAID_MINOR} AND currency = 'USD'`,
+		`SELECT count(*) FROM affiliate_tracking.purchase_claims WHERE transaction_id LIKE '${prefix}_%' AND status = 'tracked' AND paid_minor = ${PURCHASE_MINOR} AND currency = 'USD'`,
 	);
-	assert.deepEqual(paid, [String(ROUNDS + 1)], 'purchases example (i) recorded as paid 49.90 USD');
+	assert.deepEqual(
+		paid,
+		[String(ROUNDS + 1)],
+		`purchases example (i) recorded as paid ${PURCHASE_MINOR} USD`,
+	);
 
 	const ledgerUrl = `${queue.webhookBase}/webhook/${paymentTriggerPath(LEDGER_WORKFLOW.webhookId)}`;
 	const since = Date.now();
@@ -131,8 +131,8 @@ function halvesOf(transactionId) {
 		const refundKey = `${transactionId}_${half}`;
 		const fields = {
 			transactionId,
-			amountMinor: PAID_MINOR,
-			refundedMinor: PAID_MINOR / 2,
+			amountMinor: PURCHASE_MINOR,
+			refundedMinor: PURCHASE_MINOR / 2,
 			perRefund: true,
 			refundKey,
 			eventId: `evt_refund_${refundKey}`,

@@ -104,6 +104,9 @@ function planStorm(seeders, product, mix) {
 	return { events: inOrder, refundIds, partialIds, notReferredIds, forgedIds };
 }
 
+/** What each planned purchase pays (49.90), in the smallest unit. */
+const PURCHASE_MINOR = 4990;
+
 /**
  * A storm of purchase webhooks, each delivered twice, as at-least-once providers redeliver: for
  * each target (a webhook URL), `purchases` new users signed up in the sandbox, each paying once.
@@ -118,12 +121,18 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 	const targets = urls.map((url, target) => {
 		const users = seeders.addSignups(product, purchases, `${prefix}_${target}`);
 		const transactionIds = users.map((_, i) => `${prefix}_${target}_txn_${i}`);
-		// A Stripe checkout.session.completed of 49.90, the user's ID in its metadata.
+		// A Stripe checkout.session.completed of PURCHASE_MINOR, the user's ID in its metadata.
 		/** @type {WebhookEvent[]} */
 		const events = users.map((userId, i) => {
 			const transactionId = transactionIds[i];
 			const eventId = `evt_${transactionId}`;
-			const fields = { transactionId, userId, amountMinor: 4990, eventId, checkout: true };
+			const fields = {
+				transactionId,
+				userId,
+				amountMinor: PURCHASE_MINOR,
+				eventId,
+				checkout: true,
+			};
 			return { id: eventId, url, body: sampleEvent('stripe', 'purchase', fields) };
 		});
 		return { url, transactionIds, events };
@@ -257,6 +266,7 @@ function forgedSummary({ sent, refused, reached }) {
 }
 
 module.exports = {
+	PURCHASE_MINOR,
 	deliverAll,
 	isWorkflowAnswer,
 	forgedOutcomes,
