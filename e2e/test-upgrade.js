@@ -54,6 +54,7 @@ const { probeStartupWindow } = require('../support/payment/startupProber');
 const {
 	REFUND_WORKFLOW_ID,
 	assertAllDelivered,
+	fallbackSummary,
 	refundWorkflowAnswered,
 	settledExecutionsSince,
 	stormOutcome,
@@ -198,13 +199,14 @@ async function main() {
 				);
 				const failed = settled.count("status <> 'success'");
 				const toMigrations = migrationsRun(postgres);
-				const outcome = stormOutcome(sandbox, storm, delivered, new Set(storm.refundIds));
-				const { genuine, all2xx, withoutRun, applied, repeats, notOnce, strays } = outcome;
+				const outcome = stormOutcome(sandbox, storm, delivered, new Set(storm.refundIds), postgres);
+				const { genuine, all2xx, withoutRun, fallbacks, applied, repeats, notOnce, strays } =
+					outcome;
 				const exactlyOnce = notOnce.length === 0 && strays.length === 0;
 				const retried = genuine.filter((d) => d.attempts > 1).length;
 				const { readySeconds } = startup.result;
 				console.log(
-					`FAULT upgrade: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun} answered without a run; repeats ${repeats}, executions failed ${failed}; n8n ${TO.n8nVersion} ran ${toMigrations.length - fromMigrations} migrations and was ready ${readySeconds.toFixed(1)} s after its start, n8n's start-up 200 straight for ${startup.direct.windowMs} ms; ${delivered.attempts} attempts, ${retried} deliveries retried`,
+					`FAULT upgrade: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun} answered without a run, ${fallbackSummary(fallbacks)}; repeats ${repeats}, executions failed ${failed}; n8n ${TO.n8nVersion} ran ${toMigrations.length - fromMigrations} migrations and was ready ${readySeconds.toFixed(1)} s after its start, n8n's start-up 200 straight for ${startup.direct.windowMs} ms; ${delivered.attempts} attempts, ${retried} deliveries retried`,
 				);
 				// Names a delivery that never got a 2xx, or got one without the workflow's answer.
 				assertAllDelivered(genuine, 'deliveries');

@@ -162,6 +162,7 @@ const SCENARIOS = [
 	"e2e.demo | e2e | the commands npm start and the README print, run as printed | they drive a real n8n's webhooks",
 	"e2e.secrets | e2e | the API secrets appear in no output, answer, log or request | n8n's logs and stored executions",
 	'e2e.queueFaults | e2e | queue mode: refunds under main, Redis and PostgreSQL faults, each applied once | queue mode',
+	"e2e.queueFinalSave | e2e | queue mode: a worker's final save refused, example a answers a failed run 500, never 2xx | queue mode and its PostgreSQL",
 	"e2e.queuePurchases | e2e | queue mode: purchases delivered twice, example i's claim tracks each once | queue mode and its PostgreSQL",
 	'e2e.queueRefundsAddUp | e2e | queue mode: two halves of a purchase at once on two workers, example j reverses it once | queue mode and its PostgreSQL',
 	'e2e.queueTrigger | e2e | queue mode: the trigger across main restarts emits each change | queue mode restarts',

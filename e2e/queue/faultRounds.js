@@ -173,6 +173,39 @@ const refundWorkflowAnswered = (answer) =>
 	typeof answer === 'object' && answer !== null && 'received' in answer && answer.received === true;
 
 /**
+ * n8n's own 2xx after a run that succeeded. The examples answer through Respond to Webhook, and end
+ * every failure in an error. When the Respond node's answer never reaches the main (it travels
+ * over Redis, and a Redis restart loses it), the main answers from the worker's `job-finished`:
+ * an empty 200 when the run succeeded, 500 when it failed (dist/scaling/scaling.service.js).
+ * Such a 2xx counts as delivered only where n8n's saved execution proves it: an execution of one
+ * of `workflowIds` holding the event's ID, created during the attempt that got the answer, has
+ * status `success`. Marks each proven delivery `fallbackAfterSuccess` (no longer `withoutRun`)
+ * and returns how many there are.
+ * @param {{ query: (sql: string) => string[] }} postgres n8n's database
+ * @param {string[]} workflowIds @param {import('../../support/payment/paymentProvider').Delivery[]} deliveries
+ */
+function creditProvenFallbacks(postgres, workflowIds, deliveries) {
+	const workflows = workflowIds.map((id) => `'${id}'`).join(', ');
+	for (const delivery of deliveries) {
+		if (!delivery.withoutRun || delivery.answer !== '') continue;
+		const { startedAt, endedAt } = delivery.lastAttempt;
+		const [succeeded] = postgres.query(
+			`SELECT count(*) FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
+			 WHERE e."workflowId" IN (${workflows}) AND e.status = 'success'
+			   AND e."createdAt" BETWEEN to_timestamp(${startedAt / 1000}) AND to_timestamp(${endedAt / 1000})
+			   AND d.data LIKE '%"${delivery.id}"%'`,
+		);
+		if (Number(succeeded) === 0) continue;
+		delivery.withoutRun = false;
+		delivery.fallbackAfterSuccess = true;
+	}
+	return deliveries.filter((d) => d.fallbackAfterSuccess).length;
+}
+
+/** The part of a round's line that counts n8n's proven fallbacks. @param {number} n */
+const fallbackSummary = (n) => `answered by n8n's fallback after a successful run: ${n}`;
+
+/**
  * Fails unless each of `deliveries` got a 2xx in the end and every 2xx came from the workflow,
  * naming the first few that did not, their last failure or their answer.
  * @param {import('../../support/payment/paymentProvider').Delivery[]} deliveries
@@ -194,16 +227,18 @@ function assertAllDelivered(deliveries, what) {
 }
 
 /**
- * A storm's outcome: its genuine deliveries (all2xx: each got a 2xx), the forged ones (and their
- * summary line), and what the sandbox's refund ledger says of its refunds: how many were applied,
- * how many answered "already refunded", which were not applied exactly once, and which
- * transactions outside `allRefundIds` (every transaction the rounds so far meant to refund) were
- * refunded.
+ * A storm's outcome: its genuine deliveries (all2xx: each got a 2xx; fallbacks: n8n's own 2xx
+ * after a run its saved execution proves succeeded), the forged ones (and their summary line),
+ * and what the sandbox's refund ledger says of its refunds: how many were applied, how many
+ * answered "already refunded", which were not applied exactly once, and which transactions
+ * outside `allRefundIds` (every transaction the rounds so far meant to refund) were refunded.
  * @param {Sandbox} sandbox @param {ReturnType<typeof planStorm>} storm
  * @param {Awaited<ReturnType<typeof deliverAll>>} delivered @param {Set<string>} allRefundIds
+ * @param {{ query: (sql: string) => string[] }} postgres n8n's database, holding example (a)'s executions
  */
-function stormOutcome(sandbox, storm, delivered, allRefundIds) {
+function stormOutcome(sandbox, storm, delivered, allRefundIds, postgres) {
 	const genuine = delivered.deliveries.filter((d) => d.forgery === undefined);
+	const fallbacks = creditProvenFallbacks(postgres, [REFUND_WORKFLOW_ID], genuine);
 	const forged = forgedOutcomes(delivered.deliveries, storm.forgedIds, sandbox);
 	const ledger = sandbox.instrumentation.refundLedger;
 	/** @param {'applied' | 'alreadyRefunded'} field */
@@ -213,6 +248,7 @@ function stormOutcome(sandbox, storm, delivered, allRefundIds) {
 		genuine,
 		all2xx: genuine.every((d) => d.status !== null),
 		withoutRun: genuine.filter((d) => d.withoutRun).length,
+		fallbacks,
 		forged,
 		forgedLine: forgedSummary(forged),
 		applied: total('applied'),
@@ -275,12 +311,13 @@ async function runFaultRound(queue, sandbox, product, fault, allRefundIds, along
 	const also = await besides;
 	const settled = await settledExecutionsSince(queue, REFUND_WORKFLOW_ID, startedAt, 'the round');
 	const failed = settled.count("status <> 'success'");
-	const outcome = stormOutcome(sandbox, storm, delivered, allRefundIds);
-	const { genuine, all2xx, withoutRun, forged, applied, repeats, notOnce, strays } = outcome;
+	const outcome = stormOutcome(sandbox, storm, delivered, allRefundIds, queue.postgres);
+	const { genuine, all2xx, withoutRun, fallbacks, forged, applied, repeats, notOnce, strays } =
+		outcome;
 	const exactlyOnce = notOnce.length === 0 && strays.length === 0;
 	const recovered = recoveredAt > 0 ? ((recoveredAt - faultAt) / 1000).toFixed(1) : 'never';
 	console.log(
-		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun} answered without a run, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${outcome.forgedLine}`,
+		`FAULT ${fault.name}: ${genuine.length} deliveries, all 2xx: ${all2xx ? 'yes' : 'no'}, refunds applied ${applied} each exactly once: ${exactlyOnce ? 'yes' : 'no'}, ${withoutRun} answered without a run, ${fallbackSummary(fallbacks)}, repeats ${repeats}, executions failed ${failed}, recovered in ${recovered} s; ${also ? `${also.summary}; ` : ''}${outcome.forgedLine}`,
 	);
 	assertForgeriesRefused(forged, ROUND.forged);
 	also?.assertHeld();
@@ -444,6 +481,8 @@ module.exports = {
 	TRIGGER_WORKFLOW_ID,
 	assertAllDelivered,
 	assertForgeriesRefused,
+	creditProvenFallbacks,
+	fallbackSummary,
 	killMainAndRestart,
 	stormOutcome,
 	runFaultRound,

@@ -15,7 +15,11 @@ const {
 	readExample,
 	setUpSqlOf,
 } = require('../../support/n8n/n8nDemoData');
-const { assertAllDelivered, settledExecutionsSince } = require('./faultRounds');
+const {
+	assertAllDelivered,
+	creditProvenFallbacks,
+	settledExecutionsSince,
+} = require('./faultRounds');
 const { CLAIM_TABLE_SQL, PURCHASE_WORKFLOWS } = require('./purchaseRounds');
 const {
 	PURCHASE_MINOR,
@@ -62,6 +66,7 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	}).targets;
 	for (const id of transactionIds) allRefundIds.add(id);
 	const purchases = await deliverAll('', events, { inFlight: 5 });
+	creditProvenFallbacks(queue.postgres, [claim.id], purchases.deliveries);
 	assertAllDelivered(purchases.deliveries, 'purchase deliveries to example (i)');
 	const paid = queue.postgres.query(
 		`SELECT count(*) FROM affiliate_tracking.purchase_claims WHERE transaction_id LIKE '${prefix}_%' AND status = 'tracked' AND paid_minor = ${PURCHASE_MINOR} AND currency = 'USD'`,
@@ -80,6 +85,7 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	for (const transactionId of rounds) {
 		// Both in flight at once: the main queues both jobs, and the two workers take them.
 		const delivered = await deliverAll(ledgerUrl, halvesOf(transactionId), { inFlight: 2 });
+		creditProvenFallbacks(queue.postgres, [LEDGER_WORKFLOW.id], delivered.deliveries);
 		assertAllDelivered(delivered.deliveries, `the halves of ${transactionId}`);
 		for (const { answer } of delivered.deliveries) {
 			const status = String(/** @type {{ status?: unknown }} */ (answer).status);

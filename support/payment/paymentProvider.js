@@ -14,9 +14,12 @@ const { sleep } = require('../services/processes');
 /**
  * @typedef {'bad signature' | 'tampered' | 'stale' | 'unsigned'} Forgery how a forged delivery is made
  * @typedef {{ id: string, body: object, url?: string, forgery?: Forgery, transactionId?: string }} WebhookEvent an event, sent to its own `url` when it has one
- * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[], forgery?: Forgery, withoutRun: boolean }} Delivery
+ * @typedef {{ id: string, attempts: number, status: number | null, answer: unknown, latencyMs: number, failures: string[], forgery?: Forgery, withoutRun: boolean, lastAttempt: { startedAt: number, endedAt: number }, fallbackAfterSuccess?: boolean }} Delivery
  *   `withoutRun`: its 2xx carried no answer of the workflow's (n8n's start-up `200 n8n is starting
- *   up`): the provider counts it delivered, and nothing ran
+ *   up`): the provider counts it delivered, and nothing ran; `lastAttempt`: when the attempt that
+ *   decided its outcome was sent and answered; `fallbackAfterSuccess`: its 2xx was n8n's own
+ *   answer, and n8n's saved execution proves the run succeeded (e2e/queue/faultRounds.js,
+ *   `creditProvenFallbacks`)
  */
 
 /** The ways a forged delivery is made, in turn. @type {Forgery[]} */
@@ -144,10 +147,15 @@ function planDuplicatedPurchases(seeders, product, { urls, purchases, prefix, se
 
 /**
  * Whether a 2xx answer came from a workflow: the examples answer a JSON object (example (a) and
- * (h) with `received: true`, example (i) its claim's row); n8n's start-up answer is text.
+ * (h) with `received: true`, example (i) its claim's row). n8n's own answers are not: its start-up
+ * answer is text, its fallbacks an empty body or an object holding only a `message` ("Workflow
+ * executed successfully but the last node did not return any data").
  * @param {unknown} answer
  */
-const isWorkflowAnswer = (answer) => typeof answer === 'object' && answer !== null;
+const isWorkflowAnswer = (answer) =>
+	typeof answer === 'object' &&
+	answer !== null &&
+	!(Object.keys(answer).length === 1 && 'message' in answer);
 
 /**
  * Delivers every event to `url` and resolves with each delivery's outcome. As a provider does, it
@@ -178,12 +186,28 @@ async function deliverAll(url, events, options = {}) {
 		const first = Date.now();
 		/** @type {string[]} */
 		const failures = [];
-		/** @param {number} attempts @param {number | null} status @param {unknown} answer @returns {Delivery} */
-		const outcome = (attempts, status, answer) => {
+		/**
+		 * @param {number} attempts @param {number | null} status @param {unknown} answer
+		 * @param {number} startedAt when the last attempt was sent
+		 * @returns {Delivery}
+		 */
+		const outcome = (attempts, status, answer, startedAt) => {
 			const { id, forgery } = event;
-			const latencyMs = Date.now() - first;
+			const endedAt = Date.now();
+			const latencyMs = endedAt - first;
 			const withoutRun = status !== null && status < 300 && !ranWorkflow(answer);
-			return { id, attempts, status, answer, latencyMs, failures, forgery, withoutRun };
+			const lastAttempt = { startedAt, endedAt };
+			return {
+				id,
+				attempts,
+				status,
+				answer,
+				latencyMs,
+				failures,
+				forgery,
+				withoutRun,
+				lastAttempt,
+			};
 		};
 		for (let attempt = 1; ; attempt++) {
 			attempts++;
@@ -199,13 +223,14 @@ async function deliverAll(url, events, options = {}) {
 				const text = await response.text();
 				onAttempt?.({ startedAt, endedAt: Date.now(), ok: response.ok });
 				// An attacker sends a forgery once; whatever the answer, it is that delivery's outcome.
-				if (response.ok || event.forgery) return outcome(attempt, response.status, parseJson(text));
+				if (response.ok || event.forgery)
+					return outcome(attempt, response.status, parseJson(text), startedAt);
 				failures.push(`HTTP ${response.status}: ${text.slice(0, 200)}`);
 			} catch (error) {
 				onAttempt?.({ startedAt, endedAt: Date.now(), ok: false });
 				failures.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 			}
-			if (attempt === maxAttempts || event.forgery) return outcome(attempt, null, null);
+			if (attempt === maxAttempts || event.forgery) return outcome(attempt, null, null, startedAt);
 			const backoff = Math.min(maxRetryMs, firstRetryMs * 2 ** (attempt - 1));
 			await sleep(backoff * (0.5 + Math.random() / 2));
 		}
