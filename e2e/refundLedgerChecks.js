@@ -24,6 +24,8 @@ const { unwatchedPromoter } = require('./webhookExampleChecks');
 
 /** The provider whose every refund goes through the ledger. */
 const LEDGER_PROVIDER = /** @type {const} */ ('airwallex');
+/** Purchases whose two halves are delivered at the same moment, one after another. */
+const AT_ONCE_ROUNDS = 20;
 
 /**
  * @typedef {import('./providerExampleChecks').Deliveries} Deliveries
@@ -148,4 +150,67 @@ async function checkRefundLedger(n8n) {
 	);
 }
 
-module.exports = { checkRefundLedger };
+/**
+ * AT_ONCE_ROUNDS purchases through (h), each one's two halves then delivered to (a) at the same
+ * moment: two executions in one n8n process, each recording its half while the other does. Prints
+ * `REFUNDS ADD UP (one process): …`; fails unless every purchase was reversed (a Refund call may
+ * come twice: the service answers the second `ALREADY_PROCESSED` and applies it once).
+ * @param {Started} n8n
+ */
+async function checkHalvesAtOnce(n8n) {
+	const { check, sandbox } = n8n;
+	await check(
+		`${scenario('e2e.refundLedgerAtOnce')}: ${AT_ONCE_ROUNDS} purchases, each one's two halves at the same moment`,
+		async () => {
+			const deliveries = await deliveriesTo(n8n, LEDGER_PROVIDER);
+			const stamp = Date.now().toString(36);
+			const customers = sandbox.instrumentation.addSignups(
+				PRODUCTS.videomax,
+				AT_ONCE_ROUNDS,
+				'ledger_at_once',
+				unwatchedPromoter(sandbox),
+			);
+			/** @type {Record<string, number>} */
+			const answered = {};
+			const transactionIds = [];
+			for (const [round, customer] of customers.entries()) {
+				const transactionId = `ledger_at_once_${stamp}_${round + 1}`;
+				transactionIds.push(transactionId);
+				await purchaseThroughH(deliveries, sandbox, { transactionId, customer });
+				const answers = await Promise.all(
+					/** @type {const} */ ([1, 2]).map((half) =>
+						deliveries.deliver(
+							'a',
+							refundOf(LEDGER_PROVIDER, transactionId, { half }),
+							`half ${half}`,
+						),
+					),
+				);
+				for (const answer of answers) {
+					const status = String(answer?.status);
+					answered[status] = (answered[status] ?? 0) + 1;
+				}
+			}
+			const runs = await deliveries.finished();
+			const adjustmentsOf = (/** @type {string} */ id) =>
+				deliveries.conversionOf(id)?.adjustments ?? 0;
+			const missed = transactionIds.filter((id) => adjustmentsOf(id) === 0);
+			const calls = transactionIds.reduce(
+				(sum, id) => sum + deliveries.callsFor('/track/refund', id),
+				0,
+			);
+			const adjusted = transactionIds.filter((id) => adjustmentsOf(id) === 1).length;
+			const statuses = Object.entries(answered)
+				.map(([status, n]) => `${status} ×${n}`)
+				.join(', ');
+			console.log(
+				`REFUNDS ADD UP (one process): ${AT_ONCE_ROUNDS} rounds of two halves at once; missed ${missed.length} (example (a) answered ${statuses}; Refund calls ${calls}, purchases reversed once ${adjusted})`,
+			);
+			assert.deepEqual(missed.slice(0, 5), [], `${missed.length} purchases never reversed`);
+			assert.equal(adjusted, AT_ONCE_ROUNDS, 'purchases the sandbox reversed exactly once');
+			return `${calls} Refund calls for ${AT_ONCE_ROUNDS} purchases; ${runs}`;
+		},
+	);
+}
+
+module.exports = { checkHalvesAtOnce, checkRefundLedger };

@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 
 const { readExample } = require('../../support/n8n/n8nDemoData');
 const { checkProviderExamples } = require('../providerExampleChecks');
-const { checkRefundLedger } = require('../refundLedgerChecks');
+const { checkHalvesAtOnce, checkRefundLedger } = require('../refundLedgerChecks');
 const { checkWebhookExamples } = require('../webhookExampleChecks');
 const { checkWebhookSecurity } = require('../webhookSecurity');
 const { PRODUCTS, issueAuthCode } = require('../../sandbox');
@@ -36,6 +36,7 @@ async function webhookChecks(context) {
 	});
 	await checkProviderExamples({ check, base, cookie, sandbox, seen: seenOutput });
 	await checkRefundLedger({ check, base, cookie, sandbox, seen: seenOutput });
+	await checkHalvesAtOnce({ check, base, cookie, sandbox, seen: seenOutput });
 
 	await checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput });
 
