@@ -29,7 +29,7 @@ const path = require('node:path');
 
 const { N8N_VERSION } = require('../support/n8n/n8nInstance');
 const { DEMO_KEY } = require('../support/n8n/n8nDemoData');
-const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
+const { deliverAll, planFullRefunds } = require('../support/payment/paymentProvider');
 const { sleep } = require('../support/services/processes');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
 const { Sandbox, KEYS } = require('../sandbox');
@@ -74,13 +74,7 @@ async function main() {
 	let batch = 0;
 	/** @param {number} count */
 	const fullRefunds = (count) =>
-		planStorm(sandbox.instrumentation, product, {
-			refunds: count,
-			repeats: 0,
-			notReferred: 0,
-			partial: 0,
-			prefix: `bench${++batch}`,
-		});
+		planFullRefunds(sandbox.instrumentation, product, count, `bench${++batch}`);
 	const handBuilt = handBuiltWorkflow({
 		sandboxUrl: sandbox.url,
 		apiKey: DEMO_KEY,

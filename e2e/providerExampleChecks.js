@@ -20,7 +20,7 @@
  */
 const assert = require('node:assert/strict');
 
-const { example, paymentTriggerPath, readExample } = require('../support/n8n/n8nDemoData');
+const { example, paymentTriggerUrl, readExample } = require('../support/n8n/n8nDemoData');
 const {
 	DEMO_SIGNING_CREDENTIALS,
 	DISPUTING_PROVIDERS,
@@ -156,7 +156,7 @@ async function deliveriesTo(n8n, provider) {
 		 */
 		async deliver(letter, event, what) {
 			const { webhookId } = exampleFor(letter, provider);
-			const url = `${base}/webhook/${paymentTriggerPath(webhookId)}`;
+			const url = paymentTriggerUrl(base, webhookId);
 			const answer = await postSigned(url, provider, encodeEvent(provider, event).body, seen);
 			assert.equal(answer.status, 200, `${what} via (${letter}): ${answer.status} ${answer.text}`);
 			if (atOnce !== undefined) {

@@ -25,6 +25,7 @@ const {
 const {
 	SIGNING_CREDENTIAL_TYPE,
 	paymentTriggerPath,
+	paymentTriggerUrl,
 	paymentTriggerWebhook,
 } = require('../support/n8n/n8nDemoData');
 const { sleep, waitUntil } = require('../support/services/processes');
@@ -201,7 +202,7 @@ function webhookSecurityWebhooks() {
  * @param {{ base: string, provider: Provider, transactionId: string, sandbox: { calls: { path: string, body: string }[] }, seen: string[] }} options
  */
 async function postSignedPurchase({ base, provider, transactionId, sandbox, seen }) {
-	const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
+	const url = paymentTriggerUrl(base, webhookId(provider));
 	const answer = await postSigned(url, provider, purchaseBody(provider, transactionId), seen);
 	const callsNow = () => callsNaming(sandbox, '/track/conversion', transactionId);
 	// A workflow that answered at once calls the sandbox after its answer.
@@ -334,7 +335,7 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput: 
 	for (const provider of PROVIDERS) {
 		await check(`${scenario('e2e.rawBody')}: ${provider}`, async () => {
 			const id = workflowId(provider);
-			const url = `${base}/webhook/${paymentTriggerPath(webhookId(provider))}`;
+			const url = paymentTriggerUrl(base, webhookId(provider));
 			const prefix = `e2e_${provider}_${Date.now().toString(36)}`;
 			const executionsBefore = await executionCount(id);
 			const expectedAnswer = acceptedAnswer(provider);

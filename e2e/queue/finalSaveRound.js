@@ -19,11 +19,11 @@ const assert = require('node:assert/strict');
 const {
 	example,
 	paymentTriggerOf,
-	paymentTriggerPath,
+	paymentTriggerUrl,
 	paymentTriggerWebhook,
 	readExample,
 } = require('../../support/n8n/n8nDemoData');
-const { deliverAll, planStorm } = require('../../support/payment/paymentProvider');
+const { deliverAll, planFullRefunds } = require('../../support/payment/paymentProvider');
 const { waitUntil } = require('../../support/services/processes');
 const { callsNaming } = require('../webhookSecurity');
 
@@ -102,13 +102,7 @@ async function runFinalSaveRound(queue, sandbox, product, allRefundIds) {
 	const prefix = `final_save${Date.now().toString(36)}`;
 	/** @param {string} leg */
 	const plan = (leg) =>
-		planStorm(sandbox.instrumentation, product, {
-			refunds: REFUNDS_PER_LEG,
-			repeats: 0,
-			notReferred: 0,
-			partial: 0,
-			prefix: `${prefix}_${leg}`,
-		});
+		planFullRefunds(sandbox.instrumentation, product, REFUNDS_PER_LEG, `${prefix}_${leg}`);
 	const legs = {
 		lastNode: plan('last_node'),
 		failed: plan('failed'),
@@ -124,7 +118,7 @@ async function runFinalSaveRound(queue, sandbox, product, allRefundIds) {
 	// The service refuses these Refunds (a voided conversion: code 6000000, a server error).
 	const refused = conversionsOf([...legs.lastNode.refundIds, ...legs.failed.refundIds]);
 	const once = { inFlight: REFUNDS_PER_LEG, maxAttempts: 1 };
-	const lastNodeUrl = `${queue.webhookBase}/webhook/${paymentTriggerPath(LAST_NODE_COPY.webhookId)}`;
+	const lastNodeUrl = paymentTriggerUrl(queue.webhookBase, LAST_NODE_COPY.webhookId);
 	const saves = finalSaveRefusal(queue.postgres, prefix);
 	const runs = 3 * REFUNDS_PER_LEG;
 	for (const conversion of refused) conversion.voided = true;

@@ -9,9 +9,8 @@
 const assert = require('node:assert/strict');
 
 const {
-	paymentTriggerOf,
-	paymentTriggerPath,
-	readExample,
+	paymentTriggerUrl,
+	publishableExample,
 	setUpSqlOf,
 } = require('../../support/n8n/n8nDemoData');
 const { assertAllDelivered, creditProvenFallbacks, killMainAndRestart } = require('./faultRounds');
@@ -25,22 +24,16 @@ const { purchaseWorkflow } = require('../../support/n8n/workflowBuilders');
 const PURCHASES = 120;
 const PURCHASE_ROUNDS = 5;
 /** Example (i): the queue-mode guard, a claim in PostgreSQL before Track Purchase. */
-const CLAIM_EXAMPLE = { file: 'i-purchase-claim-queue-mode.json', id: 'exPurchaseClaim01' };
-const claimExample = readExample(CLAIM_EXAMPLE.file);
+const CLAIM_WORKFLOW = publishableExample('i-purchase-claim-queue-mode.json', 'exPurchaseClaim01');
 /** The SQL example (i) tells users to run once. */
-const CLAIM_TABLE_SQL = setUpSqlOf(claimExample);
+const CLAIM_TABLE_SQL = setUpSqlOf(CLAIM_WORKFLOW.workflow);
 /** The PostgreSQL credential example (i)'s nodes name. */
 const CLAIM_CREDENTIAL = /** @type {{ id: string, name: string }} */ (
-	claimExample.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres
+	CLAIM_WORKFLOW.workflow.nodes.find((node) => node.credentials?.postgres)?.credentials.postgres
 );
 /** The three purchase workflows, in the order of the round's line. */
 const PURCHASE_WORKFLOWS = [
-	{
-		key: 'claim',
-		id: CLAIM_EXAMPLE.id,
-		workflow: claimExample,
-		webhookId: paymentTriggerOf(claimExample).webhookId,
-	},
+	{ key: 'claim', ...CLAIM_WORKFLOW },
 	...[
 		{ key: 'option', id: 'queuePurchaseGrd1', guarded: true, webhookId: 'purchase-option-alone' },
 		{ key: 'without', id: 'queuePurchaseRaw1', guarded: false, webhookId: 'purchase-unguarded' },
@@ -87,9 +80,7 @@ function trackedCounts(sandbox, transactionIds) {
  * @param {{ mainKill: boolean, label: string, workflows: typeof PURCHASE_WORKFLOWS }} round
  */
 async function runPurchaseRound(queue, sandbox, product, { mainKill, label, workflows }) {
-	const urls = workflows.map(
-		(w) => `${queue.webhookBase}/webhook/${paymentTriggerPath(w.webhookId)}`,
-	);
+	const urls = workflows.map((w) => paymentTriggerUrl(queue.webhookBase, w.webhookId));
 	const plan = planDuplicatedPurchases(sandbox.instrumentation, product, {
 		urls,
 		purchases: PURCHASES,
@@ -207,7 +198,7 @@ async function deliverClaimedPurchases(queue, sandbox, product, { purchases, pre
 	queue.postgres.query(CLAIM_TABLE_SQL);
 	const [claim] = PURCHASE_WORKFLOWS;
 	const plan = planDuplicatedPurchases(sandbox.instrumentation, product, {
-		urls: [`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`],
+		urls: [paymentTriggerUrl(queue.webhookBase, claim.webhookId)],
 		purchases,
 		prefix,
 	});

@@ -10,9 +10,8 @@
 const assert = require('node:assert/strict');
 
 const {
-	paymentTriggerOf,
-	paymentTriggerPath,
-	readExample,
+	paymentTriggerUrl,
+	publishableExample,
 	setUpSqlOf,
 } = require('../../support/n8n/n8nDemoData');
 const {
@@ -31,17 +30,10 @@ const { callsNaming } = require('../webhookSecurity');
 
 /** Rounds of two halves at once (the issue asks for at least 20), and one whose Refund fails. */
 const ROUNDS = 20;
-/** Example (j): the refund ledger in PostgreSQL. */
-const LEDGER_EXAMPLE = { file: 'j-refund-ledger-queue-mode.json', id: 'exRefundLedger01' };
-const ledgerExample = readExample(LEDGER_EXAMPLE.file);
+/** Example (j), the refund ledger in PostgreSQL, as test:queue publishes it. */
+const LEDGER_WORKFLOW = publishableExample('j-refund-ledger-queue-mode.json', 'exRefundLedger01');
 /** The SQL example (j) tells users to run once, after (i)'s. */
-const LEDGER_TABLE_SQL = setUpSqlOf(ledgerExample);
-/** Example (j) as test:queue publishes it. */
-const LEDGER_WORKFLOW = {
-	id: LEDGER_EXAMPLE.id,
-	workflow: ledgerExample,
-	webhookId: paymentTriggerOf(ledgerExample).webhookId,
-};
+const LEDGER_TABLE_SQL = setUpSqlOf(LEDGER_WORKFLOW.workflow);
 
 /**
  * @typedef {Awaited<ReturnType<typeof import('../../support/n8n/queueDeployment').startQueueDeployment>>} Deployment
@@ -60,7 +52,7 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	const prefix = `halves${Date.now().toString(36)}`;
 	// One delivery of each: the claim's own rounds test the second.
 	const [{ transactionIds, events }] = planDuplicatedPurchases(sandbox.instrumentation, product, {
-		urls: [`${queue.webhookBase}/webhook/${paymentTriggerPath(claim.webhookId)}`],
+		urls: [paymentTriggerUrl(queue.webhookBase, claim.webhookId)],
 		purchases: ROUNDS + 1,
 		prefix,
 	}).targets;
@@ -77,7 +69,7 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 		`purchases example (i) recorded as paid ${PURCHASE_MINOR} USD`,
 	);
 
-	const ledgerUrl = `${queue.webhookBase}/webhook/${paymentTriggerPath(LEDGER_WORKFLOW.webhookId)}`;
+	const ledgerUrl = paymentTriggerUrl(queue.webhookBase, LEDGER_WORKFLOW.webhookId);
 	const since = Date.now();
 	/** @type {Record<string, number>} */
 	const answers = {};

@@ -22,6 +22,7 @@ const {
 	PAYMENT_TRIGGER_TYPE,
 	ROOT_DIR,
 	paymentTriggerPath,
+	paymentTriggerUrl,
 	readExample,
 } = require('../../support/n8n/n8nDemoData');
 const { sleep, waitUntil } = require('../../support/services/processes');
@@ -206,7 +207,7 @@ function strangerCall(node) {
 		case PAYMENT_TRIGGER_TYPE:
 			// A Stripe-shaped purchase for someone else, unsigned.
 			return (base) =>
-				send(`${base}/webhook/${paymentTriggerPath(node.webhookId)}?${query}`, {
+				send(`${paymentTriggerUrl(base, node.webhookId)}?${query}`, {
 					method: 'POST',
 					headers: json,
 					body: JSON.stringify({

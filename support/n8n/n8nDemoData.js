@@ -247,6 +247,12 @@ function paymentTriggerPath(webhookId) {
 	return `${webhookId}/webhook`;
 }
 
+/**
+ * The URL a provider posts to: that path under n8n's (or its front door's) `base`.
+ * @param {string} base @param {string} webhookId
+ */
+const paymentTriggerUrl = (base, webhookId) => `${base}/webhook/${paymentTriggerPath(webhookId)}`;
+
 /** That production webhook, as waitForWebhooks takes it. @param {string} webhookId */
 const paymentTriggerWebhook = (webhookId) => ({
 	method: 'POST',
@@ -258,6 +264,16 @@ function paymentTriggerOf(workflow) {
 	const trigger = workflow.nodes.find((node) => node.type === PAYMENT_TRIGGER_TYPE);
 	if (!trigger?.webhookId) throw new Error('the example has no Payment Webhook Trigger');
 	return trigger;
+}
+
+/**
+ * An example on the Payment Webhook Trigger, to publish under workflow ID `id`: its workflow and
+ * its trigger's webhook ID.
+ * @param {string} file @param {string} id
+ */
+function publishableExample(file, id) {
+	const workflow = readExample(file);
+	return { id, workflow, webhookId: paymentTriggerOf(workflow).webhookId };
 }
 
 /**
@@ -285,7 +301,7 @@ function demoCommands({ n8nUrl, sandboxUrl, start = 1 }) {
 	const transactionId = `pi_demo_${start}`;
 	/** @param {string} webhookId @param {string} event */
 	const send = (webhookId, event) =>
-		`npm run send:webhook -- ${n8nUrl}/webhook/${paymentTriggerPath(webhookId)} ${event}`;
+		`npm run send:webhook -- ${paymentTriggerUrl(n8nUrl, webhookId)} ${event}`;
 	const purchase = send('payment-succeeded', `purchase ${transactionId} buyer_1`);
 	// Each exits with 0 unless it says.
 	/** @type {(Omit<DemoCommand, 'exitCode'> & { exitCode?: number })[]} */
@@ -383,7 +399,9 @@ module.exports = {
 	modelCredential,
 	paymentTriggerOf,
 	paymentTriggerPath,
+	paymentTriggerUrl,
 	paymentTriggerWebhook,
+	publishableExample,
 	promoterCenterJwtCredential,
 	promoterCenterKeyPair,
 	readExample,

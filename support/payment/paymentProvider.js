@@ -107,6 +107,15 @@ function planStorm(seeders, product, mix) {
 	return { events: inOrder, refundIds, partialIds, notReferredIds, forgedIds };
 }
 
+/**
+ * `count` refundable purchases seeded in the sandbox, each refunded in full once: a storm of
+ * full refunds only.
+ * @param {import('../../sandbox').Sandbox['instrumentation']} seeders @param {string} product
+ * @param {number} count @param {string} prefix
+ */
+const planFullRefunds = (seeders, product, count, prefix) =>
+	planStorm(seeders, product, { refunds: count, repeats: 0, notReferred: 0, partial: 0, prefix });
+
 /** What each planned purchase pays (49.90), in the smallest unit. */
 const PURCHASE_MINOR = 4990;
 
@@ -297,5 +306,6 @@ module.exports = {
 	forgedOutcomes,
 	forgedSummary,
 	planDuplicatedPurchases,
+	planFullRefunds,
 	planStorm,
 };

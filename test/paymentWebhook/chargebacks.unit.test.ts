@@ -11,25 +11,16 @@ import {
 	sampleEvent,
 } from '../../support/payment/paymentSignatures';
 import { scenario } from '../../support/scenarios';
-import {
-	DEFAULT_USER_ID_METADATA_KEY,
-	eventTypeOf,
-	paymentEventItem,
-} from '../../nodes/PaymentWebhookTrigger/events';
+import { eventTypeOf } from '../../nodes/PaymentWebhookTrigger/events';
 import { eventsParameterOf } from '../../nodes/PaymentWebhookTrigger/provider';
 import { providerOf, type Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { itemOf as paymentItemOf, SIGNED_AT } from '../../support/fakes/paymentItem';
 
 const TRANSACTION_ID = 'txn_disputed_1';
 
-function itemOf(provider: Provider, body: IDataObject) {
-	const eventType = eventTypeOf(provider, body);
-	if (eventType === null) throw new Error('the sample names no event type');
-	return paymentEventItem(provider, eventType, body, {
-		signedAt: 1_764_000_000,
-		messageId: null,
-		userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
-	});
-}
+/** A dispute's item, as delivered with no signed message ID. */
+const itemOf = (provider: Provider, body: IDataObject) =>
+	paymentItemOf(provider, body, { signedAt: SIGNED_AT, messageId: null });
 
 const dispute = (provider: Provider, outcome: 'opened' | 'won' | 'lost') =>
 	disputeEvent(provider, outcome, {

@@ -11,27 +11,14 @@ import {
 	DEFAULT_USER_ID_METADATA_KEY,
 	eventTypeOf,
 	paymentEventItem,
-	type DeliveryFacts,
 } from '../../nodes/PaymentWebhookTrigger/events';
 import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { itemOf, MESSAGE_ID } from '../../support/fakes/paymentItem';
 import { EXAMPLES, readExample } from '../../support/n8n/n8nDemoData';
 import { scenario } from '../../support/scenarios';
 
-const SIGNED_AT = 1_764_000_000;
-/** The signed message ID every delivery of these tests carries; providers that sign none ignore it. */
-const MESSAGE_ID = 'msg_unit_1';
+/** SIGNED_AT (support/fakes/paymentItem.ts) as the item shows it. */
 const SIGNED_AT_ISO = '2025-11-24T16:00:00.000Z';
-
-function itemOf(provider: Provider, body: IDataObject, overrides: Partial<DeliveryFacts> = {}) {
-	const eventType = eventTypeOf(provider, body);
-	if (eventType === null) throw new Error('the sample names no event type');
-	return paymentEventItem(provider, eventType, body, {
-		signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : SIGNED_AT,
-		messageId: MESSAGE_ID,
-		userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
-		...overrides,
-	});
-}
 
 const sample = (
 	provider: Provider,

@@ -11,28 +11,12 @@ import {
 	disputeEvent,
 	sampleEvent,
 } from '../../support/payment/paymentSignatures';
-import {
-	DEFAULT_USER_ID_METADATA_KEY,
-	eventTypeOf,
-	paymentEventItem,
-	type DeliveryFacts,
-} from '../../nodes/PaymentWebhookTrigger/events';
 import type { Provider } from '../../nodes/PaymentWebhookTrigger/providers';
+import { itemOf } from '../../support/fakes/paymentItem';
 import { scenario } from '../../support/scenarios';
 
 const TRANSACTION_ID = 'txn_refunds_1';
 const REFUND_FIELDS = ['refundId', 'refundedTotalMinor', 'paidMinor'] as const;
-
-function itemOf(provider: Provider, body: IDataObject, facts: Partial<DeliveryFacts> = {}) {
-	const eventType = eventTypeOf(provider, body);
-	if (eventType === null) throw new Error('the sample names no event type');
-	return paymentEventItem(provider, eventType, body, {
-		signedAt: SIGNS_NO_TIMESTAMP.includes(provider) ? null : 1_764_000_000,
-		messageId: 'msg_first_delivery',
-		userIdMetadataKey: DEFAULT_USER_ID_METADATA_KEY,
-		...facts,
-	});
-}
 
 /** A refund of 40.00 (partial) or 100.00 of a 100.00 USD purchase, its refund ID made of `refundKey`. */
 const refundSample = (
