@@ -246,7 +246,11 @@ async function postStripeEvent({ base, webhookPath, kind, fields, signed = true,
 	const headers = signed ? signWithTestSecret('stripe', body) : {};
 	const url = `${base}/webhook/${webhookPath}`;
 	const { status, text } = await post(url, 'application/json', headers, body, seen);
-	return { status, json: JSON.parse(text) };
+	try {
+		return { status, json: JSON.parse(text) };
+	} catch {
+		throw new Error(`${kind} ${JSON.stringify(fields)} answered ${status}, not JSON: "${text}"`);
+	}
 }
 
 /** Seconds an hour ago: a replayed, stale delivery. */
