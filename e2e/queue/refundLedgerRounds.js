@@ -53,9 +53,13 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	// One delivery of each: the claim's own rounds test the second.
 	const [{ transactionIds, events }] = planDuplicatedPurchases(sandbox.instrumentation, product, {
 		urls: [paymentTriggerUrl(queue.webhookBase, claim.webhookId)],
-		purchases: ROUNDS + 1,
+		purchases: ROUNDS + 2,
 		prefix,
 	}).targets;
+	// The last purchase is tracked with its answer lost: (i) keeps its claim as unknown.
+	const unknown = { transactionId: transactionIds[ROUNDS + 1], event: events[ROUNDS + 1] };
+	transactionIds.splice(ROUNDS + 1);
+	events.splice(ROUNDS + 1);
 	for (const id of transactionIds) allRefundIds.add(id);
 	const purchases = await deliverAll('', events, { inFlight: 5 });
 	creditProvenFallbacks(queue.postgres, [claim.id], purchases.deliveries);
@@ -73,6 +77,8 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	const since = Date.now();
 	/** @type {Record<string, number>} */
 	const answers = {};
+	/** Answers that said the refunds do not add up yet while the sum they gave did. */
+	const contradictions = [];
 	const [failing, ...rounds] = transactionIds;
 	for (const transactionId of rounds) {
 		// Both in flight at once: the main queues both jobs, and the two workers take them.
@@ -80,13 +86,22 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 		creditProvenFallbacks(queue.postgres, [LEDGER_WORKFLOW.id], delivered.deliveries);
 		assertAllDelivered(delivered.deliveries, `the halves of ${transactionId}`);
 		for (const { answer } of delivered.deliveries) {
-			const status = String(/** @type {{ status?: unknown }} */ (answer).status);
+			const said =
+				/** @type {{ status?: unknown, refunded_minor?: number, paid_minor?: number | null }} */ (
+					answer
+				);
+			const status = String(said.status);
 			answers[status] = (answers[status] ?? 0) + 1;
+			const { refunded_minor: refunded = 0, paid_minor: paid = null } = said;
+			if (status === 'REFUND_COUNTED' && paid !== null && refunded >= paid)
+				contradictions.push(`${transactionId}: ${JSON.stringify(answer)}`);
 		}
 	}
 	const { count } = await settledExecutionsSince(queue, LEDGER_WORKFLOW.id, since, 'the halves');
 	const failed = count("status <> 'success'");
 	const released = await failedRefundReleased(queue, sandbox, ledgerUrl, failing);
+	const lostAnswer = await unknownOutcomeReversed(queue, sandbox, ledgerUrl, unknown);
+	allRefundIds.add(unknown.transactionId);
 	/** This run's executions of (j), as table `t`. @param {string} t */
 	const ofTheRounds = (t) =>
 		`${t}."workflowId" = '${LEDGER_WORKFLOW.id}' AND ${t}."createdAt" >= to_timestamp(${since / 1000})`;
@@ -107,7 +122,12 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 		.map(([status, n]) => `${status} ×${n}`)
 		.join(', ');
 	console.log(
-		`REFUNDS ADD UP: ${ROUNDS} rounds of two halves at once; ${doubles} double reversals, ${missed} missed (example (j) answered ${answered}; Refund calls ${refundCalls.reduce((a, b) => a + b, 0)}, adjustments ${adjustments.reduce((a, b) => a + b, 0)}; rounds whose two executions overlapped: ${overlapping}; executions failed ${failed}); ${released}`,
+		`REFUNDS ADD UP: ${ROUNDS} rounds of two halves at once; ${doubles} double reversals, ${missed} missed (example (j) answered ${answered}; Refund calls ${refundCalls.reduce((a, b) => a + b, 0)}, adjustments ${adjustments.reduce((a, b) => a + b, 0)}; rounds whose two executions overlapped: ${overlapping}; executions failed ${failed}; answers saying "not yet" of a sum that adds up: ${contradictions.length}); ${released}; ${lostAnswer}`,
+	);
+	assert.deepEqual(
+		contradictions.slice(0, 3),
+		[],
+		'REFUND_COUNTED answered with a sum that adds up',
 	);
 	assert.equal(doubles, 0, `purchases reversed twice: ${refundCalls.join(', ')}`);
 	assert.equal(missed, 0, `purchases never reversed: ${adjustments.join(', ')}`);
@@ -117,7 +137,42 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 		"the sandbox's adjustments per purchase",
 	);
 	assert.equal(failed, 0, 'executions of example (j) that failed');
-	return `${ROUNDS + 1} purchases tracked through (i) with what they paid; ${ROUNDS * 2} halves to (j) at once, each purchase reversed once; ${released}`;
+	return `${ROUNDS + 1} purchases tracked through (i) with what they paid; ${ROUNDS * 2} halves to (j) at once, each purchase reversed once; ${released}; ${lostAnswer}`;
+}
+
+/**
+ * A purchase whose Track Purchase answer is lost (the service records it, then the connection
+ * drops): (i) keeps its claim as `unknown`, with what it paid, and answers 500; the provider's
+ * retry is answered `OUTCOME_UNKNOWN`. Its two halves then reach (j) at once and reverse it once.
+ * @param {Deployment} queue @param {Sandbox} sandbox @param {string} ledgerUrl
+ * @param {{ transactionId: string, event: import('../../support/payment/paymentProvider').WebhookEvent }} purchase
+ */
+async function unknownOutcomeReversed(queue, sandbox, ledgerUrl, { transactionId, event }) {
+	sandbox.addFault({
+		kind: 'drop',
+		match: 'conversion',
+		when: 'after',
+		requestContains: transactionId,
+		times: 1,
+	});
+	const tracked = (await deliverAll('', [event], { inFlight: 1 })).deliveries[0];
+	sandbox.clearFaults();
+	const [claim] = queue.postgres.query(
+		`SELECT status, paid_minor, currency FROM affiliate_tracking.purchase_claims WHERE transaction_id = '${transactionId}'`,
+	);
+	const halves = await deliverAll(ledgerUrl, halvesOf(transactionId), { inFlight: 2 });
+	assertAllDelivered(halves.deliveries, `the halves of ${transactionId}`);
+	const conversion = sandbox.state.conversions.find((c) => c.transactionId === transactionId);
+	const status = /** @type {{ status?: unknown }} */ (tracked.answer)?.status;
+	assert.match(
+		tracked.failures[0] ?? '',
+		/^HTTP 500/,
+		`the lost answer: ${JSON.stringify(tracked)}`,
+	);
+	assert.equal(status, 'OUTCOME_UNKNOWN', `the retry: ${JSON.stringify(tracked)}`);
+	assert.equal(claim, `unknown\t${PURCHASE_MINOR}\tUSD`, 'the unknown claim records what it paid');
+	assert.equal(conversion?.adjustments, 1, `adjustments of ${transactionId}`);
+	return `a purchase whose tracking answer was lost: claim unknown, paid ${PURCHASE_MINOR} USD recorded, its two halves reversed it once`;
 }
 
 /**
