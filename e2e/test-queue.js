@@ -54,6 +54,7 @@ const {
 } = require('./queue/purchaseRounds');
 const { LEDGER_WORKFLOW, runRefundsAddUpRounds } = require('./queue/refundLedgerRounds');
 const { lastNodeCopy, runFinalSaveRound } = require('./queue/finalSaveRound');
+const { runReversalCrashRound } = require('./queue/reversalCrashRound');
 const { triggerWorkflow } = require('../support/n8n/workflowBuilders');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
 const { Sandbox, KEYS } = require('../sandbox');
@@ -176,6 +177,10 @@ async function main() {
 		await check(
 			`${scenario('e2e.queueRefundsAddUp')}: purchases through example (i), each one's two halves at once to example (j) on ${WORKERS} workers`,
 			() => runRefundsAddUpRounds(queue, sandbox, product, refundIds),
+		);
+		await check(
+			`${scenario('e2e.queueReversalCrash')}: example (j)'s reversal claimed, its worker SIGKILLed while Refund is on its way; taken over after the bound`,
+			() => runReversalCrashRound(queue, sandbox, product, refundIds),
 		);
 		await check(
 			`${scenario('e2e.queueTrigger')}: killed between polls and during a poll; repeats share a change_id`,

@@ -15,6 +15,8 @@ const { tooManyRequests, sleep } = require('./throttle');
  * @typedef {import('./api/gateway').RawRequest} RawRequest
  * @typedef {{ kind: 'latency'|'http5xx'|'rateLimit'|'malformedJson'|'drop'|'appError', match?: import('./api/routes').RequestClass|'*', requestContains?: string,
  *   when?: 'before'|'after', times?: number, probability?: number, latencyMs?: number, status?: number, retryAfterSeconds?: number }} Fault
+ *   `latencyMs` on a `drop`: the request is held that long first (a caller that dies meanwhile, its
+ *   request never having reached the service, when the drop comes before the endpoint ran)
  */
 
 /** A small seeded generator, so that a fault probability (or a test's storm) is the same on every run. @param {number} seed */
@@ -107,6 +109,7 @@ async function applyFault(fault, route, res, context, outcome) {
 			return 200;
 		}
 		case 'drop':
+			if (fault.latencyMs !== undefined) await sleep(fault.latencyMs);
 			res.socket?.destroy();
 			return 0;
 		case 'appError':

@@ -166,6 +166,7 @@ const SCENARIOS = [
 	"e2e.queueFinalSave | e2e | queue mode: a worker's final save refused, example a answers a failed run 500, never 2xx | queue mode and its PostgreSQL",
 	"e2e.queuePurchases | e2e | queue mode: purchases delivered twice, example i's claim tracks each once | queue mode and its PostgreSQL",
 	'e2e.queueRefundsAddUp | e2e | queue mode: two halves of a purchase at once on two workers, example j reverses it once | queue mode and its PostgreSQL',
+	'e2e.queueReversalCrash | e2e | queue mode: example j takes over a reversal whose worker died after the claim, once the bound has passed | queue mode restarts and its PostgreSQL',
 	'e2e.queueTrigger | e2e | queue mode: the trigger across main restarts emits each change | queue mode restarts',
 	"e2e.webhookProcessors | e2e | n8n's webhook processors behind nginx: a storm and a processor kill | webhook processors behind nginx",
 	"e2e.queueSecrets | e2e | queue mode: the API secret in no log, answer or stored execution | n8n's processes and PostgreSQL",

@@ -76,6 +76,15 @@ describe(scenario('sandbox.trackRefund'), () => {
 		});
 		expect((await refund({ transaction_id: 'txn_1002' })).json?.data.status).toBe('APPLIED');
 	});
+	it('a request held and then dropped before the endpoint ran is not applied', async () => {
+		sandbox.addFault({ kind: 'drop', match: 'refund', latencyMs: 50, times: 1 });
+		const started = Date.now();
+		await expect(refund({ transaction_id: 'txn_1002' })).rejects.toThrow();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+		const conversion = sandbox.state.conversions.find((c) => c.transactionId === 'txn_1002');
+		expect(conversion?.adjustments).toBe(0);
+		expect((await refund({ transaction_id: 'txn_1002' })).json?.data.status).toBe('APPLIED');
+	});
 	it('applies once, counts paid rewards and sub-rewards, then answers ALREADY_PROCESSED with zero counts', async () => {
 		const first = await refund({ transaction_id: '  txn_1001 ', reason: 'customer request' });
 		expect(first.json?.data).toMatchObject({
