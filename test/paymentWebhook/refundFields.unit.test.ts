@@ -171,15 +171,48 @@ describe(scenario('paymentWebhook.refundFields'), () => {
 			{ refundId: null, refundedTotalMinor: 300, paidMinor: 800 },
 		],
 		[
-			'Polar: the refunded total with its tax, as total_amount has it',
+			'Polar: before tax, as Polar decides an order refunded (refunded_amount against net_amount)',
 			'polar',
-			polarRefund({ refunded_amount: 1000, refunded_tax_amount: 200, total_amount: 2400 }),
+			polarRefund({
+				refunded_amount: 1000,
+				refunded_tax_amount: 200,
+				net_amount: 2000,
+				tax_amount: 400,
+				total_amount: 2400,
+			}),
+			{ amountMinor: 1000, refundedTotalMinor: 1000, paidMinor: 2000 },
+		],
+		[
+			'Polar with a customer balance applied: paid is net_amount plus applied_balance_amount',
+			'polar',
+			polarRefund({
+				refunded_amount: 1500,
+				net_amount: 2000,
+				applied_balance_amount: -500,
+				total_amount: 2000,
+			}),
+			{ refundedTotalMinor: 1500, paidMinor: 1500 },
+		],
+		[
+			'Polar without net_amount: the refunded total with its tax, against total_amount',
+			'polar',
+			polarRefund({
+				refunded_amount: 1000,
+				refunded_tax_amount: 200,
+				net_amount: undefined,
+				total_amount: 2400,
+			}),
 			{ amountMinor: 1000, refundedTotalMinor: 1200, paidMinor: 2400 },
 		],
 		[
-			'Polar: no refunded total without refunded_tax_amount',
+			'Polar without net_amount: no refunded total without refunded_tax_amount',
 			'polar',
-			polarRefund({ refunded_amount: 1000, refunded_tax_amount: undefined, total_amount: 2400 }),
+			polarRefund({
+				refunded_amount: 1000,
+				refunded_tax_amount: undefined,
+				net_amount: undefined,
+				total_amount: 2400,
+			}),
 			{ refundedTotalMinor: null, paidMinor: 2400 },
 		],
 		[
@@ -249,6 +282,81 @@ function stripeEvent(type: string, object: IDataObject): IDataObject {
 }
 
 /** Polar's order.refunded of an order, its amounts changed by `amounts`. */
+/**
+ * Paid and refunded on one basis: a purchase refunded in two halves, as the provider sends them,
+ * whose halves add up to what the purchase item says it paid, and not a cent more.
+ */
+describe('paid and refunded on one basis', () => {
+	it('Paddle: a transaction paid partly with a credit is what its grand_total says', () => {
+		const purchase = sampleEvent('paddle', 'purchase', {
+			transactionId: 'txn_paddle_credit',
+		}) as IDataObject;
+		const data = purchase.data as IDataObject;
+		// Paddle's totals: total before credits, credit applied, grand_total what the customer paid.
+		const totals = {
+			subtotal: '5000',
+			tax: '0',
+			total: '5000',
+			credit: '1000',
+			balance: '0',
+			grand_total: '4000',
+			currency_code: 'USD',
+		};
+		const paid = itemOf('paddle', {
+			...purchase,
+			data: { ...data, details: { totals, line_items: [] } },
+		});
+		const halves = [1, 2].map((half) =>
+			itemOf(
+				'paddle',
+				sampleEvent('paddle', 'refund', {
+					transactionId: 'txn_paddle_credit',
+					refundedMinor: 2000,
+					refundKey: `h${half}`,
+				}) as IDataObject,
+			),
+		);
+		expect(paid.amountMinor).toBe(4000);
+		expect(halves.map((item) => item.amountMinor)).toEqual([2000, 2000]);
+		expect(halves[0].amountMinor! + halves[1].amountMinor!).toBe(paid.amountMinor);
+	});
+
+	it('Airwallex: an intent captured in part is what captured_amount says', () => {
+		const purchase = sampleEvent('airwallex', 'purchase', {
+			transactionId: 'int_partly_captured',
+			amountMinor: 5000,
+		}) as IDataObject;
+		const data = purchase.data as IDataObject;
+		const intent = { ...(data.object as IDataObject), amount: 50, captured_amount: 30 };
+		const paid = itemOf('airwallex', { ...purchase, data: { ...data, object: intent } });
+		expect(paid.amountMinor).toBe(3000);
+		const uncaptured = { ...(data.object as IDataObject), amount: 50, captured_amount: 0 };
+		expect(
+			itemOf('airwallex', { ...purchase, data: { ...data, object: uncaptured } }).amountMinor,
+		).toBe(5000);
+		const halves = [1, 2].map((half) =>
+			itemOf(
+				'airwallex',
+				sampleEvent('airwallex', 'refund', {
+					transactionId: 'int_partly_captured',
+					refundedMinor: 1500,
+					refundKey: `h${half}`,
+				}) as IDataObject,
+			),
+		);
+		expect(halves[0].amountMinor! + halves[1].amountMinor!).toBe(paid.amountMinor);
+	});
+
+	it('Polar with a balance: the second half reaches what was paid, the first does not', () => {
+		const order = { net_amount: 2000, applied_balance_amount: -500, total_amount: 2000 };
+		const first = itemOf('polar', polarRefund({ ...order, refunded_amount: 750 }));
+		const second = itemOf('polar', polarRefund({ ...order, refunded_amount: 1500 }));
+		expect([first.refundedTotalMinor, first.paidMinor]).toEqual([750, 1500]);
+		expect(first.refundedTotalMinor! < first.paidMinor!).toBe(true);
+		expect(second.refundedTotalMinor).toBe(second.paidMinor);
+	});
+});
+
 function polarRefund(amounts: IDataObject): IDataObject {
 	const body = sampleEvent('polar', 'refund', {
 		transactionId: TRANSACTION_ID,

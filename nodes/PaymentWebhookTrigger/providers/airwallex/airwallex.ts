@@ -69,6 +69,12 @@ function read(body: JsonObject, fields: (object: JsonObject) => EventFields): Ev
 	};
 }
 
+/** The captured amount, where the intent states a positive one (else `amount` stands). */
+function capturedOf(intent: JsonObject): Pick<EventFields, 'amountMinor'> {
+	const captured = minorFromMajor(intent.captured_amount, currencyAt(intent.currency));
+	return captured !== null && captured > 0 ? { amountMinor: captured } : {};
+}
+
 export const airwallex: PaymentProvider<'airwallex'> = {
 	id: 'airwallex',
 	name: 'Airwallex',
@@ -84,7 +90,13 @@ export const airwallex: PaymentProvider<'airwallex'> = {
 		'payment_intent.succeeded': {
 			kind: 'purchase',
 			description: 'A PaymentIntent succeeded',
-			fields: (body) => read(body, (intent) => ({ transactionId: textAt(intent.id) })),
+			fields: (body) =>
+				read(body, (intent) => ({
+					transactionId: textAt(intent.id),
+					// What was taken: refunds top out at `captured_amount`, below `amount` after a
+					// partial capture.
+					...capturedOf(intent),
+				})),
 		},
 		'refund.settled': {
 			kind: 'refund',

@@ -69,7 +69,9 @@ const EVENTS = {
 			const totals = objectAt(objectAt(data.details)?.totals);
 			return {
 				transactionId: textAt(data.id),
-				amountMinor: minorAt(totals?.total),
+				// What the customer paid: `grand_total`, after credits (`total` is before them), the
+				// amount a `full` adjustment refunds and partial ones are capped by.
+				amountMinor: minorAt(totals?.grand_total) ?? minorAt(totals?.total),
 				currency: currencyAt(data.currency_code) ?? currencyAt(totals?.currency_code),
 				metadata: objectAt(data.custom_data),
 			};

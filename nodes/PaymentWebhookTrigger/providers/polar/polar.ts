@@ -48,13 +48,24 @@ function readOrder(
 }
 
 /**
- * The order's refunded total so far, tax included, as `total_amount` includes it: Polar keeps the
- * refunded amount before tax (`refunded_amount`) and its tax (`refunded_tax_amount`) apart.
+ * The order's refunded total so far and what it paid, on one basis. Polar marks an order refunded
+ * when `refunded_amount` (before tax) reaches `net_amount` plus the customer's balance applied to
+ * it (`applied_balance_amount`), so those two, before tax. An order without `net_amount`: the
+ * refunded amount with its tax (`refunded_tax_amount`) against `total_amount`, which includes it.
  */
-function refundedWithTax(order: JsonObject): number | null {
+function refundedAndPaid(order: JsonObject): Pick<EventFields, 'refundedTotalMinor' | 'paidMinor'> {
 	const refunded = minorAt(order.refunded_amount);
+	const net = minorAt(order.net_amount);
+	if (net !== null)
+		return {
+			refundedTotalMinor: refunded,
+			paidMinor: net + (minorAt(order.applied_balance_amount) ?? 0),
+		};
 	const tax = minorAt(order.refunded_tax_amount);
-	return refunded === null || tax === null ? null : refunded + tax;
+	return {
+		refundedTotalMinor: refunded === null || tax === null ? null : refunded + tax,
+		paidMinor: minorAt(order.total_amount),
+	};
 }
 
 /** Polar's order events as the metadata holds the user ID (Standard Webhooks reads them so). */
@@ -76,8 +87,7 @@ export const ORDER_EVENTS = {
 				// The order names no refund (Polar's refund.* events do; they are not read here).
 				refundId: null,
 				amountMinor: minorAt(order.refunded_amount),
-				refundedTotalMinor: refundedWithTax(order),
-				paidMinor: minorAt(order.total_amount),
+				...refundedAndPaid(order),
 			})),
 	},
 } satisfies EventReaders<string>;
