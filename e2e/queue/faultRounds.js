@@ -173,8 +173,8 @@ const refundWorkflowAnswered = (answer) =>
 	typeof answer === 'object' && answer !== null && 'received' in answer && answer.received === true;
 
 /**
- * n8n's own 2xx after a run that succeeded. The examples answer through Respond to Webhook, and end
- * every failure in an error. When the Respond node's answer never reaches the main (it travels
+ * n8n's own 2xx after a run that succeeded. The examples answer through Respond to Webhook, and
+ * answer every failure `500` there before ending it in an error. When the Respond node's answer never reaches the main (it travels
  * over Redis, and a Redis restart loses it), the main answers from the worker's `job-finished`:
  * an empty 200 when the run succeeded, 500 when it failed (dist/scaling/scaling.service.js).
  * Such a 2xx counts as delivered only where n8n's saved execution proves it: an execution of one

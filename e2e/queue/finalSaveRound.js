@@ -9,8 +9,8 @@
  *   reproduces n8n's defect: the main reads the unsaved row (status `running`, no error, no last
  *   node) and answers `200 "Workflow executed successfully but the last node did not return any
  *   data"` for runs that failed, so the provider never retries (docs/n8n-startup-200.md).
- * - Example (a) as shipped (_Using 'Respond to Webhook' Node_, every failure ending in error) answers
- *   the same failed runs `500`, and their retries, once the service and the database work again,
+ * - Example (a) as shipped (_Using 'Respond to Webhook' Node_, every failure answered `500` by a
+ *   Respond node and then ending in error) answers the same failed runs `500`, and their retries, once the service and the database work again,
  *   are applied exactly once; runs that succeeded are answered by the workflow itself (`APPLIED`),
  *   their save failing after the answer.
  */
