@@ -278,7 +278,8 @@ async function throughExamples(n8n, provider) {
 /** @typedef {NonNullable<ReturnType<Deliveries['conversionOf']>>} Conversion */
 
 /**
- * A signed purchase of `customer` through example (h), and the sandbox's record of it checked.
+ * A signed purchase of `customer` through example (h), and the sandbox's record of it checked;
+ * returns (h)'s answer.
  * @param {Deliveries} deliveries @param {import('../sandbox').Sandbox} sandbox
  * @param {{ transactionId: string, customer: string }} purchase of AMOUNT_MINOR
  */
@@ -296,16 +297,18 @@ async function purchaseThroughH(deliveries, sandbox, { transactionId, customer }
 		[['purchase', customer, AMOUNT_MINOR]],
 		`the sandbox's conversions for ${transactionId}`,
 	);
+	return tracked;
 }
 
 /**
  * A refund event of `provider` for `transactionId` (paid AMOUNT_MINOR): the whole amount, or one
  * half of two (`half`: 1 or 2, each its own refund ID, the running total reaching the payment with
- * the second); `refundedMinor` and `currency` override.
+ * the second); `refundedMinor` and `currency` override; `sample` adds the sample's own fields (a
+ * Stripe refund alone, pending or failed).
  * @param {Provider} provider @param {string} transactionId
- * @param {{ half?: 1 | 2, refundedMinor?: number, currency?: string, key?: string }} options
+ * @param {{ half?: 1 | 2, refundedMinor?: number, currency?: string, key?: string, sample?: Partial<import('../support/payment/signer').SampleFields> }} options
  */
-function refundOf(provider, transactionId, { half, refundedMinor, currency, key }) {
+function refundOf(provider, transactionId, { half, refundedMinor, currency, key, sample }) {
 	const halfMinor = AMOUNT_MINOR / 2;
 	const thisRefund = refundedMinor ?? (half ? halfMinor : AMOUNT_MINOR);
 	const name = key ?? (half ? `half${half}` : 'full');
@@ -316,7 +319,9 @@ function refundOf(provider, transactionId, { half, refundedMinor, currency, key 
 		refundedTotalMinor: half ? halfMinor * half : thisRefund,
 		...(currency ? { currency } : {}),
 		refundKey: `${transactionId}_${name}`,
-		eventId: `evt_${name}_${transactionId}`,
+		// Each status of a refund is an event of its own.
+		eventId: `evt_${name}${sample ? `_${sample.refundEventType}_${sample.refundStatus}` : ''}_${transactionId}`,
+		...sample,
 	});
 }
 

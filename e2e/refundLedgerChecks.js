@@ -5,10 +5,12 @@
  * and (a): an Airwallex refund never says whether it is whole (`refundType` null), so every one of
  * its refunds is added up in the ledger against what (h) recorded the purchase paid. Each case a
  * purchase of its own; each asserts the answers and the sandbox's Refund calls and adjustments:
- * two halves reversed, a half redelivered three times, a refund of a purchase the ledger never saw
- * (kept; reversed once the purchase is tracked and the refund redelivered, as (a)'s note says),
- * a refund larger than the payment, one in another currency (refused, named). Two halves at once
- * on two workers: test:queue's `REFUNDS ADD UP` (example (j)).
+ * two halves reversed, a half redelivered three times, a refund before its purchase (kept; reversed
+ * by (h) when it tracks the purchase, with no redelivery), a refund larger than the payment, one in
+ * another currency (refused, named). Then Stripe's shipped (a) and (h): a full refund before its
+ * purchase, and refunds that pend, succeed or fail (`refund.created`, `refund.updated`,
+ * `refund.failed`): only money that went back counts. Two halves at once on two workers:
+ * test:queue's `REFUNDS ADD UP` (example (j)).
  */
 const assert = require('node:assert/strict');
 
@@ -45,15 +47,17 @@ async function checkRefundLedger(n8n) {
 
 	/**
 	 * A new customer's purchase (tracked through (h) unless `tracked` is false), then `steps` with
-	 * its transaction ID; asserts the Refund calls and adjustments it ends with.
+	 * its transaction ID; asserts the Refund calls (`refunds` unless `calls` says) and the
+	 * adjustments (`refunds`) it ends with. Through `provider`'s (a) and (h) (Airwallex's copies
+	 * unless given). With `line`, prints `REFUNDS ADD UP (one process): <line>: …` with the figures.
 	 * @param {string} name
-	 * @param {{ tracked?: boolean, refunds: number }} expected
+	 * @param {{ tracked?: boolean, refunds: number, calls?: number, provider?: import('./providerExampleChecks').Deliveries['provider'], line?: string }} expected
 	 * @param {(deliveries: Deliveries, transactionId: string, customer: string) => Promise<string>} steps
 	 */
 	const ledgerCase = (name, expected, steps) =>
 		check(`${scenario('e2e.refundLedger')}: ${name}`, async () => {
 			cases++;
-			const deliveries = await deliveriesTo(n8n, LEDGER_PROVIDER);
+			const deliveries = await deliveriesTo(n8n, expected.provider ?? LEDGER_PROVIDER);
 			const [customer] = sandbox.instrumentation.addSignups(
 				PRODUCTS.videomax,
 				1,
@@ -67,7 +71,15 @@ async function checkRefundLedger(n8n) {
 			const runs = await deliveries.finished();
 			const refunds = deliveries.callsFor('/track/refund', transactionId);
 			const adjustments = deliveries.conversionOf(transactionId)?.adjustments ?? 0;
-			assert.equal(refunds, expected.refunds, `Refund calls for ${transactionId}`);
+			if (expected.line)
+				console.log(
+					`REFUNDS ADD UP (one process): ${expected.line}: reversed ${adjustments} time(s), ${expected.refunds} expected; Refund calls ${refunds}`,
+				);
+			assert.equal(
+				refunds,
+				expected.calls ?? expected.refunds,
+				`Refund calls for ${transactionId}`,
+			);
 			assert.equal(adjustments, expected.refunds, `the sandbox's adjustments of ${transactionId}`);
 			return `${said}; ${refunds} Refund call(s), ${adjustments} adjustment(s); ${runs}`;
 		});
@@ -106,17 +118,111 @@ async function checkRefundLedger(n8n) {
 	);
 
 	await ledgerCase(
-		'a refund of a purchase the ledger never saw: kept, answered 200; reversed once the purchase is tracked and the refund redelivered',
-		{ tracked: false, refunds: 1 },
+		'a refund before its purchase: kept, answered 200; reversed by (h) when it tracks the purchase, no redelivery',
+		{
+			tracked: false,
+			refunds: 1,
+			line: 'a part before its purchase (Airwallex), then the purchase',
+		},
 		async (d, id, customer) => {
 			const refund = refundOf(LEDGER_PROVIDER, id, {});
 			const kept = expectStatus(await d.deliver('a', refund, 'refund'), 'REFUND_COUNTED', 'unseen');
 			assert.equal(kept?.paid_minor, null, 'the paid amount of a purchase never seen');
 			assert.equal(d.callsFor('/track/refund', id), 0, 'a Refund call before the purchase');
-			await purchaseThroughH(d, sandbox, { transactionId: id, customer });
-			const again = await d.deliver('a', refund, 'the refund redelivered');
-			expectStatus(again, 'APPLIED', 'the refund redelivered after the purchase');
-			return `refund → ${kept?.status} (paid unknown, "${kept?.note}"); purchase tracked through (h); the same refund again → ${again?.status}`;
+			const tracked = await purchaseThroughH(d, sandbox, { transactionId: id, customer });
+			assert.equal(tracked?.reversed, 'APPLIED', `(h)'s answer: ${JSON.stringify(tracked)}`);
+			return `refund → ${kept?.status} (paid unknown, "${kept?.note}"); purchase through (h) → ${tracked?.status}, reversed ${tracked?.reversed}`;
+		},
+	);
+
+	await ledgerCase(
+		'Stripe, a full refund before its purchase: Refund finds nothing, the refund is kept; (h) reverses the purchase when it tracks it',
+		{
+			tracked: false,
+			refunds: 1,
+			calls: 2,
+			provider: 'stripe',
+			line: 'a full refund before its purchase (Stripe), then the purchase',
+		},
+		async (d, id, customer) => {
+			const kept = await d.deliver('a', refundOf('stripe', id, {}), 'full refund');
+			assert.deepEqual([kept?.reversed, kept?.code], [false, 1000001], JSON.stringify(kept));
+			assert.match(String(kept?.note), /Kept in the refund ledger/);
+			const tracked = await purchaseThroughH(d, sandbox, { transactionId: id, customer });
+			assert.equal(tracked?.reversed, 'APPLIED', `(h)'s answer: ${JSON.stringify(tracked)}`);
+			return `full refund → not reversed, code ${kept?.code} ("${kept?.note}"); purchase through (h) → ${tracked?.status}, reversed ${tracked?.reversed}`;
+		},
+	);
+
+	/** A Stripe refund alone of the whole payment, with its status. @param {string} id @param {string} status @param {'refund.created' | 'refund.updated' | 'refund.failed'} type @param {{ half?: 1 | 2 }} [part] */
+	const stripeRefund = (id, status, type, part = {}) =>
+		refundOf('stripe', id, {
+			...part,
+			sample: { perRefund: true, refundStatus: status, refundEventType: type },
+		});
+
+	/**
+	 * A pending Stripe refund (ignored: no Refund call), then its `type` event with `status`.
+	 * @param {Deliveries} d @param {string} id @param {'refund.updated' | 'refund.failed'} type
+	 * @param {string} status @param {string} expected (a)'s answer to the second
+	 */
+	const pendingThen = async (d, id, type, status, expected) => {
+		const pending = await d.deliver('a', stripeRefund(id, 'pending', 'refund.created'), 'pending');
+		assert.match(String(pending?.ignored), /not yet succeeded/, JSON.stringify(pending));
+		assert.equal(d.callsFor('/track/refund', id), 0, 'a Refund call for a pending refund');
+		const what = `${type} ${status}`;
+		const then = expectStatus(
+			await d.deliver('a', stripeRefund(id, status, type), what),
+			expected,
+			what,
+		);
+		return `refund.created pending → ignored, 0 Refund calls; ${what} → ${then?.status}`;
+	};
+
+	await ledgerCase(
+		'Stripe, a pending refund, then refund.updated to succeeded: reversed once, not before',
+		{
+			refunds: 1,
+			provider: 'stripe',
+			line: 'a pending Stripe refund, then refund.updated to succeeded',
+		},
+		(d, id) => pendingThen(d, id, 'refund.updated', 'succeeded', 'APPLIED'),
+	);
+
+	await ledgerCase(
+		'Stripe, a pending refund that fails: never reversed',
+		{ refunds: 0, provider: 'stripe', line: 'a pending Stripe refund that fails' },
+		(d, id) => pendingThen(d, id, 'refund.failed', 'failed', 'REFUND_FAILED'),
+	);
+
+	await ledgerCase(
+		'Stripe, a half that succeeded then failed, then the other half: taken out of the sum, never reversed',
+		{
+			refunds: 0,
+			provider: 'stripe',
+			line: 'a Stripe half that succeeded then failed, then the other half',
+		},
+		async (d, id) => {
+			/** @type {[string, 'refund.created' | 'refund.updated' | 'refund.failed', 1 | 2, string][]} */
+			const steps = [
+				['succeeded', 'refund.created', 1, 'REFUND_COUNTED'],
+				['failed', 'refund.failed', 1, 'REFUND_FAILED'],
+				// A late redelivery of its success changes nothing: the failure is kept apart.
+				['succeeded', 'refund.updated', 1, 'REFUND_COUNTED'],
+				['succeeded', 'refund.created', 2, 'REFUND_COUNTED'],
+			];
+			const said = [];
+			/** @type {unknown[]} */
+			const sums = [];
+			for (const [status, type, part, expected] of steps) {
+				const what = `half ${part}, ${type} ${status}`;
+				const event = stripeRefund(id, status, type, { half: part });
+				const answer = expectStatus(await d.deliver('a', event, what), expected, what);
+				sums.push(answer?.refunded_minor);
+				said.push(`${what} → ${answer?.status} (${answer?.refunded_minor})`);
+			}
+			assert.deepEqual(sums, [half, 0, 0, half], 'refunded so far after each');
+			return `${said.join('; ')} of ${AMOUNT_MINOR}`;
 		},
 	);
 

@@ -148,7 +148,7 @@ const SCENARIOS = [
 	"e2e.refundWebhook | e2e | example a over signed Stripe webhooks: refund, repeat, not referred, voided, partial | n8n's webhook server and Respond to Webhook",
 	"e2e.chargebacks | e2e | example a: a lost chargeback reverses (Stripe, Paddle, Airwallex); opened or won, nothing | n8n's webhook server and example a's nodes",
 	"e2e.providerExamples | e2e | each provider's purchases tracked through example h; through a, a full refund reversed, and two halves reversed once, never the first alone (Airwallex's through the refund ledger) | n8n's webhook server and examples a and h",
-	"e2e.refundLedger | e2e | example a's refund ledger: halves in reverse order, a half redelivered, a purchase never seen, a refund over the payment, another currency | n8n's data tables and examples a and h",
+	"e2e.refundLedger | e2e | example a's refund ledger: halves in reverse order, a half redelivered, a refund before its purchase (reversed by h), a refund over the payment, another currency; Stripe: a full refund before its purchase, pending then succeeded, pending then failed, a half that failed | n8n's data tables and examples a and h",
 	"e2e.refundLedgerAtOnce | e2e | example a's refund ledger in one process: two halves of a purchase at the same moment reverse it | n8n's data tables and examples a and h",
 	"e2e.purchaseWebhook | e2e | example h: a purchase delivered twice is tracked once (n8n's deduplication store) | n8n's deduplication store over webhook HTTP",
 	'e2e.landing | e2e | example c over webhook HTTP: landing redirects, a used code falls back to sign-up | webhook HTTP and its redirect',

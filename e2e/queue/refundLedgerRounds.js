@@ -5,7 +5,8 @@
  * records what each paid, then each refunded in two halves (Stripe `refund.created`, each its own
  * refund ID, no running total) delivered at the same moment to example (j), whose PostgreSQL
  * ledger must reverse each purchase exactly once; then one purchase whose Refund the service
- * refuses, which (j) must release for the retry. Prints `REFUNDS ADD UP …`.
+ * refuses, which (j) must release for the retry; then refunds that reach (j) before their purchase
+ * reaches (i), which reverses it when it tracks it. Prints `REFUNDS ADD UP …`.
  */
 const assert = require('node:assert/strict');
 
@@ -25,7 +26,7 @@ const {
 	deliverAll,
 	planDuplicatedPurchases,
 } = require('../../support/payment/paymentProvider');
-const { sampleEvent } = require('../../support/payment/paymentSignatures');
+const { disputeEvent, sampleEvent } = require('../../support/payment/paymentSignatures');
 const { callsNaming } = require('../webhookSecurity');
 
 /** What (j) stops with when another execution's reversal has not been answered yet. */
@@ -55,11 +56,16 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	// One delivery of each: the claim's own rounds test the second.
 	const [{ transactionIds, events }] = planDuplicatedPurchases(sandbox.instrumentation, product, {
 		urls: [paymentTriggerUrl(queue.webhookBase, claim.webhookId)],
-		purchases: ROUNDS + 2,
+		purchases: ROUNDS + 4,
 		prefix,
 	}).targets;
-	// The last purchase is tracked with its answer lost: (i) keeps its claim as unknown.
+	// One purchase is tracked with its answer lost: (i) keeps its claim as unknown; the last two are
+	// refunded before they are tracked.
 	const unknown = { transactionId: transactionIds[ROUNDS + 1], event: events[ROUNDS + 1] };
+	const early = [ROUNDS + 2, ROUNDS + 3].map((at) => ({
+		transactionId: transactionIds[at],
+		event: events[at],
+	}));
 	transactionIds.splice(ROUNDS + 1);
 	events.splice(ROUNDS + 1);
 	for (const id of transactionIds) allRefundIds.add(id);
@@ -108,6 +114,8 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 	const released = await failedRefundReleased(queue, sandbox, ledgerUrl, failing);
 	const lostAnswer = await unknownOutcomeReversed(queue, sandbox, ledgerUrl, unknown);
 	allRefundIds.add(unknown.transactionId);
+	for (const { transactionId } of early) allRefundIds.add(transactionId);
+	const refundedFirst = await refundsBeforePurchases(sandbox, ledgerUrl, early);
 	/** This run's executions of (j), as table `t`. @param {string} t */
 	const ofTheRounds = (t) =>
 		`${t}."workflowId" = '${LEDGER_WORKFLOW.id}' AND ${t}."createdAt" >= to_timestamp(${since / 1000})`;
@@ -129,7 +137,7 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 		.map(([status, n]) => `${status} ×${n}`)
 		.join(', ');
 	console.log(
-		`REFUNDS ADD UP: ${ROUNDS} rounds of two halves at once; ${doubles} double reversals, ${missed} missed (example (j) answered ${answered}; Refund calls ${refundCalls.reduce((a, b) => a + b, 0)}, adjustments ${adjustments.reduce((a, b) => a + b, 0)}; pairs of executions that overlapped: ${overlapping}; answered 500 while the other reversed, then delivered again: ${heldBack}; other executions failed ${failed}; answers saying "not yet" of a sum that adds up: ${contradictions.length}); ${released}; ${lostAnswer}`,
+		`REFUNDS ADD UP: ${ROUNDS} rounds of two halves at once; ${doubles} double reversals, ${missed} missed (example (j) answered ${answered}; Refund calls ${refundCalls.reduce((a, b) => a + b, 0)}, adjustments ${adjustments.reduce((a, b) => a + b, 0)}; pairs of executions that overlapped: ${overlapping}; answered 500 while the other reversed, then delivered again: ${heldBack}; other executions failed ${failed}; answers saying "not yet" of a sum that adds up: ${contradictions.length}); ${released}; ${lostAnswer}; ${refundedFirst}`,
 	);
 	assert.deepEqual(
 		contradictions.slice(0, 3),
@@ -144,7 +152,7 @@ async function runRefundsAddUpRounds(queue, sandbox, product, allRefundIds) {
 		"the sandbox's adjustments per purchase",
 	);
 	assert.equal(failed, 0, 'executions of example (j) that failed');
-	return `${ROUNDS + 1} purchases tracked through (i) with what they paid; ${ROUNDS * 2} halves to (j) at once, each purchase reversed once; ${released}; ${lostAnswer}`;
+	return `${ROUNDS + 1} purchases tracked through (i) with what they paid; ${ROUNDS * 2} halves to (j) at once, each purchase reversed once; ${released}; ${lostAnswer}; ${refundedFirst}`;
 }
 
 /**
@@ -180,6 +188,57 @@ async function unknownOutcomeReversed(queue, sandbox, ledgerUrl, { transactionId
 	assert.equal(claim, `unknown\t${PURCHASE_MINOR}\tUSD`, 'the unknown claim records what it paid');
 	assert.equal(conversion?.adjustments, 1, `adjustments of ${transactionId}`);
 	return `a purchase whose tracking answer was lost: claim unknown, paid ${PURCHASE_MINOR} USD recorded, its two halves reversed it once`;
+}
+
+/**
+ * Two purchases refunded before they are tracked: one's two halves, the other's lost dispute (a
+ * full reversal, which Refund cannot find yet) reach (j) first and are kept; then both purchases
+ * reach (i) at once, which reverses each when it records it: no refund is delivered again.
+ * @param {Sandbox} sandbox @param {string} ledgerUrl
+ * @param {{ transactionId: string, event: import('../../support/payment/paymentProvider').WebhookEvent }[]} purchases
+ */
+async function refundsBeforePurchases(sandbox, ledgerUrl, purchases) {
+	const [halved, disputed] = purchases;
+	const statusOf = (/** @type {{ answer: unknown }} */ delivery) =>
+		/** @type {{ status?: unknown, reversed?: unknown, code?: unknown }} */ (delivery.answer);
+	const halves = await deliverAll(ledgerUrl, halvesOf(halved.transactionId), { inFlight: 2 });
+	assertAllDelivered(halves.deliveries, `the halves of ${halved.transactionId}, before it`);
+	const dispute = {
+		id: `evt_dispute_lost_${disputed.transactionId}`,
+		body: disputeEvent('stripe', 'lost', { transactionId: disputed.transactionId }),
+	};
+	const [lost] = (await deliverAll(ledgerUrl, [dispute], { inFlight: 1 })).deliveries;
+	assertAllDelivered([lost], `the lost dispute of ${disputed.transactionId}, before it`);
+	const calls = () =>
+		purchases.map(({ transactionId }) => callsNaming(sandbox, '/track/refund', transactionId));
+	const callsBefore = calls();
+	const tracked = await deliverAll('', [halved.event, disputed.event], { inFlight: 2 });
+	assertAllDelivered(tracked.deliveries, 'the purchases, after their refunds');
+	const adjustments = purchases.map(
+		({ transactionId }) =>
+			sandbox.state.conversions.find((c) => c.transactionId === transactionId)?.adjustments ?? 0,
+	);
+	assert.deepEqual(
+		halves.deliveries.map((d) => statusOf(d)?.status),
+		['REFUND_COUNTED', 'REFUND_COUNTED'],
+		'the halves, before their purchase',
+	);
+	assert.deepEqual(
+		[statusOf(lost)?.reversed, statusOf(lost)?.code],
+		[false, 1000001],
+		'the lost dispute, before its purchase',
+	);
+	assert.deepEqual(callsBefore, [0, 1], 'Refund calls before the purchases');
+	assert.deepEqual(
+		tracked.deliveries.map((d) => [statusOf(d)?.status, statusOf(d)?.reversed]),
+		[
+			['TRACKED', 'APPLIED'],
+			['TRACKED', 'APPLIED'],
+		],
+		"example (i)'s answers",
+	);
+	assert.deepEqual(adjustments, [1, 1], 'adjustments of the purchases refunded first');
+	return `2 purchases refunded before they were tracked (two halves; a lost dispute, Refund answering 1000001): kept by (j), each reversed once by (i) when it tracked it (Refund calls ${calls().join(' and ')}, adjustments ${adjustments.join(' and ')})`;
 }
 
 /**

@@ -14,7 +14,7 @@ const { scenario } = require('../../support/scenarios');
 
 /**
  * Example (h) for `n8n execute`, which starts no data tables: its refund-ledger nodes spliced out
- * (Track Purchase answers straight to Respond: tracked). The shipped (h), ledger included, takes
+ * (Track Purchase's answer finds no refunds kept, and goes on to Respond: tracked). The shipped (h), ledger included, takes
  * every provider's signed purchases on the started n8n (e2e/providerExampleChecks.js).
  */
 const EXECUTABLE_H = { id: 'e2eExampleHSample1' };
@@ -23,7 +23,11 @@ const EXECUTABLE_H = { id: 'e2eExampleHSample1' };
 function executableExampleH() {
 	const workflow = readExample(example('h').file);
 	const removed = withoutDataTableNodes(workflow);
-	assert.deepEqual(removed, ['Refund ledger', 'Record what it paid'], "(h)'s data-table nodes");
+	assert.deepEqual(
+		removed,
+		['Refund ledger', 'Record what it paid', 'Ledger of this purchase'],
+		"(h)'s data-table nodes",
+	);
 	workflow.name = `${workflow.name} (without its ledger, for n8n execute)`;
 	return { workflow, id: EXECUTABLE_H.id, publish: false };
 }

@@ -2,7 +2,7 @@
  * What an accepted payment webhook delivery becomes: one item whose fields are the same for every
  * provider (kind, transaction ID shared by a purchase and its refund, amount, currency, user ID,
  * metadata; a refund's ID, the refunded total and what was paid), plus the event as the provider
- * sent it. Pure functions over the parsed body; what
+ * sent it. Kind `refund` is money that went back; a refund that failed is `refundFailed`. Pure functions over the parsed body; what
  * each provider's events say comes from its module (providers/), through the registry.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -28,7 +28,7 @@ export type RefundReason = 'refund' | 'chargeback';
 
 /**
  * The fields of the item, in order; `missing` names those an event lacks (a refund's own fields
- * only on a refund, which alone has them).
+ * only on a refund or failed refund, which alone have them; refundType only on a refund).
  */
 export const ITEM_FIELDS = [
 	'eventId',
@@ -53,7 +53,7 @@ export interface PaymentEventItem extends IDataObject {
 	kind: PaymentKind;
 	refundType: RefundType | null;
 	refundReason: RefundReason | null;
-	/** A refund item's only (RefundFields). */
+	/** A refund or refundFailed item's only (RefundFields). */
 	refundId?: string | null;
 	transactionId: string | null;
 	amount: string | null;
@@ -76,6 +76,8 @@ export interface PaymentEventItem extends IDataObject {
  * What only a refund item carries, so that a workflow can add partial refunds up: the provider's
  * ID for this refund (count each once, whatever the redeliveries), the total refunded so far and
  * what the purchase paid, each where the event states it (null, and named in `missing`, where not).
+ * A refundFailed item carries them too, so that a ledger finds the refund it counted and takes it
+ * out.
  */
 export interface RefundFields {
 	refundId: string | null;
@@ -96,7 +98,11 @@ export interface DeliveryFacts {
 	userIdMetadataKey: string;
 }
 
-/** The event's kind and fields: `other` and none for an event the provider's table lacks. */
+/**
+ * The event's kind and fields: `other` and none for an event the provider's table lacks, `other`
+ * for one that does not count (no money moved yet), `refundFailed` for a refund that did not go
+ * through.
+ */
 function kindAndFields(
 	provider: PaymentProvider,
 	eventType: string,
@@ -105,7 +111,9 @@ function kindAndFields(
 	const event = readerOf(provider.events, eventType);
 	const fields = event?.fields(body) ?? null;
 	if (event === undefined || fields === null) return { kind: 'other', fields: {} };
-	return { kind: fields.counts === false ? 'other' : event.kind, fields };
+	if (fields.counts === false) return { kind: 'other', fields };
+	if (event.kind === 'refund' && fields.failed === true) return { kind: 'refundFailed', fields };
+	return { kind: event.kind, fields };
 }
 
 /** The item for one accepted delivery. */
@@ -128,8 +136,10 @@ export function paymentEventItem(
 	const amountMinor = fields.amountMinor ?? null;
 	const currency = fields.currency ?? null;
 	const chargeback = kind === 'refund' && fields.chargeback === true;
+	// A failed refund keeps its own fields (the ledger finds the refund by them), not its type or
+	// reason: no money went back.
 	const own: RefundFields | null =
-		kind === 'refund'
+		kind === 'refund' || kind === 'refundFailed'
 			? {
 					refundId: fields.refundId ?? null,
 					refundedTotalMinor: fields.refundedTotalMinor ?? null,

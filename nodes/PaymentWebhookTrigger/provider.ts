@@ -8,7 +8,11 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { RefundType } from './money';
 
-export type PaymentKind = 'purchase' | 'refund' | 'other';
+/**
+ * An item's kind: `refund` only for money that went back; `refundFailed` for a refund that did
+ * not go through, so a ledger that counted it can take it out again.
+ */
+export type PaymentKind = 'purchase' | 'refund' | 'refundFailed' | 'other';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -104,6 +108,12 @@ export interface EventFields {
 	 * approved, failed): the item's kind is then `other`.
 	 */
 	counts?: boolean;
+	/**
+	 * True when this event says the refund did not go through (failed or canceled): the item's kind
+	 * is then `refundFailed`, with the refund's own fields, so a ledger can take it out of what it
+	 * counted.
+	 */
+	failed?: boolean;
 	refundType?: RefundType | null;
 	/**
 	 * The money went back through a chargeback the brand lost, not a refund it made: the item is a
@@ -135,8 +145,11 @@ export interface EventFields {
 }
 
 export interface EventReader {
-	/** The item's kind, unless the event's fields say it does not count. */
-	kind: Exclude<PaymentKind, 'other'>;
+	/**
+	 * The item's kind, unless the event's fields say it does not count (`other`) or that the refund
+	 * failed (`refundFailed`, which no event declares).
+	 */
+	kind: 'purchase' | 'refund';
 	/** Its option's description in the Events parameter. */
 	description: string;
 	/** Its option's name, when not the event type itself. */

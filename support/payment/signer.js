@@ -40,12 +40,14 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  */
 
 /**
- * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, refundedMinor?: number, refundedTotalMinor?: number, eventId?: string, checkout?: boolean, perRefund?: boolean, refundKey?: string }} SampleFields
+ * @typedef {{ transactionId: string, userId?: string, amountMinor?: number, currency?: string, partial?: boolean, refundedMinor?: number, refundedTotalMinor?: number, eventId?: string, checkout?: boolean, perRefund?: boolean, refundStatus?: string, refundEventType?: 'refund.created' | 'refund.updated' | 'refund.failed', refundKey?: string }} SampleFields
  * `partial`: a refund of 40% unless `refundedMinor` (this refund) says; `refundedTotalMinor`: what
  * is refunded so far, this refund included (`refundedMinor` unless given), which providers that
  * state a running total send;
  * `checkout`: a Stripe purchase as `checkout.session.completed` (the user ID in its metadata);
  * `perRefund`: a Stripe refund as `refund.created` (this refund alone, no running total);
+ * `refundStatus`: the `perRefund` refund's `status` (`succeeded` unless given);
+ * `refundEventType`: the `perRefund` event's type (`refund.created` unless given);
  * `refundKey`: what a refund's own ID is made of, where the provider sends one (the transaction ID
  * unless given): two refunds of one purchase give two keys
  */
@@ -118,6 +120,8 @@ function sampleDefaults(kind, fields) {
 	return {
 		checkout: fields.checkout,
 		perRefund: fields.perRefund,
+		refundStatus: fields.refundStatus,
+		refundEventType: fields.refundEventType,
 		transactionId,
 		userId,
 		amountMinor,

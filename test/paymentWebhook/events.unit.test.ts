@@ -241,10 +241,10 @@ describe(scenario('paymentWebhook.items'), () => {
 				},
 			],
 			[
-				'a failed refund.created is no refund',
+				'a failed refund.created is no refund: kind refundFailed',
 				'refund.created',
 				{ amount: 500, currency: 'usd', payment_intent: 'pi_x', status: 'failed' },
-				{ kind: 'other', refundType: null },
+				{ kind: 'refundFailed', refundType: null, refundReason: null, transactionId: 'pi_x' },
 			],
 			[
 				'an event without a currency or metadata says so in missing',
@@ -362,14 +362,150 @@ describe(scenario('paymentWebhook.items'), () => {
 			});
 		});
 
-		it('a failed or canceled refund is no refund; an unpaid order is no purchase', () => {
-			expect(refundWith({ status: 'failed' }).kind).toBe('other');
-			expect(refundWith({ status: 'canceled' }).kind).toBe('other');
+		it('a failed or canceled refund is refundFailed; an unpaid order is no purchase', () => {
+			expect(refundWith({ status: 'failed' }).kind).toBe('refundFailed');
+			expect(refundWith({ status: 'canceled' }).kind).toBe('refundFailed');
 			const purchase = sample('creem', 'purchase');
 			const unpaid = patchedAt(purchase, ['object', 'order'], { status: 'pending' });
 			expect(itemOf('creem', unpaid)).toMatchObject({
 				kind: 'other',
 				transactionId: 'txn_shared_1',
+			});
+		});
+	});
+
+	// Issue 51: only money that went back is a refund; a pending one is not yet, a failed one is
+	// its own kind so that a ledger can take it out of a sum.
+	describe('a refund counts once its money went back', () => {
+		const TRANSACTION_ID = 'pi_status_1';
+		/** A Stripe refund of 40.00 of a 100.00 USD PaymentIntent, as `type` with `status`. */
+		const stripeRefund = (
+			refundEventType: 'refund.created' | 'refund.updated' | 'refund.failed',
+			refundStatus: string,
+		) =>
+			itemOf(
+				'stripe',
+				sampleEvent('stripe', 'refund', {
+					transactionId: TRANSACTION_ID,
+					partial: true,
+					perRefund: true,
+					refundKey: 'status_1',
+					refundEventType,
+					refundStatus,
+				}) as IDataObject,
+			);
+		/** What a failed refund item holds: the refund's own fields, no type or reason. */
+		const failedItem = (eventType: string) => ({
+			eventType,
+			kind: 'refundFailed',
+			refundType: null,
+			refundReason: null,
+			refundId: 're_status_1',
+			transactionId: TRANSACTION_ID,
+			amount: '40.00',
+			amountMinor: 4000,
+			refundedTotalMinor: null,
+			paidMinor: null,
+			currency: 'USD',
+			userId: 'user_1001',
+			missing: ['refundedTotalMinor', 'paidMinor'],
+		});
+
+		it.each([
+			['pending', 'pending'],
+			['requires_action', 'requires_action'],
+		])('Stripe refund.created %s: kind other, not money returned yet', (_t, status) => {
+			expect(stripeRefund('refund.created', status)).toMatchObject({
+				eventType: 'refund.created',
+				kind: 'other',
+				refundType: null,
+				refundReason: null,
+				transactionId: TRANSACTION_ID,
+				amountMinor: 4000,
+				missing: [],
+			});
+			expect(stripeRefund('refund.created', status)).not.toHaveProperty('refundId');
+		});
+
+		it('Stripe refund.updated succeeded: a refund, with its re_… ID', () => {
+			expect(stripeRefund('refund.updated', 'succeeded')).toMatchObject({
+				eventType: 'refund.updated',
+				kind: 'refund',
+				refundType: null,
+				refundReason: 'refund',
+				refundId: 're_status_1',
+				transactionId: TRANSACTION_ID,
+				amountMinor: 4000,
+				amount: '40.00',
+				missing: ['refundType', 'refundedTotalMinor', 'paidMinor'],
+			});
+		});
+
+		it.each(['failed', 'canceled'])(
+			'Stripe refund.updated %s: refundFailed, with the refund’s own fields',
+			(status) => {
+				expect(stripeRefund('refund.updated', status)).toEqual(
+					expect.objectContaining(failedItem('refund.updated')),
+				);
+			},
+		);
+
+		it('Stripe refund.failed: refundFailed, whatever the status it shows', () => {
+			expect(stripeRefund('refund.failed', 'failed')).toMatchObject(failedItem('refund.failed'));
+			expect(stripeRefund('refund.failed', 'succeeded')).toMatchObject(failedItem('refund.failed'));
+		});
+
+		describe('Creem refund.created', () => {
+			const creemRefund = (status: string) =>
+				itemOf(
+					'creem',
+					patchedAt(
+						sampleEvent('creem', 'refund', {
+							transactionId: 'ord_status_1',
+							partial: true,
+							refundKey: 'status_1',
+						}) as IDataObject,
+						['object'],
+						{ status },
+					),
+				);
+
+			it('pending: kind other', () => {
+				expect(creemRefund('pending')).toMatchObject({
+					kind: 'other',
+					refundType: null,
+					refundReason: null,
+					transactionId: 'ord_status_1',
+					amountMinor: 4000,
+				});
+			});
+
+			it('succeeded: a partial refund', () => {
+				expect(creemRefund('succeeded')).toMatchObject({
+					kind: 'refund',
+					refundType: 'partial',
+					refundReason: 'refund',
+					refundId: 'ref_status_1',
+					transactionId: 'ord_status_1',
+					amountMinor: 4000,
+					paidMinor: 10000,
+					// Creem signs no timestamp and states no refunded total.
+					missing: ['signedAt', 'refundedTotalMinor'],
+				});
+			});
+
+			it('failed: refundFailed, with the refund’s own fields', () => {
+				expect(creemRefund('failed')).toMatchObject({
+					kind: 'refundFailed',
+					refundType: null,
+					refundReason: null,
+					refundId: 'ref_status_1',
+					transactionId: 'ord_status_1',
+					amountMinor: 4000,
+					paidMinor: 10000,
+					// Creem signs no timestamp and states no refunded total.
+					missing: ['signedAt', 'refundedTotalMinor'],
+				});
 			});
 		});
 	});

@@ -7,6 +7,10 @@
  * the order it created (`object.order.id`), and `refund.created` names the refunded order
  * (`object.order`, an ID or the order expanded; else its transaction's `order`). Amounts are in
  * the smallest unit (cents), currencies upper case; the user ID is in the checkout's metadata.
+ *
+ * Only money that went back is a refund: `refund.created` counts when the refund's `status` is
+ * `succeeded`; `failed` or `canceled` is kind refundFailed (a ledger takes it out), and any other
+ * status (`pending`) is kind other, not returned yet.
  */
 import { verifyBodyHex } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf } from '../../money';
@@ -40,7 +44,8 @@ const EVENTS = {
 	},
 	'refund.created': {
 		kind: 'refund',
-		description: 'A refund was created, fully or partly',
+		description:
+			'A refund was created, fully or partly: counts once its status is succeeded (pending: kind other; failed or canceled: kind refundFailed)',
 		fields: (body) => {
 			const refund = objectAt(body.object);
 			if (refund === null) return null;
@@ -50,8 +55,10 @@ const EVENTS = {
 				minorAt(transaction?.amount_paid) ??
 				minorAt(transaction?.amount) ??
 				minorAt(objectAt(refund.order)?.amount);
+			const failed = refund.status === 'failed' || refund.status === 'canceled';
 			return {
-				counts: refund.status !== 'failed' && refund.status !== 'canceled',
+				counts: failed || refund.status === 'succeeded',
+				failed,
 				refundType: refundTypeOf(refunded, charged),
 				refundId: textAt(refund.id),
 				transactionId: idAt(refund.order) ?? idAt(transaction?.order),

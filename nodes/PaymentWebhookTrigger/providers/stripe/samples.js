@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * The sample events of Stripe: `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded` (or `refund.created`), in the shape the provider sends them: read by the unit, engine and
+ * The sample events of Stripe: `payment_intent.succeeded` (or `checkout.session.completed`) / `charge.refunded` (or `refund.created`, `refund.updated`, `refund.failed`), in the shape the provider sends them: read by the unit, engine and
  * end-to-end tests (not by the node).
  */
 
@@ -37,9 +37,10 @@ module.exports = {
 				currency,
 				metadata: { user_id: userId },
 			});
-		// `perRefund`: the refund alone (`refund.created`), its charge not expanded: no running total.
+		// `perRefund`: the refund alone (`refund.created` unless `refundEventType` says, with the
+		// status `refundStatus`, succeeded unless given), its charge not expanded: no running total.
 		if (kind === 'refund' && fields.perRefund)
-			return event(eventId, 'refund.created', {
+			return event(eventId, fields.refundEventType ?? 'refund.created', {
 				id: `re_${fields.refundKey}`,
 				object: 'refund',
 				amount: fields.refundedMinor,
@@ -47,7 +48,7 @@ module.exports = {
 				currency,
 				payment_intent: transactionId,
 				reason: 'requested_by_customer',
-				status: 'succeeded',
+				status: fields.refundStatus ?? 'succeeded',
 				metadata: { user_id: userId },
 			});
 		return kind === 'purchase'

@@ -5,15 +5,20 @@
  * The transaction ID a purchase and its refund share is the PaymentIntent ID
  * (`checkout.session.completed.payment_intent`, `payment_intent.succeeded.id`, `invoice.paid`
  * through `invoice.payments` since API version basil or `invoice.payment_intent` before,
- * `charge.refunded.payment_intent`, `refund.created.payment_intent`, and a dispute's
+ * `charge.refunded.payment_intent`, a refund event's `payment_intent`, and a dispute's
  * `payment_intent`: `charge.dispute.closed` with status `lost` is a chargeback the brand lost).
  * The user ID is in the metadata, which only the brand sets; a Checkout Session's
  * `client_reference_id`, which a Payment Link's URL lets a buyer set, only when the metadata has
  * none.
  *
- * A refund's own fields: `refund.created` names the refund (`re_…`), `charge.refunded` states the
+ * A refund's own fields: the refund events name the refund (`re_…`), `charge.refunded` states the
  * running total (`amount_refunded`) and what the charge took, and a lost dispute is named by its
  * `dp_…` ID.
+ *
+ * Only money that went back is a refund: `refund.created` and `refund.updated` count once the
+ * refund's status is `succeeded`; `pending` or `requires_action` is kind other (not returned yet);
+ * `failed` or `canceled`, and `refund.failed`, are kind refundFailed, so a ledger that counted the
+ * refund takes it out. `charge.refunded`'s running total includes refunds not yet succeeded.
  */
 import { verifyTimestampedHex, type TimestampedHexScheme } from '../../hmac';
 import { currencyAt, minorAt, refundTypeOf, type RefundType } from '../../money';
@@ -76,6 +81,28 @@ function chargeRefundType(charge: JsonObject, refunded: number | null): RefundTy
 	return refundTypeOf(refunded, chargedOf(charge));
 }
 
+/**
+ * A refund object's fields, for every refund event: `failed` says the event reports a failure
+ * whatever the status (refund.failed); otherwise succeeded counts, failed or canceled is a failed
+ * refund, and any other status (pending, requires_action) is no money returned yet.
+ */
+function refundFields(refund: JsonObject, failed = false): EventFields {
+	// The charge tells full from partial only when it arrives expanded.
+	const charge = objectAt(refund.charge);
+	const hasFailed = failed || refund.status === 'failed' || refund.status === 'canceled';
+	return {
+		counts: hasFailed || refund.status === 'succeeded',
+		failed: hasFailed,
+		refundType:
+			charge === null ? null : refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
+		refundId: idAt(refund.id),
+		transactionId: idAt(refund.payment_intent),
+		amountMinor: minorAt(refund.amount),
+		refundedTotalMinor: charge === null ? null : minorAt(charge.amount_refunded),
+		paidMinor: charge === null ? null : chargedOf(charge),
+	};
+}
+
 /** Its purchase and refund events, by type: the Events option values are these keys. */
 const EVENTS = {
 	'checkout.session.completed': {
@@ -113,7 +140,8 @@ const EVENTS = {
 	},
 	'charge.refunded': {
 		kind: 'refund',
-		description: 'A charge was refunded, fully or partly (amount: the total refunded so far)',
+		description:
+			'A charge was refunded, fully or partly (amount: the total refunded so far, refunds not yet succeeded included); where refunds can pend or fail, refund.created, refund.updated and refund.failed say when the money went back',
 		fields: (body) =>
 			read(body, (charge) => {
 				const refunded = minorAt(charge.amount_refunded);
@@ -131,24 +159,20 @@ const EVENTS = {
 	},
 	'refund.created': {
 		kind: 'refund',
-		description: 'A refund was created',
-		fields: (body) =>
-			read(body, (refund) => {
-				// The charge tells full from partial only when it arrives expanded.
-				const charge = objectAt(refund.charge);
-				return {
-					counts: refund.status !== 'failed' && refund.status !== 'canceled',
-					refundType:
-						charge === null
-							? null
-							: refundTypeOf(minorAt(charge.amount_refunded), chargedOf(charge)),
-					refundId: idAt(refund.id),
-					transactionId: idAt(refund.payment_intent),
-					amountMinor: minorAt(refund.amount),
-					refundedTotalMinor: charge === null ? null : minorAt(charge.amount_refunded),
-					paidMinor: charge === null ? null : chargedOf(charge),
-				};
-			}),
+		description:
+			'A refund was created: counts once its status is succeeded (pending: kind other; failed or canceled: kind refundFailed)',
+		fields: (body) => read(body, (refund) => refundFields(refund)),
+	},
+	'refund.updated': {
+		kind: 'refund',
+		description:
+			'A refund was updated: counts once its status is succeeded (pending: kind other; failed or canceled: kind refundFailed)',
+		fields: (body) => read(body, (refund) => refundFields(refund)),
+	},
+	'refund.failed': {
+		kind: 'refund',
+		description: 'A refund failed: kind refundFailed (take it out of what was counted)',
+		fields: (body) => read(body, (refund) => refundFields(refund, true)),
 	},
 	'charge.dispute.closed': {
 		// Closed in the cardholder's favour (lost) the money is gone for good; won or
