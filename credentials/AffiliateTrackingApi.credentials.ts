@@ -89,7 +89,7 @@ export class AffiliateTrackingApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://promoter.example.com',
 			description:
-				'Optional. The hosted promoter center address; when set, Promoter Login also returns ready-to-open full-page and iframe addresses.',
+				'Optional. The hosted promoter center address (https://; its URLs carry the session token); when set, Promoter Login also returns ready-to-open full-page and iframe addresses.',
 		},
 	];
 

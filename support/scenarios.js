@@ -99,6 +99,7 @@ const SCENARIOS = [
 	'paymentWebhook.appStore.events | unit | App Store: one-time charges, subscription starts and renewals are purchases, REFUND a refund (partial when prorated), sharing transactionId; price in milli-units',
 	"paymentWebhook.appStore.provider | unit | App Store: no secret (Apple's pinned root, or a test root), Bundle ID and Environment from the node, a set-up error naming a bad one",
 	'paymentWebhook.appStore.trigger | unit | App Store through the trigger: a signed purchase and its prorated refund become items sharing the transaction ID; a free trial is other; 400, 401 and a set-up error start nothing',
+	"paymentWebhook.appStore.refusedRoots | unit | App Store roots a credential may not trust: the test roots this repository published with their keys (by fingerprint, always), any replaced root for Production notifications",
 	"paymentWebhook.appStore.replacedRoot | unit | a credential Root Certificate that replaces Apple's: the credential test names its subject and SHA-256 fingerprint, activation warns once in the log, each item carries pinnedRootReplaced; Apple's own or none replaces nothing",
 	// paymentWebhook: WeChat Pay
 	"paymentWebhook.wechatPay.sdkAccepts | unit | WeChat Pay's SDK (wechatpay-node-v3) verifies and decrypts the test signer's notifications",
@@ -129,6 +130,7 @@ const SCENARIOS = [
 	// package
 	'package.description | package | node and credential descriptions',
 	'package.layers | unit | import layers',
+	"package.exampleSettings | unit | what the examples pin against a careless instance: (d) saves no execution nor progress, (b) writes raw values to Google Sheets",
 	'package.tarball | package | the tarball npm pack makes',
 	'package.publicApi | package | the package root required by name',
 	'package.scenarios | unit | each scenario named once, in its layer',

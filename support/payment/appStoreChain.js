@@ -10,7 +10,9 @@
  * `SignedDataVerifier`. The credential trusts the test root through its Root Certificate field.
  */
 const { createPrivateKey, KeyObject, sign, webcrypto, X509Certificate } = require('node:crypto');
-const { readFileSync, writeFileSync } = require('node:fs');
+const { execFileSync } = require('node:child_process');
+const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 // @peculiar/x509's dependency injection needs the metadata polyfill first.
 require('reflect-metadata');
@@ -174,17 +176,24 @@ function notificationBody(chain, notification) {
 }
 
 /**
- * The stored chains, so that signing needs no await (key pairs and certificates are made by
+ * The test chains, so that signing needs no await (key pairs and certificates are made by
  * WebCrypto, which is asynchronous): `trusted`, the test credential's root, and `other`, another
- * endpoint's. Test keys only, trusted by nothing but a test credential.
- * `node support/payment/appStoreChain.js` makes new ones.
+ * endpoint's. Made on this machine, never kept in the repository: a chain's leaf key signs for
+ * whoever holds it, and the node refuses the roots the repository once published
+ * (PUBLISHED_TEST_ROOTS). A child process makes them on first use; `node
+ * support/payment/appStoreChain.js` makes new ones.
  */
-const STORED_CHAINS = path.join(__dirname, 'appStoreTestChains.json');
+const STORED_CHAINS = path.join(
+	os.tmpdir(),
+	`n8n-nodes-affiliate-tracking-app-store-test-chains-${os.userInfo().uid}.json`,
+);
 
 /** @typedef {{ rootPem: string, x5c: string[], leafKeyPem: string }} StoredChain */
 
 /** @returns {{ trusted: TestChain, other: TestChain }} */
 function storedChains() {
+	if (!existsSync(STORED_CHAINS))
+		execFileSync(process.execPath, [__filename], { stdio: 'inherit' });
 	/** @type {Record<'trusted' | 'other', StoredChain>} */
 	const stored = JSON.parse(readFileSync(STORED_CHAINS, 'utf8'));
 	/** @param {StoredChain} chain @returns {TestChain} */
@@ -207,7 +216,10 @@ async function storeChains() {
 	const trusted = await createTestChain();
 	const other = await createTestChain({ rootName: 'Affiliate Tracking Other Test Root' });
 	const stored = { trusted: store(trusted), other: store(other) };
-	writeFileSync(STORED_CHAINS, `${JSON.stringify(stored, null, '\t')}\n`);
+	// Written whole, then renamed: processes starting at once read one complete file.
+	const partial = `${STORED_CHAINS}.${process.pid}`;
+	writeFileSync(partial, `${JSON.stringify(stored, null, '\t')}\n`, { mode: 0o600 });
+	renameSync(partial, STORED_CHAINS);
 }
 
 if (require.main === module) void storeChains();

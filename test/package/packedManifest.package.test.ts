@@ -3,14 +3,13 @@
  * dependency (the development Node 24 lives in the tools/node24 workspace, which `npm pack`
  * leaves out), so that installing the tarball adds this one package and nothing else; and it
  * holds no build cache (TypeScript's tsbuildinfo, a third of the unpacked package once), nor the
- * private keys of the App Store test chains (support/payment/appStoreTestChains.json): with a
- * chain's root in a credential, its leaf key signs a notification the trigger accepts.
+ * private keys of the App Store test chains (support/payment/appStoreChain.js makes them outside
+ * the repository): with a chain's root in a credential, its leaf key signs a notification the
+ * trigger accepts.
  */
-import { createPrivateKey } from 'node:crypto';
-
 import { packAndInstall } from '../../support/n8n/installIntoApp';
 import { packedFiles } from '../../support/n8n/pack';
-import { readRepoFile } from '../../support/testing/repoFile';
+import { storedChains } from '../../support/payment/appStoreChain';
 import { scenario } from '../../support/scenarios';
 
 declare const PACKAGE_DIR: string;
@@ -43,12 +42,9 @@ describe(scenario('package.tarball'), () => {
 	});
 
 	it('holds no private key of the App Store test chains, in PEM or JWK, nor their file', () => {
-		const chains = JSON.parse(readRepoFile('support/payment/appStoreTestChains.json')) as Record<
-			string,
-			{ leafKeyPem: string }
-		>;
-		const secrets = Object.values(chains).flatMap(({ leafKeyPem }) => {
-			const jwk = createPrivateKey(leafKeyPem).export({ format: 'jwk' });
+		const secrets = Object.values(storedChains()).flatMap(({ leafKey }) => {
+			const leafKeyPem = String(leafKey.export({ type: 'pkcs8', format: 'pem' }));
+			const jwk = leafKey.export({ format: 'jwk' });
 			return [
 				leafKeyPem.replace(/-----[A-Z ]+-----|\s/g, ''),
 				// Each line of the PEM, in case it were stored with other line breaks.
@@ -59,9 +55,9 @@ describe(scenario('package.tarball'), () => {
 		expect(secrets.length).toBeGreaterThanOrEqual(2 * 3);
 		const texts = packed.texts();
 		expect(texts.length).toBeGreaterThan(10);
-		expect(texts.map(({ file }) => file).filter((file) => /appStoreTestChains/.test(file))).toEqual(
-			[],
-		);
+		expect(
+			texts.map(({ file }) => file).filter((file) => /app-?store-?test-?chains/i.test(file)),
+		).toEqual([]);
 		const leaks = texts.flatMap(({ file, text }) =>
 			secrets.filter((secret) => text.includes(secret)).map(() => file),
 		);

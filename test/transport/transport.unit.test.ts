@@ -360,6 +360,28 @@ describe(scenario('transport.credentials'), () => {
 		expect(error?.description).toBe('Fix the Affiliate Tracking API credential.');
 	});
 
+	it('a plain http:// Promoter Center URL off loopback is refused before sending: its URL carries the session token', async () => {
+		for (const [promoterCenterUrl, refusal] of [
+			['http://promoter.example.com', 'Promoter Center URL must use https://'],
+			['ftp://promoter.example.com', 'Promoter Center URL must start with https://'],
+			['not a url', 'Promoter Center URL "not a url" is not a valid address'],
+		]) {
+			const { error, requests } = await send(call('read'), () => OK, undefined, {
+				...TEST_CREDENTIALS,
+				promoterCenterUrl,
+			});
+			expect(requests).toHaveLength(0);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toContain(refusal);
+		}
+		// A local sandbox's, and none at all, are taken.
+		for (const promoterCenterUrl of ['http://127.0.0.1:8080/promoter-center', '', '  '])
+			expect(
+				(await send(call('read'), () => OK, undefined, { ...TEST_CREDENTIALS, promoterCenterUrl }))
+					.error,
+			).toBeUndefined();
+	});
+
 	it('are read once per execution, however many requests', async () => {
 		const fake = fakeContext({ parameters: {}, respond: () => OK });
 		const getCredentials = jest.spyOn(fake.context, 'getCredentials');

@@ -28,42 +28,50 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Reads and checks the credential's fields. Plain http is refused except on loopback,
- * because the key, the timestamp and the signed payload would travel readable.
+ * `value` without trailing slashes, checked: https, or plain http only on loopback (a local
+ * sandbox), because what travels to it (the signed request; the promoter center's session token,
+ * in its URL) would travel readable.
  */
-export function readCredentials(raw: ICredentialDataDecryptedObject): AffiliateTrackingCredentials {
-	const baseUrl = String(raw.baseUrl ?? '')
+function secureUrl(label: string, value: unknown, example: string): string {
+	const url = String(value ?? '')
 		.trim()
 		.replace(/\/+$/, '');
-	const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+	const parsed = URL.canParse(url) ? new URL(url) : undefined;
 	if (parsed === undefined) {
 		throw new Error(
-			`Base URL "${baseUrl}" is not a valid address: enter the service host, for example https://api.example.com`,
+			`${label} "${url}" is not a valid address: enter it as, for example, ${example}`,
 		);
 	}
 	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-		throw new Error(`Base URL must start with https:// (got "${parsed.protocol}")`);
+		throw new Error(`${label} must start with https:// (got "${parsed.protocol}")`);
 	}
 	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
 		throw new Error(
-			'Base URL must use https://; plain http:// is only allowed for a local sandbox on 127.0.0.1 or localhost',
+			`${label} must use https://; plain http:// is only allowed for a local sandbox on 127.0.0.1 or localhost`,
 		);
 	}
+	return url;
+}
+
+/** Reads and checks the credential's fields. */
+export function readCredentials(raw: ICredentialDataDecryptedObject): AffiliateTrackingCredentials {
+	const baseUrl = secureUrl('Base URL', raw.baseUrl, 'https://api.example.com');
 	const apiKey = String(raw.apiKey ?? '').trim();
 	const apiSecret = String(raw.apiSecret ?? '').trim();
 	if (apiKey === '' || apiSecret === '') {
 		throw new Error('The credential needs both an API Key (pk_…) and an API Secret (sk_…)');
 	}
 	const signatureVersion: SignatureVersion = raw.signatureVersion === 'v1' ? 'v1' : 'v2';
-	const promoterCenterUrl = String(raw.promoterCenterUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+	const promoterCenterUrl =
+		String(raw.promoterCenterUrl ?? '').trim() === ''
+			? undefined
+			: secureUrl('Promoter Center URL', raw.promoterCenterUrl, 'https://promoter.example.com');
 	return {
 		baseUrl,
 		apiKey,
 		apiSecret,
 		signatureVersion,
-		promoterCenterUrl: promoterCenterUrl === '' ? undefined : promoterCenterUrl,
+		promoterCenterUrl,
 	};
 }
 

@@ -2,7 +2,8 @@
  * Apple App Store Server Notifications V2, verified offline: the body is
  * `{"signedPayload": <JWS>}`, signed by Apple's certificate chain up to Apple Root CA - G3
  * (pinned; the credential's Root Certificate replaces it, for tests only, and then the credential
- * test, n8n's log at activation and each item say so). No shared secret: the
+ * test, n8n's log at activation and each item say so; never for Production notifications, and
+ * never with a test root this repository published). No shared secret: the
  * node's Bundle ID and Environment say which notifications are this endpoint's. No timestamp
  * tolerance: Apple retries a notification for days with its first signature.
  *
@@ -14,6 +15,7 @@ import {
 	APP_STORE_ENVIRONMENTS,
 	checkNotification,
 	replacedRootOf,
+	rootProblem,
 	trustedRoot,
 } from './notification';
 import { purchaseFields, refundFields } from './readers';
@@ -68,7 +70,8 @@ export const appStore: PaymentProvider<'appStore'> = {
 		if (rootCa === '') return null;
 		const root = trustedRoot(rootCa);
 		if (root === null) return ROOT_NOT_PEM;
-		return root.ca ? null : 'The Root Certificate is not a CA certificate';
+		if (!root.ca) return 'The Root Certificate is not a CA certificate';
+		return rootProblem(rootCa);
 	},
 	verify: ({ rawBody, secrets, settings }) => {
 		const bundleId = settings[BUNDLE_ID] ?? '';
@@ -79,6 +82,8 @@ export const appStore: PaymentProvider<'appStore'> = {
 		if (root === null) {
 			return { valid: false, reason: ROOT_NOT_PEM, unusableSecret: true };
 		}
+		const refusedRoot = rootProblem(secrets.rootCa, environment);
+		if (refusedRoot !== null) return { valid: false, reason: refusedRoot, unusableSecret: true };
 		const checked = checkNotification(rawBody, root, { bundleId: bundleId.trim(), environment });
 		if (!checked.valid) return checked;
 		return { valid: true, signedAt: checked.signedAt, messageId: null, body: checked.body };

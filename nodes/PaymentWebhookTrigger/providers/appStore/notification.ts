@@ -35,6 +35,33 @@ export function trustedRoot(rootCa: string): X509Certificate | null {
 }
 
 /**
+ * SHA-256 fingerprints of the test roots this package's repository published with their private
+ * keys (support/payment/appStoreTestChains.json until 29 November 2026): anyone can sign under
+ * them, so no credential may trust them, in any environment. Tests make their own chains.
+ */
+export const PUBLISHED_TEST_ROOTS: readonly string[] = [
+	'32:D8:73:F1:56:5D:B0:45:C3:12:A9:D7:6F:C8:9B:BF:E7:52:68:01:7F:F0:D8:56:8E:29:E5:93:1E:23:23:3D',
+	'7C:8C:C2:79:41:7A:89:54:E0:3B:51:1F:8F:85:01:95:54:C1:65:67:6E:22:2C:C0:7E:31:49:10:DE:F0:11:AB',
+];
+
+/**
+ * Why the credential's root may not be trusted, or null: a test root whose private key is public,
+ * always; any root that replaces Apple's, for Production notifications (`environment` known). A
+ * warning cannot guard a workflow already active when its credential is edited, so it is refused.
+ */
+export function rootProblem(rootCa: string, environment?: string): string | null {
+	const replaced = replacedRootOf(rootCa);
+	if (replaced === null) return null;
+	if (PUBLISHED_TEST_ROOTS.includes(replaced.fingerprint256)) {
+		return `The Root Certificate (SHA-256 ${replaced.fingerprint256}) is a test root this package's repository published with its private key: anyone can sign under it. Leave the field empty to trust ${APPLE_ROOT_NAME}`;
+	}
+	if (environment === 'Production') {
+		return `The Root Certificate replaces ${APPLE_ROOT_NAME}, which is for tests only: it is refused with Environment Production. Leave the field empty, or pick Environment Sandbox for tests`;
+	}
+	return null;
+}
+
+/**
  * The credential's root when it is a certificate other than Apple Root CA - G3, named by its
  * subject and SHA-256 fingerprint; null when the credential sets none, Apple's own, or no
  * certificate (a set-up error the provider reports).
