@@ -2,12 +2,14 @@
 // package.json; a brand server that calls the service without n8n uses the signing SDK below
 // (docs/operations.md, "From your own server"). Each name here is the SDK; nothing else is.
 
-// n8n's classes: the two credentials, the action node and the two triggers.
+// n8n's classes: the credentials, the action node, the two triggers and the events reader.
 export { AffiliateTrackingApi } from './credentials/AffiliateTrackingApi.credentials';
+export { PaymentProviderApi } from './credentials/PaymentProviderApi.credentials';
 export { PaymentWebhookSigningApi } from './credentials/PaymentWebhookSigningApi.credentials';
 export { AffiliateTracking } from './nodes/AffiliateTracking/AffiliateTracking.node';
 export { AffiliateTrackingTrigger } from './nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node';
 export { PaymentWebhookTrigger } from './nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
+export { PaymentProviderEvents } from './nodes/PaymentProviderEvents/PaymentProviderEvents.node';
 
 // One call: a request of the open API, signed, ready for fetch.
 export {

@@ -39,13 +39,11 @@
  * unless it names both a and d), BENCH_SNAPSHOT (0: the rounds load dist/ from the working tree
  * instead of a private copy made at the start).
  */
-require('reflect-metadata');
+require('./engine');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-
-process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
 
 const { outputOf, track } = require('../support/services/processes');
 const { control, startSandbox } = require('./sandboxProcess');

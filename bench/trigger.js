@@ -17,12 +17,7 @@
  * Environment: BENCH_PROMOTERS (default 1000), BENCH_LATENCY_MS (default 20), BENCH_ROUNDS
  * (default 5).
  */
-require('reflect-metadata');
-const { mkdtempSync } = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-
-process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(os.tmpdir(), 'affiliate-tracking-bench-'));
+require('./engine');
 
 const { pollTrigger } = require('../support/n8n/core/pollTrigger');
 const { fmt, median, medianAndRange, ratioLine, rounds } = require('../support/statistics');

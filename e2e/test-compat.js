@@ -43,6 +43,8 @@ const {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
 	PAYMENT_TRIGGER_TYPE,
+	PROVIDER_API_CREDENTIAL_TYPE,
+	PROVIDER_EVENTS_TYPE,
 	SIGNING_CREDENTIAL_TYPE,
 	TRIGGER_TYPE,
 	modelCredential,
@@ -263,7 +265,7 @@ async function runRelease(version, tarball, install) {
 		});
 
 		await check(
-			`${scenario('e2e.releases')}: n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${CREDENTIAL_TYPE} and ${SIGNING_CREDENTIAL_TYPE}`,
+			`${scenario('e2e.releases')}: n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${PROVIDER_EVENTS_TYPE}, ${CREDENTIAL_TYPE}, ${SIGNING_CREDENTIAL_TYPE} and ${PROVIDER_API_CREDENTIAL_TYPE}`,
 			() => assertPackageLoaded(base, cookie),
 		);
 		await check(

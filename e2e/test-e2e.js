@@ -29,6 +29,7 @@ const {
 	exampleWebhooks,
 	NODE_TYPE,
 	PAYMENT_TRIGGER_TYPE,
+	PROVIDER_EVENTS_TYPE,
 	TRIGGER_TYPE,
 } = require('../support/n8n/n8nDemoData');
 const { loginBody } = require('../support/n8n/n8nReleaseDifferences');
@@ -149,7 +150,7 @@ async function main() {
 		});
 
 		await check(
-			`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE} and both credential types`,
+			`n8n loaded ${NODE_TYPE}, ${TRIGGER_TYPE}, ${PAYMENT_TRIGGER_TYPE}, ${PROVIDER_EVENTS_TYPE} and the three credential types`,
 			() => assertPackageLoaded(base, cookie),
 		);
 

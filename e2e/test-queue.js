@@ -55,9 +55,15 @@ const {
 const { LEDGER_WORKFLOW, runRefundsAddUpRounds } = require('./queue/refundLedgerRounds');
 const { lastNodeCopy, runFinalSaveRound } = require('./queue/finalSaveRound');
 const { runReversalCrashRound } = require('./queue/reversalCrashRound');
+const {
+	reconcileCredentials,
+	reconcileKeys,
+	reconcileWorkflows,
+	runReconcileRound,
+} = require('./queue/reconcileRound');
 const { triggerWorkflow } = require('../support/n8n/workflowBuilders');
 const { WORKER_CONCURRENCY, startQueueDeployment } = require('../support/n8n/queueDeployment');
-const { Sandbox, KEYS } = require('../sandbox');
+const { ProviderApis, Sandbox, KEYS } = require('../sandbox');
 const { percentile } = require('../support/statistics');
 const { scenario } = require('../support/scenarios');
 
@@ -83,9 +89,14 @@ const STALLED_JOB_MESSAGE = 'This execution failed to be processed too many time
 /** How long after a worker's SIGKILL Redis may still hand it a job (its blocked pop, not yet dropped). */
 const KILL_HANDOVER_MS = 1000;
 
-/** The workflows the rounds need, published beside example (a). @param {string} watchedUserId */
-function faultRoundWorkflows(watchedUserId) {
+/**
+ * The workflows the rounds need, published beside example (a) (example (k)'s copies unpublished:
+ * the reconciliation round publishes them). @param {string} watchedUserId
+ * @param {Parameters<typeof reconcileWorkflows>[0]} providerApiUrls
+ */
+function faultRoundWorkflows(watchedUserId, providerApiUrls) {
 	return [
+		...reconcileWorkflows(providerApiUrls),
 		...[...PURCHASE_WORKFLOWS, LEDGER_WORKFLOW].map(({ workflow, id, webhookId }) => ({
 			workflow,
 			id,
@@ -112,6 +123,14 @@ async function main() {
 	const sandbox = new Sandbox({ port: 0, logLimit: 1_000_000 });
 	await sandbox.start();
 	const product = KEYS[DEMO_KEY].product;
+	// The payment providers' own records, which example (k) reads.
+	const keys = reconcileKeys();
+	const providerApis = new ProviderApis({
+		stripeSecretKey: keys.stripeSecretKey,
+		paddleApiKey: keys.paddleApiKey,
+		appStore: keys.appStore,
+	});
+	await providerApis.start();
 	const [watchedPromoter] = sandbox.instrumentation.addPromoters(product, 1, 'queue_watched');
 	const storm = planStorm(sandbox.instrumentation, product, {
 		...STORM,
@@ -129,8 +148,11 @@ async function main() {
 					sandboxUrl: sandbox.url,
 					log: (line) => console.log(`      ${line}`),
 					copyOfN8nWorkflowOnWorker: 2,
-					extraWorkflows: faultRoundWorkflows(watchedPromoter),
-					extraCredentials: claimCredentials,
+					extraWorkflows: faultRoundWorkflows(watchedPromoter, providerApis.baseUrls),
+					extraCredentials: (postgres) => [
+						...claimCredentials(postgres),
+						...reconcileCredentials(keys),
+					],
 				});
 				const { installs } = deployment;
 				assert.deepEqual(
@@ -394,9 +416,15 @@ async function main() {
 			},
 		);
 
+		/** Every answer example (k)'s round got from n8n, for the secret check. @type {string[]} */
+		const reconcileAnswers = [];
+		await check(scenario('e2e.queueReconcile'), () =>
+			runReconcileRound(queue, sandbox, providerApis, product, reconcileAnswers),
+		);
+
 		await check(scenario('e2e.queueSecrets'), () => {
 			const texts = queue.logs().map((file) => fs.readFileSync(file, 'utf8'));
-			texts.push(JSON.stringify(delivered?.deliveries ?? []));
+			texts.push(JSON.stringify(delivered?.deliveries ?? []), ...reconcileAnswers);
 			const leaks = texts.filter((text) => text.includes(API_SECRET)).length;
 			assert.equal(leaks, 0, `${leaks} of ${texts.length} logs or answers hold the API secret`);
 			const stored = Number(
@@ -410,6 +438,7 @@ async function main() {
 	} finally {
 		await deployment?.stop();
 		await sandbox.stop();
+		await providerApis.stop();
 		if (counts.failed === 0) fs.rmSync(folder, { recursive: true, force: true });
 		else console.log(`Kept ${folder} for inspection (process logs).`);
 	}

@@ -8,7 +8,9 @@
  * - the domain functions a test calls on a running sandbox's `state` to know the expected answer:
  *   `readPromoter`, `trackConversion`, `issueAuthCode`;
  * - `percentile` (the one percentile, reported by GET /__sandbox/stats) and `mulberry32` (the
- *   seeded random numbers of the faults), for the benchmarks and the test signers.
+ *   seeded random numbers of the faults), for the benchmarks and the test signers;
+ * - `ProviderApis`: a second server, of Stripe's, Paddle's and the App Store's event-history APIs
+ *   (providerApis/), for the reconciliation pass's tests.
  */
 /** @typedef {import('./stats').RecordedCall} RecordedCall an API call as the sandbox received it */
 
@@ -19,6 +21,7 @@ const { trackConversion } = require('./api/conversions');
 const { issueAuthCode } = require('./api/authorization');
 const { percentile } = require('./stats');
 const { mulberry32 } = require('./faults');
+const { ProviderApis } = require('./providerApis/server');
 
 module.exports = {
 	Sandbox,
@@ -31,4 +34,5 @@ module.exports = {
 	issueAuthCode,
 	percentile,
 	mulberry32,
+	ProviderApis,
 };

@@ -6,9 +6,10 @@
  * - the API: api/routes.js (the route table and its handlers), api/gateway.js (keys, allowlists,
  *   signatures, permissions), api/authorization.js, api/conversions.js, api/promoters.js,
  *   api/state.js (the business state), api/envelope.js (the answer envelope);
- * - around it: throttle.js (latency, 429 above a concurrency limit), faults.js (switchable
- *   faults), stats.js (counts, log, calls, percentiles), controlRoutes.js (/__sandbox/…),
- *   promoterCenterPage.js (the hosted promoter center stand-in);
+ * - around it: httpServer.js (the listening server), throttle.js (latency, 429 above a
+ *   concurrency limit), faults.js (switchable faults), stats.js (counts, log, calls,
+ *   percentiles), controlRoutes.js (/__sandbox/…), promoterCenterPage.js (the hosted promoter
+ *   center stand-in);
  * - for tests and benchmarks only: instrumentation.js (the refund ledger, the bulk seeders).
  */
 const http = require('node:http');
@@ -23,6 +24,7 @@ const { Faults, applyFault } = require('./faults');
 const { RequestStats } = require('./stats');
 const { CONTROL_PREFIX, handleControl } = require('./controlRoutes');
 const { PROMOTER_CENTER_PATH, servePromoterCenter } = require('./promoterCenterPage');
+const { HttpService } = require('./httpServer');
 
 /**
  * @typedef {import('./faults').Fault} Fault
@@ -34,14 +36,17 @@ const { PROMOTER_CENTER_PATH, servePromoterCenter } = require('./promoterCenterP
 
 const NOT_FOUND_PAGE = '<html><body><h1>404 Not Found</h1></body></html>';
 
-class Sandbox {
+class Sandbox extends HttpService {
 	/**
 	 * @param {{ port?: number, host?: string, clockOffsetSeconds?: number, latencyMs?: number, maxConcurrent?: number,
 	 *   retryAfterSeconds?: number, randomSeed?: number, logLimit?: number }} [options]
 	 */
 	constructor(options = {}) {
-		this.port = options.port ?? 0;
-		this.host = options.host ?? '127.0.0.1';
+		super('sandbox', {
+			port: options.port ?? 0,
+			host: options.host ?? '127.0.0.1',
+			keepAliveTimeoutMs: 5000,
+		});
 		/** Seconds added to the real clock: a test moves the server's time with it. */
 		this.clockOffsetSeconds = options.clockOffsetSeconds ?? 0;
 		this.throttle = new Throttle(options);
@@ -51,18 +56,10 @@ class Sandbox {
 		this.instrumentation = new Instrumentation(this.state);
 		/** Counts resets: a request compares it before and after its latency. */
 		this.generation = 0;
-		/** @type {http.Server | null} */
-		this.server = null;
-		/** @type {Set<import('node:net').Socket>} */
-		this.sockets = new Set();
 	}
 
 	nowMs() {
 		return Date.now() + this.clockOffsetSeconds * 1000;
-	}
-
-	get url() {
-		return `http://${this.host}:${this.port}`;
 	}
 
 	/** The latency every API request waits; requestCount, log and calls: stats.js's. */
@@ -111,38 +108,6 @@ class Sandbox {
 
 	clearFaults() {
 		this.faults.clear();
-	}
-
-	/** @returns {Promise<string>} the base URL */
-	async start() {
-		this.server = http.createServer((req, res) => {
-			this.handle(req, res).catch((error) => {
-				if (res.headersSent) return;
-				res.writeHead(500, { 'Content-Type': 'text/plain' });
-				res.end(`sandbox error: ${error instanceof Error ? error.message : String(error)}`);
-			});
-		});
-		this.server.keepAliveTimeout = 5000;
-		this.server.on('connection', (socket) => {
-			this.sockets.add(socket);
-			socket.on('close', () => this.sockets.delete(socket));
-		});
-		const server = this.server;
-		await new Promise((resolve, reject) => {
-			server.once('error', reject);
-			server.listen(this.port, this.host, () => resolve(undefined));
-		});
-		const address = server.address();
-		if (address && typeof address === 'object') this.port = address.port;
-		return this.url;
-	}
-
-	async stop() {
-		const server = this.server;
-		if (!server) return;
-		this.server = null;
-		for (const socket of this.sockets) socket.destroy();
-		await new Promise((resolve) => server.close(() => resolve(undefined)));
 	}
 
 	/**

@@ -22,6 +22,9 @@ const TRIGGER_TYPE = `${PACKAGE.name}.affiliateTrackingTrigger`;
 const PAYMENT_TRIGGER_TYPE = `${PACKAGE.name}.paymentWebhookTrigger`;
 const CREDENTIAL_TYPE = 'affiliateTrackingApi';
 const SIGNING_CREDENTIAL_TYPE = 'paymentWebhookSigningApi';
+const PROVIDER_EVENTS_TYPE = `${PACKAGE.name}.paymentProviderEvents`;
+/** The providers' API credential the Payment Provider Events node reads with. */
+const PROVIDER_API_CREDENTIAL_TYPE = 'paymentProviderApi';
 
 /** The demo credential's id and name; the examples refer to it by both. */
 const DEMO_CREDENTIAL = { id: 'affTrackSandbox01', name: 'Affiliate Tracking sandbox' };
@@ -385,6 +388,8 @@ module.exports = {
 	NODE_TYPE,
 	PACKAGE,
 	PAYMENT_TRIGGER_TYPE,
+	PROVIDER_API_CREDENTIAL_TYPE,
+	PROVIDER_EVENTS_TYPE,
 	PROMOTER_CENTER_JWT,
 	ROOT_DIR,
 	SIGNING_CREDENTIAL_TYPE,

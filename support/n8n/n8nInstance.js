@@ -34,6 +34,8 @@ const {
 	NODE_TYPE,
 	PACKAGE,
 	PAYMENT_TRIGGER_TYPE,
+	PROVIDER_API_CREDENTIAL_TYPE,
+	PROVIDER_EVENTS_TYPE,
 	SIGNING_CREDENTIAL_TYPE,
 	TRIGGER_TYPE,
 	demoCredentials,
@@ -351,8 +353,12 @@ async function assertPackageLoaded(base, cookie) {
 	const nodes = await types('nodes.json');
 	const credentials = await types('credentials.json');
 	for (const [listed, file, wanted] of /** @type {const} */ ([
-		[nodes, 'nodes.json', [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE]],
-		[credentials, 'credentials.json', [CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE]],
+		[nodes, 'nodes.json', [NODE_TYPE, TRIGGER_TYPE, PAYMENT_TRIGGER_TYPE, PROVIDER_EVENTS_TYPE]],
+		[
+			credentials,
+			'credentials.json',
+			[CREDENTIAL_TYPE, SIGNING_CREDENTIAL_TYPE, PROVIDER_API_CREDENTIAL_TYPE],
+		],
 	]))
 		for (const type of wanted)
 			assert.ok(

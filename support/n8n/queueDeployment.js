@@ -58,12 +58,12 @@ const EXPRESSION_ENGINE_ENVIRONMENT = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'tru
 /**
  * Starts the whole deployment with example (a) published, and beside it `extraWorkflows`, each
  * published under its own webhook (the benchmark's variants of example (a),
- * bench/queueWorkflows.js). `extraEnvironment` is added to the main's and the workers' environment
+ * bench/queueWorkflows.js), unless its `publish` is false. `extraEnvironment` is added to the main's and the workers' environment
  * (bench:queue's Code node needs NODE_FUNCTION_ALLOW_BUILTIN=crypto). `copyOfN8nWorkflowOnWorker`
  * (a worker's number) installs a copy of n8n-workflow beside the package on that worker.
  * `extraCredentials` gives credentials to import beside the demo ones, in `n8n import:credentials`
  * form, from the deployment's PostgreSQL (for workflows that use it too).
- * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, extraWorkflows?: { workflow: object, id: string, webhook?: { method: string, path: string } }[], extraCredentials?: (postgres: Awaited<ReturnType<typeof startPostgres>>) => { id: string, name: string, type: string, data: Record<string, unknown> }[], extraEnvironment?: Record<string, string>, copyOfN8nWorkflowOnWorker?: number }} options
+ * @param {{ folder: string, workers: number, sandboxUrl: string, log: (line: string) => void, extraWorkflows?: { workflow: object, id: string, webhook?: { method: string, path: string }, publish?: boolean }[], extraCredentials?: (postgres: Awaited<ReturnType<typeof startPostgres>>) => { id: string, name: string, type: string, data: Record<string, unknown> }[], extraEnvironment?: Record<string, string>, copyOfN8nWorkflowOnWorker?: number }} options
  */
 async function startQueueDeployment({
 	folder,
@@ -140,7 +140,7 @@ async function startQueueDeployment({
 		if (credentials.length > 0) await importCredentials(mainEnv, credentials);
 		const workflows = [
 			{ workflow: readExample(REFUND_EXAMPLE.file), id: REFUND_EXAMPLE.id, publish: true },
-			...extraWorkflows.map(({ workflow, id }) => ({ workflow, id, publish: true })),
+			...extraWorkflows.map(({ workflow, id, publish = true }) => ({ workflow, id, publish })),
 		];
 		await importWorkflows(mainEnv, workflows);
 		/** `n8n <args>` (start) with its output appended to `log`. @param {NodeJS.ProcessEnv} env @param {number} port @param {string} log @param {string[]} [args] */

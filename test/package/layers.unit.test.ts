@@ -2,7 +2,9 @@
  * The direction of imports in the sources: the node folders (the node's actions, the trigger)
  * use the shared helpers, which use the shared transport, which uses nothing of ours; the API
  * credential uses only the transport, the payment credential only the providers' registry; no
- * node folder uses another; the Payment Webhook Trigger uses only its own folder and the helpers.
+ * node folder uses another, but for Payment Provider Events, which makes its items with the
+ * Payment Webhook Trigger's readers; the Payment Webhook Trigger uses only its own folder and the
+ * helpers; the Payment Provider API credential uses only the node's App Store token signer.
  * The transport reads no node parameter: it is given its settings.
  */
 import { scenario } from '../../support/scenarios';
@@ -15,6 +17,9 @@ type LayerName =
 	| 'trigger'
 	| 'paymentTrigger'
 	| 'paymentCredential'
+	| 'appStoreToken'
+	| 'paymentEvents'
+	| 'providerApiCredential'
 	| 'credential';
 
 /** Every layer, its folder, and the layers its files may import (their own included). */
@@ -43,14 +48,39 @@ const LAYERS: ReadonlyArray<{ name: LayerName; folder: string; mayImport: LayerN
 		folder: 'credentials/PaymentWebhookSigningApi.credentials.ts',
 		mayImport: ['paymentTrigger'],
 	},
+	{
+		// The App Store Server API's token (ES256, node:crypto only): the credential signs each
+		// request with it, the node's credential test checks the key with it. Listed before its
+		// node's folder, so that it is a layer of its own.
+		name: 'appStoreToken',
+		folder: 'nodes/PaymentProviderEvents/providers/appStoreToken.ts',
+		mayImport: ['appStoreToken'],
+	},
+	{
+		// Payment Provider Events makes the same items of the same events as the Payment Webhook
+		// Trigger (its item builder, its providers' event lists, Apple's verification), and sends
+		// through its own transport.ts: the only node folder that may use another.
+		name: 'paymentEvents',
+		folder: 'nodes/PaymentProviderEvents',
+		mayImport: ['paymentEvents', 'appStoreToken', 'paymentTrigger', 'helpers'],
+	},
+	{
+		// Its authenticate() signs each App Store request's token: the token signer only, not the
+		// node.
+		name: 'providerApiCredential',
+		folder: 'credentials/PaymentProviderApi.credentials.ts',
+		mayImport: ['appStoreToken'],
+	},
 	{ name: 'credential', folder: 'credentials', mayImport: ['credential', 'transport'] },
 ];
 
 /** Planted sources written `file: source`, as [file, source]. */
 const planted = (rows: string[]) => rows.map((row) => row.split(/: (.*)/s, 2) as [string, string]);
 
+/** The layer of a file, named with its extension (a source) or without (an import). */
 function layerOf(path: string) {
-	return LAYERS.find(({ folder }) => path === folder || path.startsWith(`${folder}/`));
+	const bare = (name: string) => name.replace(/\.ts$/, '');
+	return LAYERS.find(({ folder }) => bare(path) === bare(folder) || path.startsWith(`${folder}/`));
 }
 
 /** The module names a file imports, re-exports or requires. */
@@ -101,9 +131,12 @@ describe(scenario('package.layers'), () => {
 		expect(found).toEqual([]);
 	});
 
-	it('only nodes/shared/transport/index.ts sends requests', () => {
+	it("only the two transports send requests: the service's and the providers' (Payment Provider Events)", () => {
 		const senders = SOURCES.filter(({ source }) => SENDS.test(source)).map(({ path }) => path);
-		expect(senders).toEqual(['nodes/shared/transport/index.ts']);
+		expect(senders.sort()).toEqual([
+			'nodes/PaymentProviderEvents/transport.ts',
+			'nodes/shared/transport/index.ts',
+		]);
 		expect(SENDS.test('await this.helpers.httpRequest(options)')).toBe(true);
 		expect(SENDS.test('context.helpers.requestWithAuthentication.call(context, name, o)')).toBe(
 			true,
@@ -148,6 +181,13 @@ describe(scenario('package.layers'), () => {
 			"nodes/shared/helpers/validation.ts: const fake = require('../../../support/fakes/fakeContext');",
 			"nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts: import { apiRequest } from '../shared/transport';",
 			"nodes/AffiliateTrackingTrigger/changes.ts: import { PROVIDERS } from '../PaymentWebhookTrigger/signatures';",
+			"nodes/PaymentWebhookTrigger/events.ts: import { cursorsOf } from '../PaymentProviderEvents/cursor';",
+			"nodes/PaymentProviderEvents/reader.ts: import { apiRequest } from '../shared/transport';",
+			"nodes/PaymentProviderEvents/reader.ts: import { router } from '../AffiliateTracking/actions/router';",
+			"credentials/PaymentProviderApi.credentials.ts: import { readEvents } from '../nodes/PaymentProviderEvents/reader';",
+			"credentials/PaymentProviderApi.credentials.ts: import { PADDLE_HOSTS } from '../nodes/PaymentProviderEvents/providers/paddle';",
+			"credentials/PaymentWebhookSigningApi.credentials.ts: import { appStoreToken } from '../nodes/PaymentProviderEvents/providers/appStoreToken';",
+			"nodes/PaymentProviderEvents/providers/appStoreToken.ts: import { objectOf } from '../source';",
 		]),
 	)('catches a planted import in %s: %s', (file, source) => {
 		expect(violations(file, source)).toHaveLength(1);
@@ -159,6 +199,9 @@ describe(scenario('package.layers'), () => {
 			"nodes/AffiliateTrackingTrigger/AffiliateTrackingTrigger.node.ts: import { promoterBalancesProfile } from '../shared/helpers/promoterReads';",
 			"credentials/AffiliateTrackingApi.credentials.ts: import { signRequestOptions } from '../nodes/shared/transport/requestSigner';",
 			"nodes/shared/transport/signing.ts: import { createHash } from 'node:crypto';",
+			"nodes/PaymentProviderEvents/reader.ts: import { paymentEventItem } from '../PaymentWebhookTrigger/events';",
+			"nodes/PaymentProviderEvents/PaymentProviderEvents.node.ts: import { runForEachItem } from '../shared/helpers/itemLoop';",
+			"credentials/PaymentProviderApi.credentials.ts: import { appStoreToken } from '../nodes/PaymentProviderEvents/providers/appStoreToken';",
 		]),
 	)('lets %s import downwards: %s', (file, source) => {
 		expect(violations(file, source)).toEqual([]);

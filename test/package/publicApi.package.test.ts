@@ -53,6 +53,8 @@ describe(scenario('package.publicApi'), () => {
 			'AffiliateTracking',
 			'AffiliateTrackingApi',
 			'AffiliateTrackingTrigger',
+			'PaymentProviderApi',
+			'PaymentProviderEvents',
 			'PaymentWebhookSigningApi',
 			'PaymentWebhookTrigger',
 			'apiRoot',

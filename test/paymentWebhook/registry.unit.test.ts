@@ -28,7 +28,18 @@ const FOLDER = 'nodes/PaymentWebhookTrigger/providers';
 /** Paths of the trigger's shipped files. */
 const inTrigger = (...files: string[]) =>
 	files.map((file) => `nodes/PaymentWebhookTrigger/${file}`);
-const SHIPPED = readSources(['nodes', 'credentials']);
+/**
+ * The shipped files, but for Payment Provider Events and its credential: a node of a few
+ * providers' own APIs (Stripe's, Paddle's, the App Store's), which names them by design; it finds
+ * their events in this registry.
+ */
+const PROVIDER_API_FILES = [
+	'nodes/PaymentProviderEvents/',
+	'credentials/PaymentProviderApi.credentials.ts',
+];
+const SHIPPED = readSources(['nodes', 'credentials']).filter(
+	({ path }) => !PROVIDER_API_FILES.some((file) => path.startsWith(file)),
+);
 
 /**
  * The shipped files outside its folder and the registry that name one of the providers the

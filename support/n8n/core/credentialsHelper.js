@@ -50,9 +50,25 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	 */
 	async authenticate(credentials, typeName, requestOptions) {
 		const { authenticate } = this.credentialType(typeName);
-		if (typeof authenticate !== 'function')
-			throw new Error(`${typeName} has no authenticate function`);
-		return await authenticate(credentials, requestOptions);
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		// A generic one (a Bearer header): its `={{$credentials.field}}` filled in, as n8n does.
+		if (authenticate?.type !== 'generic') throw new Error(`${typeName} authenticates no request`);
+		/** @param {unknown} value @returns {string} */
+		const filled = (value) =>
+			typeof value === 'string' && value.startsWith('=')
+				? value
+						.slice(1)
+						.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, field) =>
+							String(credentials[field] ?? ''),
+						)
+				: String(value);
+		const headers = Object.fromEntries(
+			Object.entries(authenticate.properties.headers ?? {}).map(([name, value]) => [
+				name,
+				filled(value),
+			]),
+		);
+		return { ...requestOptions, headers: { ...requestOptions.headers, ...headers } };
 	}
 
 	/** @returns {Promise<undefined>} */
