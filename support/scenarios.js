@@ -92,6 +92,7 @@ const SCENARIOS = [
 	'paymentWebhook.credential | unit | webhook lifecycle and credential test',
 	"paymentWebhook.webhookContext | engine | webhook() in n8n-core's WebhookContext",
 	'paymentWebhook.description | package | payment trigger description',
+	'paymentWebhook.refundStatus | unit | only money that went back counts: a refund still pending is kind other, one that failed or was canceled kind refundFailed with its own fields (Stripe refund.created, refund.updated, refund.failed; Creem)',
 	'paymentWebhook.registry | unit | every registered provider has its selector option, signer, samples, codex aliases and credential text',
 	"paymentWebhook.interface | unit | the trigger hands a provider module its credential fields and parameters, starts the workflow on the body it verified, and answers with the module's own answers; a refusal is 401 or 400, never a throw",
 	"paymentWebhook.polar | unit | Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",

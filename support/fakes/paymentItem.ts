@@ -28,3 +28,13 @@ export function itemOf(provider: Provider, body: IDataObject, facts: Partial<Del
 		...facts,
 	});
 }
+
+/** `body` with `patch` spread into the object found at `path` (a sample changed in one place). */
+export function patchedAt(
+	body: IDataObject,
+	[key, ...path]: string[],
+	patch: IDataObject,
+): IDataObject {
+	const inner = body[key] as IDataObject;
+	return { ...body, [key]: path.length ? patchedAt(inner, path, patch) : { ...inner, ...patch } };
+}
