@@ -136,7 +136,8 @@ const SCENARIOS = [
 	'sandbox.activityRoute | contract | control route /__sandbox/activity',
 	'sandbox.callsRoute | contract | control route /__sandbox/calls',
 	"sandbox.percentile | contract | the sandbox's percentile",
-	"sandbox.providerApis | contract | the provider APIs emulator: Stripe's, Paddle's and the App Store's event histories paged, filtered and refused as the real APIs do, throttled with 429s and counted",
+	"sandbox.providerApis | contract | the provider APIs emulator: Stripe's and Paddle's event histories paged, filtered and refused as the real APIs do; each provider throttled with 429s and counted",
+	"sandbox.providerApis.appStore | contract | the providers' emulator, App Store: the notification history paged by token, its date range and filters, and the App Store Connect token's checks",
 	// package
 	'package.description | package | node and credential descriptions',
 	'package.layers | unit | import layers',
