@@ -95,6 +95,7 @@ const SCENARIOS = [
 	'paymentWebhook.refundStatus | unit | only money that went back counts: a refund still pending is kind other, one that failed or was canceled kind refundFailed with its own fields (Stripe refund.created, refund.updated, refund.failed; Creem)',
 	'paymentWebhook.registry | unit | every registered provider has its selector option, signer, samples, codex aliases and credential text',
 	"paymentWebhook.interface | unit | the trigger hands a provider module its credential fields and parameters, starts the workflow on the body it verified, and answers with the module's own answers; a refusal is 401 or 400, never a throw",
+	"paymentWebhook.online | unit | a provider that fetches for its check (a certificate, its keys) or completes the item from its API: what it fetched reaches its check, and when it does not answer the delivery gets 503 with Retry-After, so that it is retried, and nothing starts",
 	"paymentWebhook.polar | unit | Polar's deliveries, either secret format, as Polar's own SDK signs and verifies them",
 	"paymentWebhook.airwallexSigner | unit | Airwallex's test signer against its documented example",
 	'paymentWebhook.airwallex | unit | Airwallex: x-signature over x-timestamp and the body, within the tolerance',

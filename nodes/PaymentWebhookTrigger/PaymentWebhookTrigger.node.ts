@@ -22,7 +22,9 @@ import { LABELS, properties } from './description';
 import { DEFAULT_USER_ID_METADATA_KEY, eventTypeOf, paymentEventItem } from './events';
 import {
 	ANY_EVENT,
+	ProviderUnavailableError,
 	SECRET_FIELDS,
+	type JsonObject,
 	type PaymentProvider,
 	type ProviderAnswer,
 	type ProviderSecrets,
@@ -39,6 +41,7 @@ import {
 	PROVIDERS,
 	type Provider,
 } from './providers';
+import { networkOf } from './network';
 import CODEX_FILE from './PaymentWebhookTrigger.node.json';
 import { RefusalLog } from './refusalLog';
 import {
@@ -83,6 +86,7 @@ const resolversKey = webhookResolversKey();
 
 /** The part of Express's response this node uses. */
 interface Responder {
+	set(name: string, value: string): unknown;
 	status(code: number): {
 		json(body: IDataObject): unknown;
 		type(contentType: string): { send(body: string): unknown };
@@ -178,6 +182,24 @@ function secretsOf(data: IDataObject | undefined): ProviderSecrets {
 	return secrets;
 }
 
+/** A credential's fields as text (a field that is not text or a number is left out). */
+function textFieldsOf(data: IDataObject | undefined): Record<string, string> {
+	const fields: Record<string, string> = {};
+	for (const [name, value] of Object.entries(data ?? {})) {
+		if (typeof value === 'string' || typeof value === 'number') fields[name] = String(value);
+	}
+	return fields;
+}
+
+/** The provider's API credential's fields, for a provider that reads its API; else undefined. */
+async function apiFieldsOf(
+	context: IWebhookFunctions | IHookFunctions,
+	provider: PaymentProvider,
+): Promise<Record<string, string> | undefined> {
+	if (provider.apiCredential === undefined) return undefined;
+	return textFieldsOf(await context.getCredentials<IDataObject>(provider.apiCredential));
+}
+
 /** A provider's name after "a", or "an" when it starts with a vowel. */
 function withArticle(name: string): string {
 	return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
@@ -204,12 +226,14 @@ async function warnOfReplacedRoot(context: IHookFunctions): Promise<void> {
 	const provider = providerOf(id);
 	if (provider.replacedRoot === undefined) return;
 	let secrets: ProviderSecrets;
+	let api: Record<string, string> | undefined;
 	try {
 		secrets = secretsOf(await context.getCredentials<IDataObject>(SIGNING_CREDENTIAL_NAME));
+		api = await apiFieldsOf(context, provider);
 	} catch {
 		return;
 	}
-	const replaced = provider.replacedRoot(secrets);
+	const replaced = provider.replacedRoot(secrets, api);
 	if (replaced === null) return;
 	const node = context.getNode();
 	context.logger.warn(
@@ -246,9 +270,10 @@ const REFUSAL_BODIES: Record<RefusalStatus, IDataObject> = {
 };
 
 /** Sends `answer` through the response object (n8n then sends nothing more). */
-function send(context: IWebhookFunctions, answer: ProviderAnswer): void {
+function send(context: IWebhookFunctions, answer: ProviderAnswer, headers = {}): void {
 	const response: Responder = context.getResponseObject();
 	const { status, body } = answer;
+	for (const [name, value] of Object.entries<string>(headers)) response.set(name, value);
 	// A text answer is read as it is (a literal `success`): plain text, not Express's HTML default.
 	if (typeof body === 'string') response.status(status).type('text/plain').send(body);
 	else response.status(status).json({ ...body });
@@ -284,6 +309,52 @@ function refuse(
 	const refused = provider.answers?.refused;
 	send(context, refused ? refused(status) : { status, body: REFUSAL_BODIES[status] });
 	return { noWebhookResponse: true };
+}
+
+/** The deliveries this process answered 503 because the provider did not answer, per workflow. */
+const unavailableLog = new RefusalLog();
+
+/** What a provider's retry waits for, at least, after a 503 of ours. */
+const RETRY_AFTER_SECONDS = '30';
+
+/**
+ * Answers 503 (with Retry-After) a delivery whose check or item needs the provider's answer and
+ * did not get it: the provider retries it, and nothing starts. The reason goes to n8n's log, at
+ * most once a minute per workflow.
+ */
+function unavailable(
+	context: IWebhookFunctions,
+	provider: PaymentProvider,
+	error: ProviderUnavailableError,
+): IWebhookResponseData {
+	const node = context.getNode();
+	const workflowId = context.getWorkflow().id ?? '';
+	const count = unavailableLog.record(workflowId, Date.now());
+	if (count !== null) {
+		context.logger.warn(
+			`Payment Webhook Trigger "${node.name}" answered 503 to ${count === 1 ? 'a delivery' : `${count} deliveries since its last such line`}, for ${nameOf(provider.id)} to retry: ${error.message}`,
+			{ workflowId, node: node.name, provider: provider.id, status: 503 },
+		);
+	}
+	send(
+		context,
+		{ status: 503, body: { error: 'Temporarily unavailable: retry later' } },
+		{ 'Retry-After': RETRY_AFTER_SECONDS },
+	);
+	return { noWebhookResponse: true };
+}
+
+/** Runs a step that needs the provider; its ProviderUnavailableError becomes the 503 answer. */
+async function orUnavailable<T>(
+	step: () => Promise<T>,
+): Promise<{ value: T } | { error: ProviderUnavailableError }> {
+	try {
+		return { value: await step() };
+	} catch (error) {
+		if (error instanceof ProviderUnavailableError) return { error };
+		// No answer at all (refused, timed out): the provider is unavailable too.
+		return { error: new ProviderUnavailableError(`no answer: ${(error as Error).message}`) };
+	}
 }
 
 /**
@@ -403,14 +474,28 @@ export async function answerDelivery(
 	const rawBody = await rawBodyOf(request);
 
 	const secrets = secretsOf(credentials);
-	const verification = verifyDelivery({
-		provider,
+	const api = await apiFieldsOf(context, provider);
+	const network = networkOf(context);
+	const delivery = {
 		rawBody,
 		headers: request.headers,
 		secrets,
 		settings: providerSettingsOf(context, provider),
 		toleranceSeconds: settings.toleranceSeconds,
 		nowSeconds: Math.floor(Date.now() / 1000),
+		...(api === undefined ? {} : { api }),
+	};
+	let fetched: Record<string, string> | undefined;
+	const { fetchForCheck } = provider;
+	if (fetchForCheck !== undefined && provider.secretProblem(secrets) === null) {
+		const outcome = await orUnavailable(async () => await fetchForCheck(delivery, network));
+		if ('error' in outcome) return unavailable(context, provider, outcome.error);
+		fetched = outcome.value;
+	}
+	const verification = verifyDelivery({
+		provider,
+		...delivery,
+		...(fetched === undefined ? {} : { fetched }),
 	});
 	if (!verification.valid && verification.unusableSecret) {
 		// A setup error: every delivery would fail. An error execution shows it in the editor.
@@ -422,8 +507,11 @@ export async function answerDelivery(
 		return refuse(context, provider, verification.status ?? 401, verification.reason);
 	}
 
-	const body = verification.body ?? parseBody(rawBody);
-	if (body === null) return refuse(context, provider, 400, 'the signed body is not a JSON object');
+	const verifiedBody = verification.body ?? parseBody(rawBody);
+	if (verifiedBody === null) {
+		return refuse(context, provider, 400, 'the signed body is not a JSON object');
+	}
+	let body: JsonObject = verifiedBody;
 	// Only the verified body names the event: a body that names none starts nothing, whatever
 	// is selected (an unsigned header such as X-Event-Name is never read).
 	const eventType = eventTypeOf(provider, body as IDataObject);
@@ -431,13 +519,27 @@ export async function answerDelivery(
 	if (!settings.events.includes(ANY_EVENT) && !settings.events.includes(eventType)) {
 		return ignore(context, provider, `${eventType} is not selected`);
 	}
+	const { complete } = provider;
+	if (complete !== undefined) {
+		const outcome = await orUnavailable(
+			async () =>
+				await complete(body, {
+					network,
+					api: api ?? {},
+					settings: delivery.settings,
+					nowSeconds: delivery.nowSeconds,
+				}),
+		);
+		if ('error' in outcome) return unavailable(context, provider, outcome.error);
+		body = outcome.value;
+	}
 	const item = paymentEventItem(provider, eventType, body as IDataObject, {
 		signedAt: verification.signedAt,
 		messageId: verification.messageId,
 		userIdMetadataKey: settings.userIdMetadataKey,
 	});
 	// Verified under a root the credential set in place of the pinned one: not proven genuine.
-	if ((provider.replacedRoot?.(secrets) ?? null) !== null) item.pinnedRootReplaced = true;
+	if ((provider.replacedRoot?.(secrets, api) ?? null) !== null) item.pinnedRootReplaced = true;
 	const accepted = provider.answers?.accepted;
 	if (accepted !== undefined && context.getNodeParameter('responseMode', '') === 'onReceived') {
 		send(context, accepted);

@@ -56,6 +56,59 @@ export interface DeliveryRequest {
 	toleranceSeconds: number;
 	/** Now, in Unix seconds. */
 	nowSeconds: number;
+	/**
+	 * What the provider's `fetchForCheck` fetched for this delivery (a certificate chain, published
+	 * keys), by its own names; absent for providers that check offline.
+	 */
+	fetched?: Readonly<Record<string, string>>;
+	/** The fields of the provider's API credential (`apiCredential`), when it has one. */
+	api?: Readonly<Record<string, string>>;
+}
+
+/** An answer to a request a provider module asked the trigger's network to send. */
+export interface NetworkAnswer {
+	status: number;
+	/** The body as text (JSON is parsed by the module, which knows what it asked for). */
+	body: string;
+	/** The answer's headers, names in lower case. */
+	headers: Readonly<Record<string, string>>;
+}
+
+export interface NetworkRequest {
+	method: 'GET' | 'POST';
+	url: string;
+	headers?: Readonly<Record<string, string>>;
+	/** A form, sent as application/x-www-form-urlencoded. */
+	form?: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a provider module may send, through the trigger's one transport (network.ts): any answer
+ * comes back, whatever its status; a request that gets no answer (refused, timed out) throws.
+ */
+export type ProviderNetwork = (request: NetworkRequest) => Promise<NetworkAnswer>;
+
+/**
+ * Thrown by a module's `fetchForCheck` or `complete` when the provider could not give what the
+ * delivery needs (its keys, its API's answer): the delivery is answered 503, which the provider
+ * retries; nothing starts. The message names what failed, never a secret.
+ */
+export class ProviderUnavailableError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ProviderUnavailableError';
+	}
+}
+
+/** What `complete` is given besides the verified body. */
+export interface CompletionContext {
+	network: ProviderNetwork;
+	/** The fields of the provider's API credential. */
+	api: Readonly<Record<string, string>>;
+	/** The provider's own node parameters, by name, as strings. */
+	settings: Readonly<Record<string, string>>;
+	/** Now, in Unix seconds. */
+	nowSeconds: number;
 }
 
 /** The refusals' statuses: 400 for a body that is not what the provider sends, 401 otherwise. */
@@ -214,7 +267,10 @@ export interface PaymentProvider<Id extends string = string> {
 	 * For a provider that pins a root certificate: the credential's root when it replaces the pinned
 	 * one (null when the credential sets none, sets the pinned one, or sets no certificate).
 	 */
-	replacedRoot?: (secrets: ProviderSecrets) => ReplacedRoot | null;
+	replacedRoot?: (
+		secrets: ProviderSecrets,
+		api?: Readonly<Record<string, string>>,
+	) => ReplacedRoot | null;
 	/** The words the node's codex holds for this provider (searched in the nodes panel). */
 	codexAliases: readonly string[];
 	/** The event type the verified body names (never an unsigned header). */
@@ -226,6 +282,24 @@ export interface PaymentProvider<Id extends string = string> {
 	 * reading of the body; all are selected by default, in this order.
 	 */
 	events: EventReaders<string>;
+	/**
+	 * For a provider whose check needs what it publishes online (a certificate, its signing keys):
+	 * fetches it, before `verify`, which finds it in `fetched`. Fetches only from the provider's own
+	 * pinned hosts (a host it does not pin fetches nothing, and `verify` refuses); throws
+	 * ProviderUnavailableError when the provider does not answer.
+	 */
+	fetchForCheck?: (
+		request: DeliveryRequest,
+		network: ProviderNetwork,
+	) => Promise<Record<string, string>>;
+	/**
+	 * For a provider whose verified event lacks what the item needs (the user, the price): asks
+	 * the provider's API with `apiCredential`, and returns the body the readers get. Throws
+	 * ProviderUnavailableError when the API fails, so that the delivery is answered 503 and retried.
+	 */
+	complete?: (body: JsonObject, context: CompletionContext) => Promise<JsonObject>;
+	/** The credential type `complete` (and the check) read the provider's API with. */
+	apiCredential?: string;
 }
 
 export const ANY_EVENT_OPTION: EventOption<never> = {

@@ -9,6 +9,7 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
+	IHttpRequestOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -26,6 +27,10 @@ export interface FakeWebhookOptions {
 	rawBodyOnDemand?: boolean;
 	/** The workflow's ID; a new one for each fake when absent. */
 	workflowId?: string;
+	/** Another credential the node reads (a provider's API credential), by type. */
+	otherCredentials?: Record<string, IDataObject>;
+	/** n8n's HTTP helper, for providers that fetch (absent: any request fails as unreachable). */
+	httpRequest?: (options: IHttpRequestOptions) => Promise<unknown>;
 }
 
 export interface LoggedLine {
@@ -38,6 +43,8 @@ export interface FakeWebhook {
 	context: IWebhookFunctions;
 	/** What the node sent through the response object itself, JSON or text (n8n sends nothing more then). */
 	sent: Array<{ status: number; body: unknown; contentType?: string }>;
+	/** The headers the node set on its answer, by name. */
+	headersSet: Record<string, string>;
 	logged: LoggedLine[];
 	readRawBodyCalls: () => number;
 }
@@ -48,6 +55,7 @@ let workflows = 0;
 export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 	const workflowId = options.workflowId ?? `unit-workflow-${++workflows}`;
 	const sent: FakeWebhook['sent'] = [];
+	const headersSet: Record<string, string> = {};
 	const logged: LoggedLine[] = [];
 	let readCalls = 0;
 	const rawBody = Buffer.isBuffer(options.rawBody)
@@ -80,9 +88,20 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 			const value = options.parameters[name];
 			return value === undefined ? fallback : value;
 		},
-		getCredentials: async () => ({ ...options.credential, signingSecret: options.secret }),
+		getCredentials: async (type: string) =>
+			type === 'paymentWebhookSigningApi'
+				? { ...options.credential, signingSecret: options.secret }
+				: (options.otherCredentials?.[type] ?? Promise.reject(new Error(`no ${type} credential`))),
+		helpers: {
+			httpRequest:
+				options.httpRequest ??
+				(async ({ url }: IHttpRequestOptions) => {
+					throw new Error(`connect ECONNREFUSED (${String(url)})`);
+				}),
+		},
 		getRequestObject: () => request,
 		getResponseObject: () => ({
+			set: (name: string, value: string) => void (headersSet[name] = value),
 			status: (status: number) => {
 				const send = (contentType?: string) => (body: unknown) =>
 					void sent.push({ status, body, ...(contentType && { contentType }) });
@@ -97,7 +116,13 @@ export function fakeWebhookContext(options: FakeWebhookOptions): FakeWebhook {
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 	};
 	const readRawBodyCalls = () => readCalls;
-	return { context: context as unknown as IWebhookFunctions, sent, logged, readRawBodyCalls };
+	return {
+		context: context as unknown as IWebhookFunctions,
+		sent,
+		headersSet,
+		logged,
+		readRawBodyCalls,
+	};
 }
 
 /** The trigger's credential test on a signing credential holding `signingSecret`, as n8n calls it. */
