@@ -23,6 +23,7 @@ const { Throttle, tooManyRequests } = require('./throttle');
 const { Faults, applyFault } = require('./faults');
 const { RequestStats } = require('./stats');
 const { CONTROL_PREFIX, handleControl } = require('./controlRoutes');
+const { PAYMENT_PROVIDERS_PREFIX, handlePaymentProvider } = require('./paymentProviders');
 const { PROMOTER_CENTER_PATH, servePromoterCenter } = require('./promoterCenterPage');
 const { HttpService } = require('./httpServer');
 
@@ -111,7 +112,8 @@ class Sandbox extends HttpService {
 	}
 
 	/**
-	 * A request's way: control routes and the promoter center page first (not counted); then, for
+	 * A request's way: control routes, the promoter center page and the payment providers' emulations
+	 * (sandbox/paymentProviders/) first (not counted); then, for
 	 * the API, the throttle's 429 and latency, a fault before, the gateway and the route's handler,
 	 * a fault after, and the answer.
 	 * @param {http.IncomingMessage} req @param {http.ServerResponse} res
@@ -120,6 +122,7 @@ class Sandbox extends HttpService {
 		const generation = this.generation;
 		if (req.url?.startsWith(CONTROL_PREFIX)) return handleControl(this, req, res);
 		if (req.url?.startsWith(PROMOTER_CENTER_PATH)) return servePromoterCenter(this.state, req, res);
+		if (req.url?.startsWith(PAYMENT_PROVIDERS_PREFIX)) return handlePaymentProvider(req, res);
 		res.on('close', this.requestStats.arrived());
 
 		const body = Buffer.concat(await req.toArray());
