@@ -125,6 +125,8 @@ const SCENARIOS = [
 	'paymentWebhook.alipay.items | unit | Alipay TRADE_SUCCESS and TRADE_FINISHED are purchases and a notification with refund_fee a refund, keyed by out_trade_no, amounts in yuan, the user in passback_params',
 	'paymentWebhook.alipay.answers | unit | The trigger answers an accepted or ignored Alipay notification with the plain text success and a refused one with fail and a 4xx',
 	"paymentWebhook.alipay.credential | unit | Alipay's credential and App ID problems are named and stop every delivery",
+	// paymentWebhook: Dodo Payments
+	"paymentWebhook.dodo | unit | Dodo Payments: Standard Webhooks deliveries under Dodo's whsec_ secret; payment.succeeded a purchase and refund.succeeded a refund (is_partial) keyed by payment_id, refund.failed kind refundFailed, dispute.lost a chargeback whatever its amount's type",
 	// sandbox
 	'sandbox.signedRequests | contract | every endpoint takes a signed request',
 	'sandbox.tampering | contract | tampering after signing',
@@ -160,7 +162,7 @@ const SCENARIOS = [
 	"e2e.examples | e2e | examples a, h and c run with n8n execute against the sandbox | the examples' other nodes are n8n's",
 	"e2e.serving | e2e | n8n started: both nodes and the credentials loaded, the published webhooks served | n8n's server loads and registers",
 	"e2e.refundWebhook | e2e | example a over signed Stripe webhooks: refund, repeat, not referred, voided, partial | n8n's webhook server and Respond to Webhook",
-	"e2e.chargebacks | e2e | example a: a lost chargeback reverses (Stripe, Paddle, Airwallex); opened or won, nothing | n8n's webhook server and example a's nodes",
+	"e2e.chargebacks | e2e | example a: a lost chargeback reverses (Stripe, Paddle, Airwallex, Dodo Payments); opened or won, nothing | n8n's webhook server and example a's nodes",
 	"e2e.providerExamples | e2e | each provider's purchases tracked through example h; through a, a full refund reversed, and two halves reversed once, never the first alone (Airwallex's through the refund ledger) | n8n's webhook server and examples a and h",
 	"e2e.refundLedger | e2e | example a's refund ledger: halves in reverse order, a half redelivered, a refund before its purchase (reversed by h), a refund over the payment, another currency; Stripe: a full refund before its purchase, pending then succeeded, pending then failed, a half that failed | n8n's data tables and examples a and h",
 	"e2e.refundLedgerAtOnce | e2e | example a's refund ledger in one process: two halves of a purchase at the same moment reverse it | n8n's data tables and examples a and h",

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { RefundType } from './money';
+import { currencyAt, type RefundType } from './money';
 
 /**
  * An item's kind: `refund` only for money that went back; `refundFailed` for a refund that did
@@ -355,6 +355,26 @@ export function textAt(value: unknown): string | null {
 	if (typeof value === 'string' && value !== '') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return null;
+}
+
+/**
+ * The event's object in `data` (the envelope of Standard Webhooks senders), with what such objects
+ * carry alike: the transaction ID at `idKey`, the currency and the metadata; then what `fields`
+ * reads of it. Null when the body has no object in `data`.
+ */
+export function readDataObject(
+	body: JsonObject,
+	idKey: string,
+	fields: (object: JsonObject) => EventFields,
+): EventFields | null {
+	const object = objectAt(body.data);
+	if (object === null) return null;
+	return {
+		transactionId: textAt(object[idKey]),
+		currency: currencyAt(object.currency),
+		metadata: objectAt(object.metadata),
+		...fields(object),
+	};
 }
 
 /** An ID field sent as a string or, expanded, as an object with `id`. */

@@ -64,6 +64,8 @@ const SENDS: Record<
 	alipay: { refundId: (key) => `refund_${key}`, refundedTotal: true, paid: true },
 	// No refund ID; the transaction's revocation (one per transaction) and price.
 	appStore: { refundId: null, refundedTotal: true, paid: true },
+	// The refund's refund_id; amount is this refund's, nothing of the payment.
+	dodo: { refundId: (key) => `ref_${key}`, refundedTotal: false, paid: false },
 };
 
 describe(scenario('paymentWebhook.refundFields'), () => {
@@ -258,7 +260,7 @@ describe(scenario('paymentWebhook.refundFields'), () => {
 		expect(item.missing).toContain('refundId');
 	});
 
-	it.each(['stripe', 'paddle', 'airwallex'] as const)(
+	it.each(['stripe', 'paddle', 'airwallex', 'dodo'] as const)(
 		'%s: a lost dispute is named by its own ID, the same on every delivery',
 		(provider) => {
 			const lost = (eventId: string) =>

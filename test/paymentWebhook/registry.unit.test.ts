@@ -44,9 +44,10 @@ const SHIPPED = readSources(['nodes', 'credentials']).filter(
 /**
  * The shipped files outside its folder and the registry that name one of the providers the
  * registry began with: the signature schemes and money formats they share (hmac.ts, money.ts),
- * the default provider, Stripe's redelivery window, Polar signing with the Standard Webhooks scheme,
- * and the Standard Webhooks provider that still reads Polar's order events for workflows saved
- * before Polar had its own. A provider added since is named nowhere else.
+ * the default provider, Stripe's redelivery window, Polar and Dodo Payments signing with the
+ * Standard Webhooks scheme, and the Standard Webhooks provider that still reads Polar's order
+ * events for workflows saved before Polar had its own. A provider added since is named nowhere
+ * else.
  */
 const NAMED_ELSEWHERE: Partial<Record<string, string[]>> = {
 	stripe: [
@@ -56,7 +57,13 @@ const NAMED_ELSEWHERE: Partial<Record<string, string[]>> = {
 	paddle: inTrigger('description.ts', 'hmac.ts', 'money.ts'),
 	lemonSqueezy: inTrigger('description.ts', 'hmac.ts'),
 	creem: inTrigger('hmac.ts'),
-	standardWebhooks: inTrigger('events.ts', 'hmac.ts', 'provider.ts', 'providers/polar/polar.ts'),
+	standardWebhooks: inTrigger(
+		'events.ts',
+		'hmac.ts',
+		'provider.ts',
+		'providers/polar/polar.ts',
+		'providers/dodo/dodo.ts',
+	),
 	polar: inTrigger('providers/standardWebhooks/standardWebhooks.ts'),
 };
 

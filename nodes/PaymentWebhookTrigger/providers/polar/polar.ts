@@ -11,9 +11,10 @@
  * server through Polar's API), else the order's metadata.
  */
 import { standardWebhooksKey, verifyStandardWebhooks } from '../../hmac';
-import { currencyAt, minorAt, refundTypeByStatus } from '../../money';
+import { minorAt, refundTypeByStatus } from '../../money';
 import {
 	objectAt,
+	readDataObject,
 	signingSecretRule,
 	textAt,
 	type EventFields,
@@ -32,20 +33,9 @@ function keysOf(secret: string): Buffer[] {
 	return [Buffer.from(secret, 'utf8'), ...(standard === null ? [] : [standard])];
 }
 
-/** The order, and what both order events read alike. */
-function readOrder(
-	body: JsonObject,
-	fields: (order: JsonObject) => EventFields,
-): EventFields | null {
-	const order = objectAt(body.data);
-	if (order === null) return null;
-	return {
-		transactionId: textAt(order.id),
-		currency: currencyAt(order.currency),
-		metadata: objectAt(order.metadata),
-		...fields(order),
-	};
-}
+/** The order (`data`), and what both order events read alike: its ID, currency and metadata. */
+const readOrder = (body: JsonObject, fields: (order: JsonObject) => EventFields) =>
+	readDataObject(body, 'id', fields);
 
 /**
  * The order's refunded total so far and what it paid, on one basis. Polar marks an order refunded
