@@ -279,13 +279,38 @@ function send(context: IWebhookFunctions, answer: ProviderAnswer, headers = {}):
 	else response.status(status).json({ ...body });
 }
 
-/** The refusals this process has logged, per workflow. */
+/** The refusals this process has logged, per workflow; and the 503s for a provider's silence. */
 const refusalLog = new RefusalLog();
+const unavailableLog = new RefusalLog();
 
 /**
- * Answers a delivery that is refused and starts nothing: the status and a generic body. The
- * reason (never the secret, the body or a header value) goes only to n8n's log, at most once a
- * minute per workflow (refusalLog.ts).
+ * One warning in n8n's log for an answer that started nothing, at most once a minute per workflow
+ * and kind (refusalLog.ts): `what` says what was answered, given how many deliveries the line
+ * stands for. The reason never holds a secret, the body or a header value.
+ */
+function warnOnce(
+	context: IWebhookFunctions,
+	log: RefusalLog,
+	provider: PaymentProvider,
+	status: number,
+	what: (count: number) => string,
+): void {
+	const node = context.getNode();
+	const workflowId = context.getWorkflow().id ?? '';
+	const count = log.record(workflowId, Date.now());
+	if (count === null) return;
+	context.logger.warn(`Payment Webhook Trigger "${node.name}" ${what(count)}`, {
+		workflowId,
+		node: node.name,
+		provider: provider.id,
+		status,
+		refusals: count,
+	});
+}
+
+/**
+ * Answers a delivery that is refused and starts nothing: the status and a generic body; the reason
+ * goes only to n8n's log.
  */
 function refuse(
 	context: IWebhookFunctions,
@@ -293,49 +318,35 @@ function refuse(
 	status: RefusalStatus,
 	reason: string,
 ): IWebhookResponseData {
-	const node = context.getNode();
-	const workflowId = context.getWorkflow().id ?? '';
-	const refusals = refusalLog.record(workflowId, Date.now());
-	if (refusals !== null) {
+	const name = nameOf(provider.id);
+	warnOnce(context, refusalLog, provider, status, (count) => {
 		const what =
-			refusals === 1
-				? `${withArticle(nameOf(provider.id))} delivery`
-				: `${refusals} deliveries since its last such line, the last from ${nameOf(provider.id)}`;
-		context.logger.warn(
-			`Payment Webhook Trigger "${node.name}" refused ${what} (${status}): ${reason}`,
-			{ workflowId, node: node.name, provider: provider.id, status, refusals },
-		);
-	}
+			count === 1
+				? `${withArticle(name)} delivery`
+				: `${count} deliveries since its last such line, the last from ${name}`;
+		return `refused ${what} (${status}): ${reason}`;
+	});
 	const refused = provider.answers?.refused;
 	send(context, refused ? refused(status) : { status, body: REFUSAL_BODIES[status] });
 	return { noWebhookResponse: true };
 }
-
-/** The deliveries this process answered 503 because the provider did not answer, per workflow. */
-const unavailableLog = new RefusalLog();
 
 /** What a provider's retry waits for, at least, after a 503 of ours. */
 const RETRY_AFTER_SECONDS = '30';
 
 /**
  * Answers 503 (with Retry-After) a delivery whose check or item needs the provider's answer and
- * did not get it: the provider retries it, and nothing starts. The reason goes to n8n's log, at
- * most once a minute per workflow.
+ * did not get it: the provider retries it, and nothing starts. The reason goes to n8n's log.
  */
 function unavailable(
 	context: IWebhookFunctions,
 	provider: PaymentProvider,
 	error: ProviderUnavailableError,
 ): IWebhookResponseData {
-	const node = context.getNode();
-	const workflowId = context.getWorkflow().id ?? '';
-	const count = unavailableLog.record(workflowId, Date.now());
-	if (count !== null) {
-		context.logger.warn(
-			`Payment Webhook Trigger "${node.name}" answered 503 to ${count === 1 ? 'a delivery' : `${count} deliveries since its last such line`}, for ${nameOf(provider.id)} to retry: ${error.message}`,
-			{ workflowId, node: node.name, provider: provider.id, status: 503 },
-		);
-	}
+	warnOnce(context, unavailableLog, provider, 503, (count) => {
+		const what = count === 1 ? 'a delivery' : `${count} deliveries since its last such line`;
+		return `answered 503 to ${what}, for ${nameOf(provider.id)} to retry: ${error.message}`;
+	});
 	send(
 		context,
 		{ status: 503, body: { error: 'Temporarily unavailable: retry later' } },

@@ -1,12 +1,19 @@
 /**
  * The provider interface (nodes/PaymentWebhookTrigger/provider.ts), through the trigger's
  * answerDelivery, with a module of this test's own that uses every part the HMAC providers leave
- * out: a form-encoded body, the Public Key, a parameter, a 400 refusal, answers of its own.
+ * out: a form-encoded body, the Public Key, a parameter, a 400 refusal, answers of its own. Then
+ * its online parts, with the same module made to fetch and complete: what `fetchForCheck` fetched
+ * reaches `verify`, `complete` gives the body the readers get, and a provider that does not answer
+ * (its keys, its API) gets the delivery answered 503 with Retry-After, with nothing started.
  */
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
-import { textAt, type PaymentProvider } from '../../nodes/PaymentWebhookTrigger/provider';
+import {
+	ProviderUnavailableError,
+	textAt,
+	type PaymentProvider,
+} from '../../nodes/PaymentWebhookTrigger/provider';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 
@@ -14,7 +21,7 @@ const PUBLIC_KEY = 'test-public-key';
 const APP_ID = 'app_1';
 
 /** Signs by naming the public key in a form field: enough to tell a good delivery from a bad one. */
-const formProvider: PaymentProvider<'formTest'> = {
+const formProvider: PaymentProvider = {
 	id: 'formTest',
 	name: 'Form Test',
 	signing: 'Form field sign',
@@ -151,4 +158,116 @@ describe(scenario('paymentWebhook.interface'), () => {
 		await expect(setUp).rejects.toBeInstanceOf(NodeOperationError);
 		await expect(setUp).rejects.toThrow('The Public Key is empty');
 	});
+});
+
+const KEYS_URL = 'https://keys.example.test/keys';
+const API_URL = 'https://api.example.test/trades/';
+const API_CREDENTIAL = 'onlineTestApi';
+
+/**
+ * The same module, signed by naming a key the provider publishes, with the trade's amount and user
+ * only in the provider's API (as Google Play's notifications lack them).
+ */
+const onlineProvider: PaymentProvider = {
+	...formProvider,
+	secretProblem: () => null,
+	fetchForCheck: async (_request, network) => {
+		const answer = await network({ method: 'GET', url: KEYS_URL });
+		if (answer.status !== 200) {
+			throw new ProviderUnavailableError(`the keys answered ${answer.status}`);
+		}
+		return { keys: answer.body };
+	},
+	verify: ({ rawBody, fetched }) => {
+		const fields = Object.fromEntries(new URLSearchParams(Buffer.from(rawBody).toString('utf8')));
+		return (fetched?.keys ?? '').split(',').includes(fields.sign)
+			? { valid: true, signedAt: null, messageId: null, body: fields }
+			: { valid: false, reason: 'an unknown key' };
+	},
+	complete: async (body, { network, api }) => {
+		const answer = await network({
+			method: 'GET',
+			url: `${API_URL}${String(body.out_trade_no)}`,
+			headers: { authorization: `Bearer ${api.token}` },
+		});
+		if (answer.status !== 200) {
+			throw new ProviderUnavailableError(`the API answered ${answer.status}`);
+		}
+		return { ...body, ...(JSON.parse(answer.body) as IDataObject) };
+	},
+	apiCredential: API_CREDENTIAL,
+	answers: undefined,
+};
+
+interface ProviderAnswers {
+	keys?: number;
+	api?: number;
+	noAnswer?: boolean;
+}
+
+async function deliverOnline(sign: string, answers: ProviderAnswers = {}) {
+	const requests: IHttpRequestOptions[] = [];
+	const fake = fakeWebhookContext({
+		rawBody: new URLSearchParams({
+			sign,
+			notify_id: 'ntf_2',
+			out_trade_no: 'T2002',
+			trade_status: 'TRADE_SUCCESS',
+		}).toString(),
+		secret: '',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		parameters: { provider: 'formTest', responseMode: 'lastNode' },
+		otherCredentials: { [API_CREDENTIAL]: { token: 'api-token-1' } },
+		httpRequest: async (options) => {
+			requests.push(options);
+			if (answers.noAnswer) throw new Error('connect ETIMEDOUT');
+			const keys = options.url === KEYS_URL;
+			const status = (keys ? answers.keys : answers.api) ?? 200;
+			const body = keys ? 'k1,k2' : JSON.stringify({ total_cents: '1250', passback_params: 'u_9' });
+			return { statusCode: status, headers: {}, body: Buffer.from(body) };
+		},
+	});
+	const result = await answerDelivery(fake.context, onlineProvider, SETTINGS);
+	return { result, fake, requests };
+}
+
+describe(scenario('paymentWebhook.online'), () => {
+	it('checks with what it fetched, and reads the item from the completed body', async () => {
+		const { result, fake, requests } = await deliverOnline('k2');
+		expect(fake.sent).toEqual([]);
+		expect(requests.map(({ url }) => url)).toEqual([KEYS_URL, `${API_URL}T2002`]);
+		expect(requests[1].headers).toMatchObject({ authorization: 'Bearer api-token-1' });
+		expect(result.workflowData?.[0][0].json).toMatchObject({
+			kind: 'purchase',
+			transactionId: 'T2002',
+			amountMinor: 1250,
+			userId: 'u_9',
+		});
+	});
+
+	it('refuses a delivery its fetched keys do not verify, and asks the API nothing', async () => {
+		const { result, fake, requests } = await deliverOnline('k3');
+		expect(fake.sent).toEqual([{ status: 401, body: { error: 'Invalid webhook signature' } }]);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(requests).toHaveLength(1);
+	});
+
+	it.each([
+		['its keys answer 500', { keys: 500 }, 'the keys answered 500'],
+		['its API answers 502', { api: 502 }, 'the API answered 502'],
+		['no answer at all', { noAnswer: true }, 'no answer: connect ETIMEDOUT'],
+	] as const)(
+		'%s: 503 with Retry-After, nothing started, the reason logged',
+		async (_c, answers, why) => {
+			const { result, fake } = await deliverOnline('k1', answers);
+			expect(fake.sent).toEqual([
+				{ status: 503, body: { error: 'Temporarily unavailable: retry later' } },
+			]);
+			expect(fake.headersSet).toEqual({ 'Retry-After': '30' });
+			expect(result).toEqual({ noWebhookResponse: true });
+			expect(fake.logged).toHaveLength(1);
+			expect(fake.logged[0].message).toContain(why);
+			expect(fake.logged[0].message).not.toContain('api-token-1');
+		},
+	);
 });
