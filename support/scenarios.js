@@ -111,6 +111,8 @@ const SCENARIOS = [
 	'paymentWebhook.appStore.trigger | unit | App Store through the trigger: a signed purchase and its prorated refund become items sharing the transaction ID; a free trial is other; 400, 401 and a set-up error start nothing',
 	"paymentWebhook.appStore.refusedRoots | unit | App Store roots a credential may not trust: the test roots this repository published with their keys (by fingerprint, always), any replaced root for Production notifications",
 	"paymentWebhook.appStore.replacedRoot | unit | a credential Root Certificate that replaces Apple's: the credential test names its subject and SHA-256 fingerprint, activation warns once in the log, each item carries pinnedRootReplaced; Apple's own or none replaces nothing",
+	"paymentWebhook.googlePlay.trigger | unit | Google Play through the trigger against the emulated Google: a purchase's order, amount and user ID from the Play Developer API; keys and access token cached; full and partial refunds from orders.get, a chargeback; a test notification emits nothing; each bad push 401/400 asking the API nothing; the API failing answers 503",
+	"paymentWebhook.googlePlay.endpoints | unit | Google Play: Google's hosts pinned; the credential's test override only on the loopback, named by replacedRoot; an override elsewhere is a set-up error that fetches nothing",
 	// paymentWebhook: WeChat Pay
 	"paymentWebhook.wechatPay.sdkAccepts | unit | WeChat Pay's SDK (wechatpay-node-v3) verifies and decrypts the test signer's notifications",
 	'paymentWebhook.wechatPay.verify | unit | A WeChat Pay notification signed by the WeChat Pay public key, its resource sealed under the APIv3 key, is accepted with the resource decrypted',

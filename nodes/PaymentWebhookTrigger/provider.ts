@@ -300,6 +300,8 @@ export interface PaymentProvider<Id extends string = string> {
 	complete?: (body: JsonObject, context: CompletionContext) => Promise<JsonObject>;
 	/** The credential type `complete` (and the check) read the provider's API with. */
 	apiCredential?: string;
+	/** Why that credential's fields cannot be used, checked offline (its credential test), or null. */
+	apiCredentialProblem?: (api: Readonly<Record<string, string>>) => string | null;
 }
 
 export const ANY_EVENT_OPTION: EventOption<never> = {

@@ -64,6 +64,8 @@ const SENDS: Record<
 	alipay: { refundId: (key) => `refund_${key}`, refundedTotal: true, paid: true },
 	// No refund ID; the transaction's revocation (one per transaction) and price.
 	appStore: { refundId: null, refundedTotal: true, paid: true },
+	// No refund ID; orders.get's partial refund events (the total so far) and its total.
+	googlePlay: { refundId: null, refundedTotal: true, paid: true },
 };
 
 describe(scenario('paymentWebhook.refundFields'), () => {
