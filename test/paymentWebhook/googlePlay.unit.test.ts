@@ -142,7 +142,7 @@ describe(scenario('paymentWebhook.googlePlay.trigger'), () => {
 			second.item?.refundType,
 			second.item?.amountMinor,
 			second.item?.refundedTotalMinor,
-		]).toEqual(['partial', 1295, 2590]);
+		]).toEqual(['full', 1295, 2590]);
 		expect([first.item?.refundId, second.item?.refundId]).toEqual([null, null]);
 	});
 

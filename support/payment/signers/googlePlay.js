@@ -12,16 +12,19 @@
  * `npm start`), `viaSandbox` registers the purchase and mints the token over HTTP at the running
  * sandbox: its URL is SANDBOX_URL (default http://127.0.0.1:8787, `npm start`'s).
  *
- * The "secret" names the key that signs the token: Google's (`google`), or an unpublished one under
- * Google's kid (`other`). The Signing Secret of the endpoint's credential is empty; the Google Play
+ * The "secret" names the key that signs the token: Google's, or an unpublished one under Google's
+ * kid (a forger's). The Signing Secret of the endpoint's credential is empty; the Google Play
  * Developer API credential holds the emulation's service account and its endpoints.
  */
-const emulation = require('../../../sandbox/paymentProviders/googlePlay');
+const { googlePlayEmulation: emulation } = require('../../../sandbox');
 const samples = require('../../../nodes/PaymentWebhookTrigger/providers/googlePlay/samples');
 const { sampleDefaults } = require('../signer');
 
 const AUDIENCE = 'https://n8n.example.test/webhook/google-play/webhook';
 const PUSH_ACCOUNT = 'rtdn-push@example-project.iam.gserviceaccount.com';
+/** The names of the two keys a token may be signed with (no key material: that stays in the emulation). */
+const GOOGLE_KEY = 'emulated-google-signing-key';
+const OTHER_KEY = 'unpublished-key-under-google-kid';
 
 /** @typedef {Record<string, any>} Event */
 
@@ -59,7 +62,7 @@ function registrationOf(event) {
 const bearer = (secret, claims = {}) => ({
 	authorization: `Bearer ${emulation.mintPushToken(
 		{ aud: AUDIENCE, email: PUSH_ACCOUNT, ...claims },
-		secret === 'other' ? 'other' : 'google',
+		secret === OTHER_KEY ? 'other' : 'google',
 	)}`,
 });
 
@@ -76,8 +79,8 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** @type {import('../signer').Signer} */
 module.exports = {
-	secret: 'google',
-	otherSecret: 'other',
+	secret: GOOGLE_KEY,
+	otherSecret: OTHER_KEY,
 	credentialData: { signingSecret: '' },
 	nodeParameters: {
 		packageName: samples.packageName,
@@ -125,7 +128,7 @@ module.exports = {
 			body: bodyFor('expired'),
 			headers: bearer(secret, { iat: now() - 7200, exp: now() - 3600 }),
 		},
-		{ name: 'signed by another key', body: bodyFor('other_key'), headers: bearer('other') },
+		{ name: 'signed by another key', body: bodyFor('other_key'), headers: bearer(OTHER_KEY) },
 		{
 			name: 'another package name',
 			body: withNotification(bodyFor('package'), (n) => (n.packageName = 'com.example.another')),
@@ -142,7 +145,7 @@ module.exports = {
 		const event = samples.sampleEvent('purchase', sampleDefaults('purchase', { transactionId }));
 		event.playApi.failWith = 500;
 		const body = module.exports.encode?.(event) ?? '';
-		return { name: 'API failing', body, headers: bearer('google') };
+		return { name: 'API failing', body, headers: bearer(GOOGLE_KEY) };
 	},
 	viaSandbox: async (event, sandboxUrl) => {
 		const base = `${sandboxUrl}/__providers/googlePlay`;

@@ -8,13 +8,13 @@
  *
  * A voided purchase: `refundType` 1 is a full refund, 2 a quantity-based partial refund, whose
  * amount is the order's last partial refund event (`orderHistory.partialRefundEvents`) and whose
- * running total is all of them; a chargeback where the notification's `voidedReason` is 7 (as
+ * running total is all of them (the part that brings it up to what was paid makes it full); a chargeback where the notification's `voidedReason` is 7 (as
  * purchases.voidedpurchases lists it) or the order's full refund event names CHARGEBACK. Where
  * the order states no refunded amount, a full refund returns what was paid. Google gives a refund
  * no ID (partial refund events have none): `refundId` is null, and the running total
  * (`refundedTotalMinor`) and what was paid (`paidMinor`) come from the order.
  */
-import { currencyAt, currencyDecimals } from '../../money';
+import { currencyAt, currencyDecimals, refundTypeOf } from '../../money';
 import { objectAt, textAt, type EventFields, type JsonObject } from '../../provider';
 
 /** A Money object in the currency's smallest unit, or null. */
@@ -95,13 +95,14 @@ export function refundFields(body: JsonObject): EventFields | null {
 	};
 	if (voided.refundType === 2) {
 		const refunds = partialRefunds(order);
-		const last = refunds.at(-1);
+		const total = refunds.length === 0 ? null : refunds.reduce((sum, r) => sum + r.minor, 0);
 		return {
 			...common,
-			refundType: 'partial',
+			// The part that brings the refunds up to what was paid makes the refund full.
+			refundType: refundTypeOf(total, paid?.minor ?? null) ?? 'partial',
 			refundId: null,
-			amountMinor: last?.minor ?? null,
-			refundedTotalMinor: last === undefined ? null : refunds.reduce((sum, r) => sum + r.minor, 0),
+			amountMinor: refunds.at(-1)?.minor ?? null,
+			refundedTotalMinor: total,
 		};
 	}
 	const stated = minorOfMoney(objectAt(refundEvent?.refundDetails)?.total);
