@@ -12,15 +12,10 @@ import {
 	endpointsOf,
 } from '../../nodes/PaymentWebhookTrigger/providers/googlePlay/playApi';
 import { clearKeyCache } from '../../nodes/PaymentWebhookTrigger/providers/googlePlay/pushToken';
+import { googlePlayEmulation as emulation } from '../../sandbox';
 import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
+import * as payment from '../../support/payment/paymentSignatures';
 import { scenario } from '../../support/scenarios';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const payment =
-	require('../../support/payment/paymentSignatures') as typeof import('../../support/payment/paymentSignatures');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const emulation =
-	require('../../sandbox/paymentProviders/googlePlay') as typeof import('../../sandbox/paymentProviders/googlePlay');
 
 const BASE = 'http://127.0.0.1:8787/__providers/googlePlay';
 const signer = payment.SIGNERS.googlePlay;
