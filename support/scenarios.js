@@ -113,6 +113,8 @@ const SCENARIOS = [
 	"paymentWebhook.appStore.replacedRoot | unit | a credential Root Certificate that replaces Apple's: the credential test names its subject and SHA-256 fingerprint, activation warns once in the log, each item carries pinnedRootReplaced; Apple's own or none replaces nothing",
 	"paymentWebhook.googlePlay.trigger | unit | Google Play through the trigger against the emulated Google: a purchase's order, amount and user ID from the Play Developer API; keys and access token cached; full and partial refunds from orders.get, a chargeback; a test notification emits nothing; each bad push 401/400 asking the API nothing; the API failing answers 503",
 	"paymentWebhook.googlePlay.endpoints | unit | Google Play: Google's hosts pinned; the credential's test override only on the loopback, named by replacedRoot; an override elsewhere is a set-up error that fetches nothing",
+	"paymentWebhook.googlePlay.keys | unit | Google Play: Google's keys cached for their max-age, refetched for an unknown kid at most once a minute, kept when Google fails while fresh, a 503 when none is cached",
+	'paymentWebhook.googlePlay.credential | unit | Google Play Developer API credential: tested offline (the key parses and signs), each unusable key or off-loopback override named, never the key; the test override warned of at activation',
 	// paymentWebhook: WeChat Pay
 	"paymentWebhook.wechatPay.sdkAccepts | unit | WeChat Pay's SDK (wechatpay-node-v3) verifies and decrypts the test signer's notifications",
 	'paymentWebhook.wechatPay.verify | unit | A WeChat Pay notification signed by the WeChat Pay public key, its resource sealed under the APIv3 key, is accepted with the resource decrypted',

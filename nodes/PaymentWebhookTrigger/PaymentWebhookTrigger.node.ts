@@ -206,8 +206,10 @@ function withArticle(name: string): string {
 }
 
 /** What the credential test and n8n's log say of a root that replaces the pinned one. */
-function replacedRootText({ pinned, subject, fingerprint256 }: ReplacedRoot): string {
-	return `its Root Certificate replaces ${pinned}, for tests only: deliveries signed under "${subject}" (SHA-256 ${fingerprint256}) are taken as genuine`;
+function replacedRootText(root: ReplacedRoot): string {
+	const { pinned, subject, fingerprint256, field = 'Root Certificate' } = root;
+	const fingerprint = fingerprint256 === '' ? '' : ` (SHA-256 ${fingerprint256})`;
+	return `its ${field} replaces ${pinned}, for tests only: deliveries signed under "${subject}"${fingerprint} are taken as genuine`;
 }
 
 /** The roots the credential's secrets set in place of pinned ones, one per provider using one. */

@@ -232,8 +232,10 @@ export interface ReplacedRoot {
 	pinned: string;
 	/** Its subject, one line (`C=US, O=…, CN=…`). */
 	subject: string;
-	/** Its SHA-256 fingerprint, as OpenSSL prints it (`AB:CD:…`). */
+	/** Its SHA-256 fingerprint, as OpenSSL prints it (`AB:CD:…`); empty for what is no certificate. */
 	fingerprint256: string;
+	/** The credential field that replaces it, when not the Root Certificate. */
+	field?: string;
 }
 
 /** What the credential's help text says of a provider: in which field, in its own words. */

@@ -3,6 +3,8 @@
  * emulation of Google (sandbox/paymentProviders/googlePlay.js, in this process): pushes signed by
  * the emulated Google, completed from the emulated Play Developer API.
  */
+import { generateKeyPairSync } from 'node:crypto';
+
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
@@ -202,6 +204,20 @@ describe(scenario('paymentWebhook.googlePlay.trigger'), () => {
 		).toEqual([]);
 	});
 
+	it("a key Google's token endpoint refuses: 503, the key in no log line", async () => {
+		const account = JSON.parse(emulation.serviceAccountJson()) as Record<string, string>;
+		account.private_key = generateKeyPairSync('rsa', { modulusLength: 2048 })
+			.privateKey.export({ type: 'pkcs8', format: 'pem' })
+			.toString();
+		const sent = push('purchase', { transactionId: 'GPA.badkey.1' });
+		const { fake } = await deliver(sent, { ...API, privateKeyJson: JSON.stringify(account) });
+		expect(fake.sent).toEqual([
+			{ status: 503, body: { error: 'Temporarily unavailable: retry later' } },
+		]);
+		expect(fake.logged[0].message).toContain("Google's token endpoint answered 400");
+		expect(JSON.stringify(fake.logged)).not.toMatch(/PRIVATE KEY|ya29\./);
+	});
+
 	it('the API failing: 503 with Retry-After, nothing emitted', async () => {
 		const failing = signer.failingDelivery?.('GPA.fail.1');
 		if (failing === undefined) throw new Error('the signer has no failing delivery');
@@ -229,7 +245,8 @@ describe(scenario('paymentWebhook.googlePlay.endpoints'), () => {
 		);
 		expect(endpointsOf({ googleEndpoints: `${BASE}/` })).toMatchObject({ override: BASE });
 		expect(googlePlay.replacedRoot?.(payment.testSecretsOf('googlePlay'), API)).toMatchObject({
-			subject: BASE,
+			subject: `the keys at ${BASE}/oauth2/v3/certs`,
+			field: 'Google Endpoints (Tests Only)',
 		});
 		expect(googlePlay.replacedRoot?.(payment.testSecretsOf('googlePlay'), {})).toBeNull();
 	});
