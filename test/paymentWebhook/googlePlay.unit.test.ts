@@ -109,6 +109,51 @@ describe(scenario('paymentWebhook.googlePlay.trigger'), () => {
 		expect(JSON.stringify(fake.logged)).not.toContain('PRIVATE KEY');
 	});
 
+	it("a renewal: the subscription's latest successful order, its user and total", async () => {
+		const samples = payment.SAMPLES.googlePlay as unknown as {
+			subscriptionPurchase: { lineItems: Array<{ latestSuccessfulOrderId: string }> };
+			money: (minor: number, currency: string) => IDataObject;
+			tokenOf: (orderId: string) => string;
+		};
+		const orderId = samples.subscriptionPurchase.lineItems[0].latestSuccessfulOrderId;
+		const purchaseToken = samples.tokenOf('subscription_1');
+		emulation.register({
+			purchaseToken,
+			orderId,
+			purchase: samples.subscriptionPurchase,
+			order: { orderId, total: samples.money(499, 'EUR') },
+		});
+		const notification = {
+			version: '1.0',
+			packageName: signer.nodeParameters?.packageName,
+			eventTimeMillis: '1795660000000',
+			subscriptionNotification: { version: '1.0', notificationType: 2, purchaseToken },
+		};
+		const body = JSON.stringify({
+			message: {
+				data: Buffer.from(JSON.stringify(notification)).toString('base64'),
+				messageId: 'm_renew_1',
+			},
+			subscription: 'projects/p/subscriptions/s',
+		});
+		const { item, requests } = await deliver({
+			body,
+			headers: payment.signWithTestSecret('googlePlay', body),
+		});
+		expect(requests.some(({ url }) => url.includes('/purchases/subscriptionsv2/tokens/'))).toBe(
+			true,
+		);
+		expect(item).toMatchObject({
+			eventType: 'SUBSCRIPTION_RENEWED',
+			eventId: 'm_renew_1',
+			kind: 'purchase',
+			transactionId: 'GPA.3300-0000-0000-00001..1',
+			amountMinor: 499,
+			currency: 'EUR',
+			userId: 'user_2002',
+		});
+	});
+
 	it("caches Google's keys and the access token across pushes", async () => {
 		await deliver(push('purchase', { transactionId: 'GPA.cache.1' }));
 		const { requests, item } = await deliver(push('purchase', { transactionId: 'GPA.cache.2' }));
