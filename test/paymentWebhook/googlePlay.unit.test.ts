@@ -154,6 +154,20 @@ describe(scenario('paymentWebhook.googlePlay.trigger'), () => {
 		});
 	});
 
+	it.each([
+		["a license tester's", { purchaseType: 0 }],
+		['a pending', { purchaseState: 2 }],
+	])('%s purchase is no purchase (kind other)', async (_c, change) => {
+		const event = payment.sampleEvent('googlePlay', 'purchase', { transactionId: 'GPA.test.1' });
+		Object.assign((event.playApi as { purchase: IDataObject }).purchase, change);
+		const { body } = payment.encodeEvent('googlePlay', event);
+		const { item } = await deliver({
+			body,
+			headers: payment.signWithTestSecret('googlePlay', body),
+		});
+		expect(item).toMatchObject({ kind: 'other', transactionId: 'GPA.test.1' });
+	});
+
 	it("caches Google's keys and the access token across pushes", async () => {
 		await deliver(push('purchase', { transactionId: 'GPA.cache.1' }));
 		const { requests, item } = await deliver(push('purchase', { transactionId: 'GPA.cache.2' }));

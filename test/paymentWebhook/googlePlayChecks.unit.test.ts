@@ -58,6 +58,17 @@ describe(scenario('paymentWebhook.googlePlay.keys'), () => {
 		expect(keys).toContain('"k2"');
 	});
 
+	it('caches no answer that is not a JWK Set', async () => {
+		const asked: NetworkRequest[] = [];
+		const network = async (request: NetworkRequest) => {
+			asked.push(request);
+			return { status: 200, body: '<html>maintenance</html>', headers: {} };
+		};
+		await expect(keysFor(URL, 'k1', network, 0)).rejects.toThrow('no JWK Set');
+		await expect(keysFor(URL, 'k1', network, 1000)).rejects.toThrow('no JWK Set');
+		expect(asked).toHaveLength(2);
+	});
+
 	it('keeps fresh keys when Google fails; with none cached, Google being down is a 503', async () => {
 		const { network, answers } = google({});
 		await keysFor(URL, 'k1', network, 0);

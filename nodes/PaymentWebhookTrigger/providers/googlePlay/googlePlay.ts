@@ -153,7 +153,10 @@ async function completed(body: JsonObject, api: ReturnType<typeof playApiOf>): P
 			`purchases/products/${path(String(n.sku))}/tokens/${path(String(n.purchaseToken))}`,
 			'purchases.products.get',
 		);
-		const order = await api.get(`orders/${path(String(purchase.orderId))}`, 'orders.get');
+		const orderId = textAt(purchase.orderId);
+		// No order (Google gives none to some purchases): nothing to count, the item is `other`.
+		if (orderId === null) return { ...body, playApi: { purchase } };
+		const order = await api.get(`orders/${path(orderId)}`, 'orders.get');
 		return { ...body, playApi: { purchase, order } };
 	}
 	if (type === 'SUBSCRIPTION_PURCHASED' || type === 'SUBSCRIPTION_RENEWED') {
@@ -166,7 +169,8 @@ async function completed(body: JsonObject, api: ReturnType<typeof playApiOf>): P
 		const orderId =
 			items.map((item) => textAt(item?.latestSuccessfulOrderId)).find((id) => id !== null) ??
 			textAt(purchase.latestOrderId);
-		const order = await api.get(`orders/${path(String(orderId))}`, 'orders.get');
+		if (orderId === null) return { ...body, playApi: { purchase } };
+		const order = await api.get(`orders/${path(orderId)}`, 'orders.get');
 		return { ...body, playApi: { purchase, order } };
 	}
 	if (type === 'VOIDED_PURCHASE') {

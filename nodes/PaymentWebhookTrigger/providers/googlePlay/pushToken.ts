@@ -138,6 +138,14 @@ function maxAgeOf(cacheControl: string | undefined): number {
 	return match ? Number(match[1]) : DEFAULT_MAX_AGE_SECONDS;
 }
 
+function isKeySet(text: string): boolean {
+	try {
+		return Array.isArray(objectAt(JSON.parse(text))?.keys);
+	} catch {
+		return false;
+	}
+}
+
 /**
  * Google's keys, as text, for a token naming `kid`: from the cache while it is fresh and holds
  * the kid; fetched when stale, or when the kid is unknown and the last fetch is a minute old.
@@ -158,9 +166,12 @@ export async function keysFor(
 		return cached.text;
 	}
 	const answer = await network({ method: 'GET', url });
-	if (answer.status !== 200) {
+	// Only a JWK Set is cached: anything else would refuse every push until it expired.
+	if (answer.status !== 200 || !isKeySet(answer.body)) {
 		if (fresh) return cached.text;
-		throw new ProviderUnavailableError(`Google's keys (${url}) answered ${answer.status}`);
+		throw new ProviderUnavailableError(
+			`Google's keys (${url}) answered ${answer.status}, no JWK Set`,
+		);
 	}
 	const maxAge = maxAgeOf(answer.headers['cache-control']);
 	cache.set(url, { text: answer.body, expiresAtMs: nowMs + maxAge * 1000, fetchedAtMs: nowMs });

@@ -45,14 +45,28 @@ function userIdOf(purchase: JsonObject | null): string | null {
 	);
 }
 
-/** A purchase or a renewal, for its order's total. A free order (a trial) does not count. */
+/**
+ * Whether the purchase was paid for real: not pending or canceled (purchases.products'
+ * `purchaseState` 0 is purchased), not a license tester's (`purchaseType` 0, subscriptionsv2's
+ * `testPurchase`), which Google does not charge.
+ */
+function paid(purchase: JsonObject | null): boolean {
+	if (purchase === null) return true;
+	if (purchase.purchaseState !== undefined && purchase.purchaseState !== 0) return false;
+	return purchase.purchaseType !== 0 && purchase.testPurchase === undefined;
+}
+
+/**
+ * A purchase or a renewal, for its order's total. A free order (a trial), a pending or canceled
+ * purchase and a license tester's do not count.
+ */
 export function purchaseFields(body: JsonObject): EventFields | null {
 	const api = apiOf(body);
 	const order = objectAt(api?.order);
 	if (order === null) return null;
 	const total = minorOfMoney(order.total);
 	return {
-		counts: total === null || total.minor > 0,
+		counts: (total === null || total.minor > 0) && paid(objectAt(api?.purchase)),
 		transactionId: textAt(order.orderId),
 		amountMinor: total?.minor ?? null,
 		currency: total?.currency ?? null,
