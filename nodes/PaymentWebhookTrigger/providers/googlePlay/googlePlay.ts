@@ -18,6 +18,15 @@
  *   latestSuccessfulOrderId`, deprecated `latestOrderId`, `externalAccountIdentifiers.
  *   obfuscatedExternalAccountId`), orders.get (`total`, `orderHistory.partialRefundEvents`,
  *   `refundEvent`); purchases.voidedpurchases documents `voidedReason` 7 Chargeback.
+ * Where (read 29 November 2026): developer.android.com/google/play/billing/rtdn-reference,
+ * cloud.google.com/pubsub/docs/authenticate-push-subscriptions,
+ * developers.google.com/android-publisher/api-ref/rest/v3/orders,
+ * developers.google.com/android-publisher/deprecated-apis/latestOrderId.subscription.purchasev2,
+ * developers.google.com/android-publisher/api-ref/rest/v3/purchases.voidedpurchases. Not found
+ * there, so taken as Google's client libraries and the RTDN reference's tables name them: the
+ * notificationType and refundType numbers, and orders.get's `refundEvent.refundReason`
+ * `CHARGEBACK` (the notification itself carries no `voidedReason`; only the voided purchases list
+ * does, which this provider does not read).
  *
  * The push token authenticates the sender (Pub/Sub), not the bytes: Google signs no body. So
  * everything is checked before anything runs (the token, then the notification's `packageName`),
