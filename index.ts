@@ -4,6 +4,7 @@
 
 // n8n's classes: the credentials, the action node, the two triggers and the events reader.
 export { AffiliateTrackingApi } from './credentials/AffiliateTrackingApi.credentials';
+export { GooglePlayApi } from './credentials/GooglePlayApi.credentials';
 export { PaymentProviderApi } from './credentials/PaymentProviderApi.credentials';
 export { PaymentWebhookSigningApi } from './credentials/PaymentWebhookSigningApi.credentials';
 export { AffiliateTracking } from './nodes/AffiliateTracking/AffiliateTracking.node';

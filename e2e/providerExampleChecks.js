@@ -22,7 +22,6 @@ const assert = require('node:assert/strict');
 
 const { example, paymentTriggerUrl, readExample } = require('../support/n8n/n8nDemoData');
 const {
-	DEMO_SIGNING_CREDENTIALS,
 	DISPUTING_PROVIDERS,
 	PROVIDERS,
 	SAMPLES,
@@ -30,6 +29,7 @@ const {
 	encodeEvent,
 	nodeParametersOf,
 	sampleEvent,
+	triggerCredentialsOf,
 } = require('../support/payment/paymentSignatures');
 const { waitUntil } = require('../support/services/processes');
 const { publishOverRest } = require('../support/n8n/publishOverRest');
@@ -111,7 +111,7 @@ function providerExampleWorkflows() {
 			events: eventsOfKind(provider, KINDS[letter]),
 			...(answersAtOnce(provider) ? { responseMode: 'onReceived' } : {}),
 		};
-		trigger.credentials = { paymentWebhookSigningApi: DEMO_SIGNING_CREDENTIALS[provider] };
+		trigger.credentials = triggerCredentialsOf(provider);
 		workflow.name = `${workflow.name} (${provider})`;
 		return { workflow, id, publish: false };
 	});

@@ -14,6 +14,7 @@ const {
 	CONTENT_TYPES,
 	OTHER_SIGNING_SECRETS,
 	PROVIDERS,
+	SIGNERS,
 	SIGNS_NO_TIMESTAMP,
 	TEST_SIGNING_SECRETS,
 	encodeEvent,
@@ -387,13 +388,28 @@ async function checkWebhookSecurity({ check, base, cookie, sandbox, seenOutput: 
 					`${delivery.name}: the refusal's answer`,
 				);
 			}
+			// A provider that completes the item from its API: that API failing answers 503.
+			const failing = SIGNERS[provider].failingDelivery?.(`${prefix}_api_failing`);
+			let apiFailure = '';
+			if (failing) {
+				badIds.push(`${prefix}_api_failing`);
+				const answer = await post(
+					url,
+					CONTENT_TYPES[provider],
+					failing.headers,
+					failing.body,
+					seen,
+				);
+				assert.equal(answer.status, 503, `${failing.name}: ${answer.status} ${answer.text}`);
+				apiFailure = `; its API failing answered ${answer.status}`;
+			}
 			await sleep(SETTLE_MS);
 			const badExecutions = (await executionCount(id)) - executionsBefore - accepted;
 			const badCalls = badIds.reduce((sum, badId) => sum + callsFor(badId), 0);
 			const answered = [...statuses].sort().reverse().join('/');
 			const said =
 				expectedAnswer === undefined ? '' : ` (answered ${JSON.stringify(expectedAnswer.body)})`;
-			const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted${said}, ${accepted} executions; bad ${bad.length} answered ${answered}, ${badExecutions} executions, ${badCalls} calls`;
+			const line = `WEBHOOK ${provider}: valid ${VALID_DELIVERIES} accepted${said}, ${accepted} executions; bad ${bad.length} answered ${answered}${apiFailure}, ${badExecutions} executions, ${badCalls} calls`;
 			console.log(line);
 			assert.equal(badExecutions, 0, `${badExecutions} executions for bad deliveries`);
 			assert.equal(badCalls, 0, `${badCalls} sandbox calls for bad deliveries`);

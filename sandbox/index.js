@@ -10,7 +10,9 @@
  * - `percentile` (the one percentile, reported by GET /__sandbox/stats) and `mulberry32` (the
  *   seeded random numbers of the faults), for the benchmarks and the test signers;
  * - `ProviderApis`: a second server, of Stripe's, Paddle's and the App Store's event-history APIs
- *   (providerApis/), for the reconciliation pass's tests.
+ *   (providerApis/), for the reconciliation pass's tests;
+ * - `googlePlayEmulation`: the emulated Google the sandbox serves under /__providers/googlePlay
+ *   (paymentProviders/googlePlay.js), whose keys Google Play's test signer signs push tokens with.
  */
 /** @typedef {import('./stats').RecordedCall} RecordedCall an API call as the sandbox received it */
 
@@ -22,6 +24,7 @@ const { issueAuthCode } = require('./api/authorization');
 const { percentile } = require('./stats');
 const { mulberry32 } = require('./faults');
 const { ProviderApis } = require('./providerApis/server');
+const googlePlayEmulation = require('./paymentProviders/googlePlay');
 
 module.exports = {
 	Sandbox,
@@ -35,4 +38,5 @@ module.exports = {
 	percentile,
 	mulberry32,
 	ProviderApis,
+	googlePlayEmulation,
 };

@@ -8,12 +8,15 @@
  * (support/payment/paymentSignatures.js), and prints the answer. A Stripe purchase is
  * `checkout.session.completed` with the transaction ID as its PaymentIntent, the event example (h)
  * selects and the one whose refund example (a) reverses. `--unsigned` shows the 401 a forged
- * delivery gets. Exits 1 unless the answer is 2xx.
+ * delivery gets. Exits 1 unless the answer is 2xx. Google Play (`--provider googlePlay`) is pushed
+ * with a token the running sandbox's emulated Google mints, which also holds the purchase for the
+ * trigger to read: the sandbox's URL is SANDBOX_URL (default http://127.0.0.1:8787, `npm start`'s).
  */
 const { parseArgs } = require('node:util');
 
 const {
 	PROVIDERS,
+	SIGNERS,
 	encodeEvent,
 	sampleEvent,
 	signWithTestSecret,
@@ -67,22 +70,25 @@ async function main() {
 		throw new Error(
 			`usage: npm run send:webhook -- <url> <refund|purchase> <transaction ID> [user ID] [--partial] [--provider ${PROVIDERS.join('|')}] [--unsigned]`,
 		);
-	const { body, contentType } = encodeEvent(
-		provider,
-		sampleEvent(provider, kind, {
-			transactionId,
-			userId,
-			partial: values.partial,
-			checkout: true,
-		}),
-	);
-	const headers = values.unsigned ? {} : signWithTestSecret(provider, body);
+	const event = sampleEvent(provider, kind, {
+		transactionId,
+		userId,
+		partial: values.partial,
+		checkout: true,
+	});
+	const { body, contentType } = encodeEvent(provider, event);
+	// A provider whose keys the sandbox holds (Google Play): made at the running sandbox.
+	const viaSandbox = SIGNERS[provider].viaSandbox;
+	const sent = viaSandbox
+		? await viaSandbox(event, process.env.SANDBOX_URL ?? 'http://127.0.0.1:8787')
+		: { body, headers: signWithTestSecret(provider, body) };
+	const headers = values.unsigned ? {} : sent.headers;
 	let answer;
 	try {
 		answer = await fetch(url, {
 			method: 'POST',
 			headers: { 'Content-Type': contentType, ...headers },
-			body,
+			body: sent.body,
 		});
 	} catch (error) {
 		throw new Error(`No answer from ${url}: ${connectionFailure(error)}`);

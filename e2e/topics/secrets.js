@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const { CHAT_LOGIN, promoterCenterKeyPair } = require('../../support/n8n/n8nDemoData');
 const { TEST_SIGNING_SECRETS } = require('../../support/payment/paymentSignatures');
 const { KEYS } = require('../../sandbox');
+const { googlePlayEmulation } = require('../../sandbox');
 const { API_SECRET, V1_KEY } = require('./context');
 const { HS256_VARIANT } = require('./doors');
 const { scenario } = require('../../support/scenarios');
@@ -25,6 +26,10 @@ const SECRETS = [
 		.filter((line) => line.length > 0 && !line.startsWith('-----')),
 	CHAT_LOGIN.password,
 	HS256_VARIANT.secret,
+	// The Google Play service account's private key (the emulation's, this run's), line by line.
+	...JSON.parse(googlePlayEmulation.serviceAccountJson())
+		.private_key.split('\n')
+		.filter((/** @type {string} */ line) => line.length > 0 && !line.startsWith('-----')),
 ];
 
 /** @param {import('./context').Started} context */

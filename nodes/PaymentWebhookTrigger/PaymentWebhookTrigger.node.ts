@@ -206,8 +206,10 @@ function withArticle(name: string): string {
 }
 
 /** What the credential test and n8n's log say of a root that replaces the pinned one. */
-function replacedRootText({ pinned, subject, fingerprint256 }: ReplacedRoot): string {
-	return `its Root Certificate replaces ${pinned}, for tests only: deliveries signed under "${subject}" (SHA-256 ${fingerprint256}) are taken as genuine`;
+function replacedRootText(root: ReplacedRoot): string {
+	const { pinned, subject, fingerprint256, field = 'Root Certificate' } = root;
+	const fingerprint = fingerprint256 === '' ? '' : ` (SHA-256 ${fingerprint256})`;
+	return `its ${field} replaces ${pinned}, for tests only: deliveries signed under "${subject}"${fingerprint} are taken as genuine`;
 }
 
 /** The roots the credential's secrets set in place of pinned ones, one per provider using one. */
@@ -404,6 +406,14 @@ export class PaymentWebhookTrigger implements INodeType {
 		outputs: [MAIN_CONNECTION],
 		credentials: [
 			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
+			// The API credential of a provider that reads its API (its module's `apiCredential`),
+			// shown for it only; written out, as n8n's lint reads which node tests a credential.
+			{
+				name: 'googlePlayApi',
+				required: true,
+				testedBy: 'providerApiCredential',
+				displayOptions: { show: { provider: ['googlePlay'] } },
+			},
 		],
 		webhooks: [
 			{
@@ -442,6 +452,25 @@ export class PaymentWebhookTrigger implements INodeType {
 				return {
 					status: 'OK',
 					message: `The credential is well formed for ${fits.join(', ')}.${roots.join('')} It is checked against each delivery's signature; no provider is contacted.`,
+				};
+			},
+			/** A provider's API credential, checked offline too: the provider is not contacted. */
+			async providerApiCredential(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const provider = PROVIDERS.find(({ apiCredential }) => apiCredential === credential.type);
+				if (provider === undefined) {
+					return { status: 'Error', message: `No provider reads ${credential.type}` };
+				}
+				const fields = textFieldsOf(credential.data);
+				const problem = provider.apiCredentialProblem?.(fields) ?? null;
+				if (problem !== null) return { status: 'Error', message: problem };
+				const replaced = provider.replacedRoot?.(secretsOf(undefined), fields) ?? null;
+				const note = replaced === null ? '' : ` Note: ${replacedRootText(replaced)}.`;
+				return {
+					status: 'OK',
+					message: `The credential is well formed for ${provider.name}.${note} ${provider.name} is contacted at the first delivery.`,
 				};
 			},
 		},

@@ -232,8 +232,10 @@ export interface ReplacedRoot {
 	pinned: string;
 	/** Its subject, one line (`C=US, O=…, CN=…`). */
 	subject: string;
-	/** Its SHA-256 fingerprint, as OpenSSL prints it (`AB:CD:…`). */
+	/** Its SHA-256 fingerprint, as OpenSSL prints it (`AB:CD:…`); empty for what is no certificate. */
 	fingerprint256: string;
+	/** The credential field that replaces it, when not the Root Certificate. */
+	field?: string;
 }
 
 /** What the credential's help text says of a provider: in which field, in its own words. */
@@ -300,6 +302,8 @@ export interface PaymentProvider<Id extends string = string> {
 	complete?: (body: JsonObject, context: CompletionContext) => Promise<JsonObject>;
 	/** The credential type `complete` (and the check) read the provider's API with. */
 	apiCredential?: string;
+	/** Why that credential's fields cannot be used, checked offline (its credential test), or null. */
+	apiCredentialProblem?: (api: Readonly<Record<string, string>>) => string | null;
 }
 
 export const ANY_EVENT_OPTION: EventOption<never> = {

@@ -9,7 +9,11 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { DEMO_SIGNING_CREDENTIALS, credentialDataOf } = require('../payment/paymentSignatures');
+const {
+	DEMO_SIGNING_CREDENTIALS,
+	apiCredentialsFor,
+	credentialDataOf,
+} = require('../payment/paymentSignatures');
 
 const ROOT_DIR = path.join(__dirname, '..', '..');
 const EXAMPLES_DIR = path.join(ROOT_DIR, 'examples');
@@ -222,6 +226,7 @@ function demoCredentials(sandboxUrl, modelUrl) {
 			signingCredential(/** @type {keyof typeof SIGNING_CREDENTIALS} */ (provider)),
 		),
 		sandboxCredential(sandboxUrl, DEMO_KEY, DEMO_CREDENTIAL),
+		...apiCredentialsFor(sandboxUrl),
 	];
 }
 

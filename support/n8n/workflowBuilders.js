@@ -14,7 +14,7 @@ const {
 	SIGNING_CREDENTIALS,
 	TRIGGER_TYPE,
 } = require('./n8nDemoData');
-const { nodeParametersOf } = require('../payment/paymentSignatures');
+const { nodeParametersOf, triggerCredentialsOf } = require('../payment/paymentSignatures');
 
 /** The trigger node's name, under which an execution's data holds its items. */
 const TRIGGER_NODE = 'Promoter results changed';
@@ -55,7 +55,10 @@ function purchaseWorkflow({
 					responseMode,
 					options: {},
 				},
-				credentials: { [SIGNING_CREDENTIAL_TYPE]: signingCredential },
+				credentials: {
+					...triggerCredentialsOf(provider),
+					[SIGNING_CREDENTIAL_TYPE]: signingCredential,
+				},
 			},
 			{
 				id: 'track',

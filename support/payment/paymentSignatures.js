@@ -70,6 +70,29 @@ const DEMO_SIGNING_CREDENTIALS = byProvider((id) => SIGNERS[id].demoCredential);
 const credentialDataOf = (provider) =>
 	SIGNERS[provider].credentialData ?? { signingSecret: SIGNERS[provider].secret };
 
+/**
+ * The trigger's credentials for `provider`'s test endpoint, as a workflow names them: its demo
+ * signing credential and, for a provider that reads its API, its API credential.
+ * @param {Provider} provider @returns {Record<string, { id: string, name: string }>}
+ */
+function triggerCredentialsOf(provider) {
+	const api = SIGNERS[provider].apiCredential;
+	return {
+		paymentWebhookSigningApi: DEMO_SIGNING_CREDENTIALS[provider],
+		...(api && { [api.type]: { id: api.id, name: api.name } }),
+	};
+}
+
+/**
+ * The providers' API credentials for the sandbox at `sandboxUrl`, in `n8n import:credentials` form.
+ * @param {string} sandboxUrl
+ */
+const apiCredentialsFor = (sandboxUrl) =>
+	PROVIDERS.flatMap((id) => {
+		const api = SIGNERS[id].apiCredential;
+		return api ? [{ id: api.id, name: api.name, type: api.type, data: api.data(sandboxUrl) }] : [];
+	});
+
 /** Each provider's body content type (read without encoding an event: a sealed one needs one). */
 const CONTENT_TYPES = byProvider((id) => SIGNERS[id].contentType ?? 'application/json');
 
@@ -164,6 +187,8 @@ function disputeEvent(provider, outcome, fields) {
 }
 
 module.exports = {
+	apiCredentialsFor,
+	triggerCredentialsOf,
 	CONTENT_TYPES,
 	PLAIN_JSON_PROVIDERS,
 	DEMO_SIGNING_CREDENTIALS,

@@ -32,6 +32,14 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  * @property {(bodyFor: (name: string) => string, secret: string) => BadDelivery[]} [moreBadDeliveries]
  *   its own bad kinds beyond those (another app or merchant, a resource that does not decrypt);
  *   `bodyFor(name)` is a purchase whose transaction ID ends in `name`
+ * @property {{ type: string, id: string, name: string, data: (sandboxUrl: string) => Record<string, string> }} [apiCredential]
+ *   the provider's API credential (the trigger's `apiCredential`), for the sandbox at `sandboxUrl`
+ *   that emulates the provider's API (sandbox/paymentProviders/)
+ * @property {(transactionId: string) => BadDelivery} [failingDelivery] a signed purchase whose
+ *   provider API answers 500: the trigger answers 503, for the provider to retry
+ * @property {(event: Record<string, unknown>, sandboxUrl: string) => Promise<{ body: string, headers: Record<string, string> }>} [viaSandbox]
+ *   the body and headers of `event`, made with the sandbox running at `sandboxUrl` in another
+ *   process (its emulated provider holds the keys): `npm run send:webhook`
  */
 
 /**

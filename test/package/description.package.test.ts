@@ -162,7 +162,7 @@ describe(scenario('pollingTrigger.description'), () => {
 describe(scenario('paymentWebhook.description'), () => {
 	const description = descriptionOf('paymentWebhookTrigger');
 
-	it('is a webhook trigger with its own signing credential and no provider API key', () => {
+	it('is a webhook trigger with its own signing credential, and an API key only for the provider that reads its API', () => {
 		expect(description()).toMatchObject({
 			...trigger('paymentWebhookTrigger', 'Payment Webhook Trigger'),
 			// Saved workflows at version 1 keep working; new ones get 2, which answers the same
@@ -173,6 +173,13 @@ describe(scenario('paymentWebhook.description'), () => {
 		expect(description().polling).toBeUndefined();
 		expect(description().credentials).toEqual([
 			{ name: 'paymentWebhookSigningApi', required: true, testedBy: 'signingSecretFormat' },
+			// Google Play's notifications lack the order, user and price: read from its API.
+			{
+				name: 'googlePlayApi',
+				required: true,
+				testedBy: 'providerApiCredential',
+				displayOptions: { show: { provider: ['googlePlay'] } },
+			},
 		]);
 		expect(description().webhooks).toEqual([
 			expect.objectContaining({

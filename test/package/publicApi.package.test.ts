@@ -53,6 +53,7 @@ describe(scenario('package.publicApi'), () => {
 			'AffiliateTracking',
 			'AffiliateTrackingApi',
 			'AffiliateTrackingTrigger',
+			'GooglePlayApi',
 			'PaymentProviderApi',
 			'PaymentProviderEvents',
 			'PaymentWebhookSigningApi',

@@ -481,7 +481,7 @@ describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
 		const note = `Note: its Root Certificate replaces Apple Root CA - G3, for tests only: deliveries signed under "CN=Affiliate Tracking Test Root CA - G3, O=Test, C=US" (SHA-256 ${fingerprint256}) are taken as genuine.`;
 		await expect(credentialTest(chain.rootPem)).resolves.toEqual({
 			status: 'OK',
-			message: `The credential is well formed for Apple App Store. ${note} It is checked against each delivery's signature; no provider is contacted.`,
+			message: `The credential is well formed for Apple App Store, Google Play. ${note} It is checked against each delivery's signature; no provider is contacted.`,
 		});
 		// Set beside another provider's secret, it is named all the same.
 		const withSecret = await credentialTest(chain.rootPem, 'whsec_abc');
@@ -490,7 +490,7 @@ describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
 		await expect(credentialTest(APPLE_ROOT_CA_G3_PEM)).resolves.toEqual({
 			status: 'OK',
 			message:
-				"The credential is well formed for Apple App Store. It is checked against each delivery's signature; no provider is contacted.",
+				"The credential is well formed for Apple App Store, Google Play. It is checked against each delivery's signature; no provider is contacted.",
 		});
 	});
 

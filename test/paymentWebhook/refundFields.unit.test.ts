@@ -66,6 +66,8 @@ const SENDS: Record<
 	appStore: { refundId: null, refundedTotal: true, paid: true },
 	// The refund's refund_id; amount is this refund's, nothing of the payment.
 	dodo: { refundId: (key) => `ref_${key}`, refundedTotal: false, paid: false },
+	// No refund ID; orders.get's partial refund events (the total so far) and its total.
+	googlePlay: { refundId: null, refundedTotal: true, paid: true },
 };
 
 describe(scenario('paymentWebhook.refundFields'), () => {

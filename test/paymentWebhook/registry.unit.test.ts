@@ -57,7 +57,13 @@ const NAMED_ELSEWHERE: Partial<Record<string, string[]>> = {
 	paddle: inTrigger('description.ts', 'hmac.ts', 'money.ts'),
 	lemonSqueezy: inTrigger('description.ts', 'hmac.ts'),
 	creem: inTrigger('hmac.ts'),
-	standardWebhooks: inTrigger(
+	// Its own API credential (a service account), and the trigger's entry for it, written out
+	// because n8n's lint reads which node tests a credential.
+	googlePlay: [
+		'credentials/GooglePlayApi.credentials.ts',
+		'nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts',
+	],
+		standardWebhooks: inTrigger(
 		'events.ts',
 		'hmac.ts',
 		'provider.ts',

@@ -297,7 +297,7 @@ describe(scenario('paymentWebhook.credential'), () => {
 			await expect(testSigningSecret(empty)).resolves.toEqual({
 				status: 'OK',
 				message:
-					"The credential is well formed for Apple App Store. It is checked against each delivery's signature; no provider is contacted.",
+					"The credential is well formed for Apple App Store, Google Play. It is checked against each delivery's signature; no provider is contacted.",
 			});
 		}
 		const spaced = await testSigningSecret(' whsec_secret_with_space ');

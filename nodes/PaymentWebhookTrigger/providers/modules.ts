@@ -13,3 +13,4 @@ export { appStore } from './appStore/appStore';
 export { wechatPay } from './wechatPay/wechatPay';
 export { alipay } from './alipay/alipay';
 export { dodo } from './dodo/dodo';
+export { googlePlay } from './googlePlay/googlePlay';
