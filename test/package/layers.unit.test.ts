@@ -131,10 +131,11 @@ describe(scenario('package.layers'), () => {
 		expect(found).toEqual([]);
 	});
 
-	it("only the two transports send requests: the service's and the providers' (Payment Provider Events)", () => {
+	it("only the three transports send requests: the service's, the providers' (Payment Provider Events) and the Payment Webhook Trigger's", () => {
 		const senders = SOURCES.filter(({ source }) => SENDS.test(source)).map(({ path }) => path);
 		expect(senders.sort()).toEqual([
 			'nodes/PaymentProviderEvents/transport.ts',
+			'nodes/PaymentWebhookTrigger/network.ts',
 			'nodes/shared/transport/index.ts',
 		]);
 		expect(SENDS.test('await this.helpers.httpRequest(options)')).toBe(true);
