@@ -14,6 +14,9 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
  *   when it is in the body (`encode` signs; the shared header cases give way to the signer's own)
  * @property {false} [signsTimestamp] false when no timestamp is signed (nothing can be stale)
+ * @property {true} [fetchesCertificate] its check needs what the provider publishes (a certificate
+ *   chain, fetched by the module's fetchForCheck from the running sandbox's emulation): the offline
+ *   shared suites leave it out, its own suite covers it
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
  *   joined into it (a header sent twice) are malformed

@@ -29,8 +29,8 @@ const dispute = (provider: Provider, outcome: 'opened' | 'won' | 'lost') =>
 	}) as IDataObject;
 
 describe(scenario('paymentWebhook.chargebacks'), () => {
-	it('Stripe, Paddle and Airwallex report disputes', () => {
-		expect([...DISPUTING_PROVIDERS].sort()).toEqual(['airwallex', 'paddle', 'stripe']);
+	it('Stripe, Paddle, Airwallex and PayPal report disputes', () => {
+		expect([...DISPUTING_PROVIDERS].sort()).toEqual(['airwallex', 'paddle', 'paypal', 'stripe']);
 	});
 
 	describe.each(DISPUTING_PROVIDERS)('%s', (provider) => {

@@ -64,6 +64,8 @@ const SENDS: Record<
 	alipay: { refundId: (key) => `refund_${key}`, refundedTotal: true, paid: true },
 	// No refund ID; the transaction's revocation (one per transaction) and price.
 	appStore: { refundId: null, refundedTotal: true, paid: true },
+	// The refund's own ID and seller_payable_breakdown.total_refunded_amount; not what was paid.
+	paypal: { refundId: (key) => `RF-${key}`, refundedTotal: true, paid: false },
 };
 
 describe(scenario('paymentWebhook.refundFields'), () => {

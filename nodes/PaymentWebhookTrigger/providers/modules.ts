@@ -12,3 +12,4 @@ export { airwallex } from './airwallex/airwallex';
 export { appStore } from './appStore/appStore';
 export { wechatPay } from './wechatPay/wechatPay';
 export { alipay } from './alipay/alipay';
+export { paypal } from './paypal/paypal';
