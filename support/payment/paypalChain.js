@@ -15,6 +15,7 @@ const { execFileSync } = require('node:child_process');
 const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const tls = require('node:tls');
 const zlib = require('node:zlib');
 // @peculiar/x509's dependency injection needs the metadata polyfill first.
 require('reflect-metadata');
@@ -115,8 +116,11 @@ async function createTestChain(options = {}) {
 	};
 }
 
-/** CRC-32 of the body bytes, unsigned, as PayPal signs it. @param {string} rawBody */
-const crc32 = (rawBody) => zlib.crc32(Buffer.from(rawBody, 'utf8'));
+/** CRC-32 (zlib's) of the body, unsigned, as PayPal signs it. @param {string | Uint8Array} rawBody */
+const crc32 = (rawBody) => zlib.crc32(typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody);
+
+/** Node's own root store (PEM), where the DigiCert roots PayPal chains to are found. */
+const nodeRootCertificates = () => [...tls.rootCertificates];
 
 /**
  * The headers PayPal sends with `rawBody`: the transmission signed by `chain`'s leaf for the
@@ -185,4 +189,11 @@ async function storeChains() {
 
 if (require.main === module) void storeChains();
 
-module.exports = { SANDBOX_LEAF, createTestChain, storedChains, transmissionHeaders, crc32 };
+module.exports = {
+	SANDBOX_LEAF,
+	createTestChain,
+	storedChains,
+	transmissionHeaders,
+	crc32,
+	nodeRootCertificates,
+};

@@ -7,8 +7,6 @@
  * credential's Root Certificate, with Environment Sandbox, and says so.
  */
 import { X509Certificate } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
-import { crc32 as zlibCrc32 } from 'node:zlib';
 
 import type { IDataObject, IHookFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
@@ -30,6 +28,8 @@ import { fakeWebhookContext, type LoggedLine } from '../../support/fakes/fakeWeb
 import { sampleEvent } from '../../support/payment/paymentSignatures';
 import {
 	createTestChain,
+	crc32 as zlibCrc32,
+	nodeRootCertificates,
 	transmissionHeaders,
 	type TestChain,
 } from '../../support/payment/paypalChain';
@@ -44,17 +44,20 @@ const SETTINGS = {
 	userIdMetadataKey: 'user_id',
 };
 
+/** A certificate URL's last segment, as PayPal names its certificates. */
+const certIdOf = (name: string) => `CERT-0001-${name}`;
+
 let trusted: TestChain;
 let other: TestChain;
 let liveNamed: TestChain;
 let expired: TestChain;
 beforeAll(async () => {
 	[trusted, other, liveNamed, expired] = await Promise.all([
-		createTestChain({ certId: 'CERT-0001-trusted' }),
-		createTestChain({ certId: 'CERT-0002-other', rootName: 'Another Root' }),
-		createTestChain({ certId: 'CERT-0003-live', leafName: 'messageverificationcerts.paypal.com' }),
+		createTestChain({ certId: certIdOf('trusted') }),
+		createTestChain({ certId: certIdOf('other'), rootName: 'Another Root' }),
+		createTestChain({ certId: certIdOf('live'), leafName: 'messageverificationcerts.paypal.com' }),
 		createTestChain({
-			certId: 'CERT-0004-expired',
+			certId: certIdOf('expired'),
 			leafValidity: { notBefore: new Date('2020-01-01Z'), notAfter: new Date('2021-01-01Z') },
 		}),
 	]);
@@ -153,7 +156,7 @@ describe(scenario('paymentWebhook.paypal'), () => {
 		for (const root of [DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA, DIGICERT_GLOBAL_ROOT_G2]) {
 			const certificate = new X509Certificate(root.pem);
 			expect(certificate.fingerprint256).toBe(root.fingerprint256);
-			const inNode = rootCertificates.find(
+			const inNode = nodeRootCertificates().find(
 				(pem) => new X509Certificate(pem).fingerprint256 === root.fingerprint256,
 			);
 			expect(inNode?.trim()).toBe(root.pem);
@@ -197,7 +200,7 @@ describe(scenario('paymentWebhook.paypal'), () => {
 
 	it('a self-signed leaf in PayPal’s name, served from the certificate URL, is refused', async () => {
 		const url = urlOf(trusted).replace('trusted', 'forged');
-		const forged = await createTestChain({ certId: 'CERT-forged', withIntermediate: false });
+		const forged = await createTestChain({ certId: certIdOf('forged'), withIntermediate: false });
 		const [leaf] = forged.chainPem.split(/(?<=-----END CERTIFICATE-----)\n/);
 		await expectRefused(
 			{
