@@ -9,6 +9,9 @@
  * `checkout.session.completed` with the transaction ID as its PaymentIntent, the event example (h)
  * selects and the one whose refund example (a) reverses. `--unsigned` shows the 401 a forged
  * delivery gets. Exits 1 unless the answer is 2xx.
+ *
+ * `--provider paypal` names, as PayPal's certificate URL, the test chain the sandbox serves: the
+ * sandbox at SANDBOX_URL, else at http://127.0.0.1:$SANDBOX_PORT (8787, where `npm start` runs it).
  */
 const { parseArgs } = require('node:util');
 
