@@ -78,6 +78,17 @@ describe(scenario('paymentWebhook.paypal.events'), () => {
 		expect(refunded.missing).toEqual(['refundType', 'paidMinor', 'userId', 'metadata']);
 	});
 
+	it('a purchase and its refund share the transaction ID, whatever characters it holds', () => {
+		for (const transactionId of ['examples_paypal_1', '5O190127TN364715T', 'a-b.c~d']) {
+			const purchase = item(sampleEvent('paypal', 'purchase', { transactionId }));
+			const refund = item(sampleEvent('paypal', 'refund', { transactionId }));
+			expect([purchase.transactionId, refund.transactionId]).toEqual([
+				transactionId,
+				transactionId,
+			]);
+		}
+	});
+
 	it('a refund without an up link to a capture names no transaction; a pending one counts not yet', () => {
 		const refund = sampleEvent('paypal', 'refund', { transactionId: 'C1' }) as IDataObject;
 		const resource = refund.resource as IDataObject;

@@ -19,7 +19,7 @@ import { currencyAt, minorFromMajor } from '../../money';
 import { objectAt, textAt, type EventFields, type JsonObject } from '../../provider';
 
 /** The capture a refund or reversal belongs to, in its `up` link (…/v2/payments/captures/<id>). */
-const CAPTURE_LINK = /\/v2\/payments\/captures\/([A-Za-z0-9-]+)$/;
+const CAPTURE_LINK = /\/v2\/payments\/captures\/([^/?#]+)$/;
 
 /** A reader of the event's `resource`; null when the event carries none. */
 const ofResource =
