@@ -11,15 +11,13 @@
  * through its Root Certificate field.
  */
 const { createPrivateKey, KeyObject, randomUUID, sign, webcrypto } = require('node:crypto');
-const { execFileSync } = require('node:child_process');
-const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const tls = require('node:tls');
 const zlib = require('node:zlib');
 // @peculiar/x509's dependency injection needs the metadata polyfill first.
 require('reflect-metadata');
 const x509 = require('@peculiar/x509');
+
+const { machineFile, readMachineFile, writeMachineFile } = require('./machineChains');
 
 x509.cryptoProvider.set(
 	/** @type {Parameters<typeof x509.cryptoProvider.set>[0]} */ (/** @type {unknown} */ (webcrypto)),
@@ -144,10 +142,7 @@ function transmissionHeaders({ chain, certUrl, rawBody, webhookId, timestamp, tr
 }
 
 /** Where the test chains are kept, per user, on this machine. */
-const STORED_CHAINS = path.join(
-	os.tmpdir(),
-	`n8n-nodes-affiliate-tracking-paypal-test-chains-${os.userInfo().uid}.json`,
-);
+const STORED_CHAINS = machineFile('paypal');
 
 /** @typedef {{ certId: string, rootPem: string, chainPem: string, leafKeyPem: string }} StoredChain */
 
@@ -158,10 +153,8 @@ const STORED_CHAINS = path.join(
  * @returns {{ trusted: TestChain, other: TestChain }}
  */
 function storedChains() {
-	if (!existsSync(STORED_CHAINS))
-		execFileSync(process.execPath, [__filename], { stdio: 'inherit' });
 	/** @type {Record<'trusted' | 'other', StoredChain>} */
-	const stored = JSON.parse(readFileSync(STORED_CHAINS, 'utf8'));
+	const stored = readMachineFile(STORED_CHAINS, __filename);
 	/** @param {StoredChain} chain @returns {TestChain} */
 	const load = ({ leafKeyPem, ...chain }) => ({ ...chain, leafKey: createPrivateKey(leafKeyPem) });
 	return { trusted: load(stored.trusted), other: load(stored.other) };
@@ -180,14 +173,8 @@ async function storeChains() {
 			rootName: 'Affiliate Tracking PayPal Other Test Root',
 		}),
 	]);
-	const partial = `${STORED_CHAINS}.${process.pid}`;
-	writeFileSync(partial, `${JSON.stringify({ trusted: store(trusted), other: store(other) })}\n`, {
-		mode: 0o600,
-	});
-	renameSync(partial, STORED_CHAINS);
+	writeMachineFile(STORED_CHAINS, { trusted: store(trusted), other: store(other) });
 }
-
-if (require.main === module) void storeChains();
 
 module.exports = {
 	SANDBOX_LEAF,
@@ -197,3 +184,6 @@ module.exports = {
 	crc32,
 	nodeRootCertificates,
 };
+
+// `node support/payment/paypalChain.js` makes new chains (and storedChains() runs it once).
+if (require.main === module) void storeChains();
