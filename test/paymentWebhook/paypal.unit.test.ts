@@ -21,9 +21,13 @@ import {
 import {
 	DIGICERT_GLOBAL_ROOT_G2,
 	DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA,
+	DIGICERT_SHA2_EV_SERVER_CA,
 } from '../../nodes/PaymentWebhookTrigger/providers/paypal/digicertRoots';
 import { paypal } from '../../nodes/PaymentWebhookTrigger/providers/paypal/paypal';
-import { crc32 } from '../../nodes/PaymentWebhookTrigger/providers/paypal/verification';
+import {
+	chainProblem,
+	crc32,
+} from '../../nodes/PaymentWebhookTrigger/providers/paypal/verification';
 import { fakeWebhookContext, type LoggedLine } from '../../support/fakes/fakeWebhookContext';
 import { sampleEvent } from '../../support/payment/paymentSignatures';
 import {
@@ -161,6 +165,32 @@ describe(scenario('paymentWebhook.paypal'), () => {
 			);
 			expect(inNode?.trim()).toBe(root.pem);
 		}
+	});
+
+	it('completes a chain served as the leaf alone only with an intermediate the root issued', () => {
+		const [leafPem, intermediatePem] = trusted.chainPem.split(/(?<=-----END CERTIFICATE-----)\n/);
+		const [leaf, intermediate, root] = [leafPem, intermediatePem, trusted.rootPem].map(
+			(pem) => new X509Certificate(pem),
+		);
+		const at = Date.now();
+		expect(chainProblem([leaf], { roots: [root], intermediates: [] }, at)).toBe(
+			'the leaf certificate does not chain to a trusted root',
+		);
+		expect(chainProblem([leaf], { roots: [root], intermediates: [intermediate] }, at)).toBeNull();
+		const otherRoot = new X509Certificate(other.rootPem);
+		expect(chainProblem([leaf], { roots: [otherRoot], intermediates: [intermediate] }, at)).toBe(
+			'the intermediate certificate does not chain to a trusted root',
+		);
+		// The intermediate PayPal's SDKs ship: a CA issued by the pinned EV root, valid to 2028.
+		const known = new X509Certificate(DIGICERT_SHA2_EV_SERVER_CA.pem);
+		const evRoot = new X509Certificate(DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA.pem);
+		expect(known.fingerprint256).toBe(DIGICERT_SHA2_EV_SERVER_CA.fingerprint256);
+		expect([known.ca, known.checkIssued(evRoot), known.verify(evRoot.publicKey)]).toEqual([
+			true,
+			true,
+			true,
+		]);
+		expect(known.validTo).toBe('Oct 22 12:00:00 2028 GMT');
 	});
 
 	it('a signed capture verifies: one item, the certificate fetched once from the sandbox URL', async () => {

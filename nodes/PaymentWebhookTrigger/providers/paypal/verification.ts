@@ -11,7 +11,9 @@
  *   ID is the endpoint's, as the app's webhook list shows it: the credential's Signing Secret.
  * - The certificate: fetched only from PayPal's API hosts over https (api.paypal.com,
  *   api-m.paypal.com and their sandbox twins, at `/v1/notifications/certs/<CERT-…>`, the form of
- *   PayPal-Java-SDK's sample URL), chained leaf → intermediates → a pinned root (digicertRoots.ts),
+ *   PayPal-Java-SDK's sample URL; the hosts as github.com/dubinc/dub pull 3835 pins them), chained
+ *   leaf → intermediates (those served, or the one PayPal's SDKs ship) → a pinned root
+ *   (digicertRoots.ts),
  *   valid now, and the leaf's CN messageverificationcerts.paypal.com, or
  *   messageverificationcerts.sandbox.paypal.com for the sandbox (the CN rule of PayPal-Java-SDK
  *   SSLUtil.validateCertificateChain; the sandbox name from its test certificate).
@@ -34,7 +36,11 @@ import {
 } from '../../certificates';
 import type { DeliveryRequest, ReplacedRoot, RequestHeaders, Verification } from '../../provider';
 import { rsaSha256Verifies } from '../../rsa';
-import { DIGICERT_GLOBAL_ROOT_G2, DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA } from './digicertRoots';
+import {
+	DIGICERT_GLOBAL_ROOT_G2,
+	DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA,
+	DIGICERT_SHA2_EV_SERVER_CA,
+} from './digicertRoots';
 
 export const PAYPAL_HEADERS = {
 	id: 'paypal-transmission-id',
@@ -84,9 +90,13 @@ export const PINNED_ROOTS = {
 		DIGICERT_GLOBAL_ROOT_G2.fingerprint256,
 	],
 };
-const PINNED = [DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA, DIGICERT_GLOBAL_ROOT_G2]
-	.map(({ pem }) => certificateOf(pem))
-	.filter((root): root is X509Certificate => root !== null);
+const certificatesOf = (pins: ReadonlyArray<{ pem: string }>) =>
+	pins
+		.map(({ pem }) => certificateOf(pem))
+		.filter((certificate): certificate is X509Certificate => certificate !== null);
+const PINNED = certificatesOf([DIGICERT_HIGH_ASSURANCE_EV_ROOT_CA, DIGICERT_GLOBAL_ROOT_G2]);
+/** Intermediates that complete a chain the URL serves as the leaf alone (checked like any). */
+const KNOWN_INTERMEDIATES = certificatesOf([DIGICERT_SHA2_EV_SERVER_CA]);
 
 /** One transmission's headers, read. */
 export interface Transmission {
@@ -100,6 +110,8 @@ export interface Transmission {
 /** What the credential and the node's parameters trust. */
 export interface Trust {
 	roots: readonly X509Certificate[];
+	/** Intermediates the chain may use beside those the URL serves. */
+	intermediates: readonly X509Certificate[];
 	/** The replaced root's description, when the credential replaces the pinned ones. */
 	replaced: ReplacedRoot | null;
 	leafName: string;
@@ -136,13 +148,16 @@ export function trustOf(
 	const problem = rootCaProblem(rootCa);
 	if (problem !== null) return setUpError(problem);
 	const replaced = replacedRoot(rootCa);
-	if (replaced === null) return { roots: PINNED, replaced, leafName };
+	if (replaced === null) {
+		return { roots: PINNED, intermediates: KNOWN_INTERMEDIATES, replaced, leafName };
+	}
 	const live = replacedRootProblem(replaced, {
 		selected: environment === LIVE,
 		refusal: `The Root Certificate replaces ${PINNED_ROOTS.name}, which is for tests only: it is refused with Environment Live. Leave the field empty, or pick Environment Sandbox for tests`,
 	});
 	if (live !== null) return setUpError(live);
-	return { roots: [certificateOf(rootCa) as X509Certificate], replaced, leafName };
+	const roots = [certificateOf(rootCa) as X509Certificate];
+	return { roots, intermediates: [], replaced, leafName };
 }
 
 function headerOf(headers: RequestHeaders, name: string): string | null {
@@ -229,13 +244,17 @@ export function checkable(request: DeliveryRequest): Checkable | Refusal {
 	return { transmission, trust, certificateUrl };
 }
 
-/** Why `chain` (leaf first) does not lead to one of `roots` at `atMs`, or null. */
+/**
+ * Why `chain` (leaf first, then what the URL served) does not lead to one of `roots` at `atMs`,
+ * through its own intermediates or `known` ones, or null.
+ */
 export function chainProblem(
 	chain: readonly X509Certificate[],
-	roots: readonly X509Certificate[],
+	{ roots, intermediates: known }: Pick<Trust, 'roots' | 'intermediates'>,
 	atMs: number,
 ): string | null {
-	const [leaf, ...rest] = chain;
+	const [leaf, ...served] = chain;
+	const rest = [...served, ...known];
 	const used = new Set<X509Certificate>();
 	let current = leaf;
 	for (let depth = 0; depth < MOST_CERTIFICATES; depth++) {
@@ -290,7 +309,7 @@ export function verifyTransmission(request: DeliveryRequest): Verification {
 	}
 	const chain = certificatesOfPem(fetched.certificates, MOST_CERTIFICATES);
 	if (chain === null || chain.length === 0) return refuse('the certificate URL holds no chain');
-	const problem = chainProblem(chain, trust.roots, request.nowSeconds * 1000);
+	const problem = chainProblem(chain, trust, request.nowSeconds * 1000);
 	if (problem !== null) return refuse(problem);
 	const [leaf] = chain;
 	if (!namedAs(leaf, trust.leafName))
