@@ -151,6 +151,8 @@ async function runRelease(version, tarball, install) {
 		});
 		started = Date.now();
 		await sandbox.start();
+		// The test signers that name a URL of the sandbox's (PayPal's certificate URL) read it here.
+		process.env.SANDBOX_URL = sandbox.url;
 		await model.start();
 		const port = await freePort();
 		const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });

@@ -78,6 +78,8 @@ async function main() {
 	const model = new ScriptedModel();
 	const smtp = new SmtpServer();
 	for (const server of [sandbox, model, smtp]) await server.start();
+	// The test signers that name a URL of the sandbox's (PayPal's certificate URL) read it here.
+	process.env.SANDBOX_URL = sandbox.url;
 	const port = await freePort();
 	const env = n8nEnvironment({ userFolder, port, brokerPort: await freePort() });
 	/** @type {import('node:child_process').ChildProcess | undefined} */

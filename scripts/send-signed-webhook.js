@@ -8,9 +8,13 @@
  * (support/payment/paymentSignatures.js), and prints the answer. A Stripe purchase is
  * `checkout.session.completed` with the transaction ID as its PaymentIntent, the event example (h)
  * selects and the one whose refund example (a) reverses. `--unsigned` shows the 401 a forged
- * delivery gets. Exits 1 unless the answer is 2xx. Google Play (`--provider googlePlay`) is pushed
- * with a token the running sandbox's emulated Google mints, which also holds the purchase for the
- * trigger to read: the sandbox's URL is SANDBOX_URL (default http://127.0.0.1:8787, `npm start`'s).
+ * delivery gets. Exits 1 unless the answer is 2xx.
+ *
+ * Providers whose check or item needs the provider's hosts use the sandbox's emulations of them:
+ * the sandbox at SANDBOX_URL, else at http://127.0.0.1:$SANDBOX_PORT (8787, where `npm start`
+ * runs it; support/payment/signer.js). `--provider paypal` names, as PayPal's certificate URL, the test chain the sandbox
+ * serves; Google Play (`--provider googlePlay`) is pushed with a token the sandbox's emulated
+ * Google mints, which also holds the purchase for the trigger to read.
  */
 const { parseArgs } = require('node:util');
 
@@ -21,6 +25,7 @@ const {
 	sampleEvent,
 	signWithTestSecret,
 } = require('../support/payment/paymentSignatures');
+const { runningSandboxUrl } = require('../support/payment/signer');
 
 /**
  * Why a fetch failed, from undici's cause (`fetch failed` alone names nothing): the code and the
@@ -80,7 +85,7 @@ async function main() {
 	// A provider whose keys the sandbox holds (Google Play): made at the running sandbox.
 	const viaSandbox = SIGNERS[provider].viaSandbox;
 	const sent = viaSandbox
-		? await viaSandbox(event, process.env.SANDBOX_URL ?? 'http://127.0.0.1:8787')
+		? await viaSandbox(event, runningSandboxUrl())
 		: { body, headers: signWithTestSecret(provider, body) };
 	const headers = values.unsigned ? {} : sent.headers;
 	let answer;

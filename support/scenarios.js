@@ -115,6 +115,10 @@ const SCENARIOS = [
 	"paymentWebhook.googlePlay.endpoints | unit | Google Play: Google's hosts pinned; the credential's test override only on the loopback, named by replacedRoot; an override elsewhere is a set-up error that fetches nothing",
 	"paymentWebhook.googlePlay.keys | unit | Google Play: Google's keys cached for their max-age, refetched for an unknown kid at most once a minute, kept when Google fails while fresh, a 503 when none is cached",
 	'paymentWebhook.googlePlay.credential | unit | Google Play Developer API credential: tested offline (the key parses and signs), each unusable key or off-loopback override named, never the key; the test override warned of at activation',
+	// paymentWebhook: PayPal REST webhooks
+	"paymentWebhook.paypal | unit | PayPal: a transmission signed under the fetched certificate chain verifies; another root, webhook ID, body or leaf name, an old time, a URL off PayPal's hosts are 401 with nothing started or fetched; the certificate fetched once, 503 when PayPal does not answer",
+	"paymentWebhook.paypal.testRoot | unit | PayPal: the credential's Root Certificate replaces the pinned DigiCert roots only with Environment Sandbox, never a published test root; activation and each item say so",
+	'paymentWebhook.paypal.events | unit | PayPal: captures and subscription sales are purchases (custom_id the user), their refunds refunds on the capture or sale with the running total, a reversal or a dispute lost a chargeback',
 	// paymentWebhook: WeChat Pay
 	"paymentWebhook.wechatPay.sdkAccepts | unit | WeChat Pay's SDK (wechatpay-node-v3) verifies and decrypts the test signer's notifications",
 	'paymentWebhook.wechatPay.verify | unit | A WeChat Pay notification signed by the WeChat Pay public key, its resource sealed under the APIv3 key, is accepted with the resource decrypted',
@@ -167,8 +171,8 @@ const SCENARIOS = [
 	"e2e.examples | e2e | examples a, h and c run with n8n execute against the sandbox | the examples' other nodes are n8n's",
 	"e2e.serving | e2e | n8n started: both nodes and the credentials loaded, the published webhooks served | n8n's server loads and registers",
 	"e2e.refundWebhook | e2e | example a over signed Stripe webhooks: refund, repeat, not referred, voided, partial | n8n's webhook server and Respond to Webhook",
-	"e2e.chargebacks | e2e | example a: a lost chargeback reverses (Stripe, Paddle, Airwallex, Dodo Payments); opened or won, nothing | n8n's webhook server and example a's nodes",
-	"e2e.providerExamples | e2e | each provider's purchases tracked through example h; through a, a full refund reversed, and two halves reversed once, never the first alone (Airwallex's through the refund ledger) | n8n's webhook server and examples a and h",
+	"e2e.chargebacks | e2e | example a: a lost chargeback reverses (Stripe, Paddle, Airwallex, Dodo Payments, PayPal); opened or won, nothing | n8n's webhook server and example a's nodes",
+	"e2e.providerExamples | e2e | each provider's purchases tracked through example h; through a, a full refund reversed, and two halves reversed once, never the first alone (Airwallex's and PayPal's through the refund ledger) | n8n's webhook server and examples a and h",
 	"e2e.refundLedger | e2e | example a's refund ledger: halves in reverse order, a half redelivered, a refund before its purchase (reversed by h), a refund over the payment, another currency; Stripe: a full refund before its purchase, pending then succeeded, pending then failed, a half that failed | n8n's data tables and examples a and h",
 	"e2e.refundLedgerAtOnce | e2e | example a's refund ledger in one process: two halves of a purchase at the same moment reverse it | n8n's data tables and examples a and h",
 	"e2e.purchaseWebhook | e2e | example h: a purchase delivered twice is tracked once (n8n's deduplication store) | n8n's deduplication store over webhook HTTP",

@@ -18,7 +18,7 @@ const PAYMENT_PROVIDERS_PREFIX = '/__providers/';
  */
 
 /** @type {ProviderEmulation[]} */
-const EMULATIONS = [require('./googlePlay')];
+const EMULATIONS = [require('./googlePlay'), require('./paypal')];
 
 /**
  * Answers a request under the prefix with its emulation, or 404.

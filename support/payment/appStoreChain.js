@@ -10,13 +10,11 @@
  * `SignedDataVerifier`. The credential trusts the test root through its Root Certificate field.
  */
 const { createPrivateKey, KeyObject, sign, webcrypto, X509Certificate } = require('node:crypto');
-const { execFileSync } = require('node:child_process');
-const { existsSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 // @peculiar/x509's dependency injection needs the metadata polyfill first.
 require('reflect-metadata');
 const x509 = require('@peculiar/x509');
+
+const { machineFile, readMachineFile, writeMachineFile } = require('./machineChains');
 
 // Node's WebCrypto is the standard one; the types differ only by name (no DOM lib here).
 x509.cryptoProvider.set(
@@ -183,19 +181,14 @@ function notificationBody(chain, notification) {
  * (PUBLISHED_TEST_ROOTS). A child process makes them on first use; `node
  * support/payment/appStoreChain.js` makes new ones.
  */
-const STORED_CHAINS = path.join(
-	os.tmpdir(),
-	`n8n-nodes-affiliate-tracking-app-store-test-chains-${os.userInfo().uid}.json`,
-);
+const STORED_CHAINS = machineFile('app-store');
 
 /** @typedef {{ rootPem: string, x5c: string[], leafKeyPem: string }} StoredChain */
 
 /** @returns {{ trusted: TestChain, other: TestChain }} */
 function storedChains() {
-	if (!existsSync(STORED_CHAINS))
-		execFileSync(process.execPath, [__filename], { stdio: 'inherit' });
 	/** @type {Record<'trusted' | 'other', StoredChain>} */
-	const stored = JSON.parse(readFileSync(STORED_CHAINS, 'utf8'));
+	const stored = readMachineFile(STORED_CHAINS, __filename);
 	/** @param {StoredChain} chain @returns {TestChain} */
 	const load = ({ rootPem, x5c, leafKeyPem }) => ({
 		rootPem,
@@ -215,11 +208,7 @@ async function storeChains() {
 	});
 	const trusted = await createTestChain();
 	const other = await createTestChain({ rootName: 'Affiliate Tracking Other Test Root' });
-	const stored = { trusted: store(trusted), other: store(other) };
-	// Written whole, then renamed: processes starting at once read one complete file.
-	const partial = `${STORED_CHAINS}.${process.pid}`;
-	writeFileSync(partial, `${JSON.stringify(stored, null, '\t')}\n`, { mode: 0o600 });
-	renameSync(partial, STORED_CHAINS);
+	writeMachineFile(STORED_CHAINS, { trusted: store(trusted), other: store(other) });
 }
 
 if (require.main === module) void storeChains();

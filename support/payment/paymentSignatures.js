@@ -56,11 +56,15 @@ const OTHER_SIGNING_SECRETS = byProvider((id) => SIGNERS[id].otherSecret);
 const SIGNATURE_HEADERS = byProvider((id) => SIGNERS[id].signatureHeader ?? '');
 
 /**
- * The providers whose body is the event as JSON, signed in a header: the shared signature suites
- * cover them. The others (a sealed resource, a signed form) have suites of their own.
+ * The providers whose body is the event as JSON, signed in a header and checked offline: the
+ * shared signature suites cover them. The others (a sealed resource, a signed form, a certificate
+ * fetched for the check) have suites of their own.
  */
 const PLAIN_JSON_PROVIDERS = PROVIDERS.filter(
-	(id) => SIGNERS[id].encode === undefined && SIGNERS[id].signatureHeader !== undefined,
+	(id) =>
+		SIGNERS[id].encode === undefined &&
+		SIGNERS[id].signatureHeader !== undefined &&
+		SIGNERS[id].fetchesCertificate !== true,
 );
 
 /** The demo's signing credential per provider (examples (a) and (h) refer to Stripe's). */

@@ -14,6 +14,9 @@ const { createHmac, generateKeyPairSync } = require('node:crypto');
  * @property {string} [signatureHeader] the header that carries the signature (lower case); none
  *   when it is in the body (`encode` signs; the shared header cases give way to the signer's own)
  * @property {false} [signsTimestamp] false when no timestamp is signed (nothing can be stale)
+ * @property {true} [fetchesCertificate] its check needs what the provider publishes (a certificate
+ *   chain, fetched by the module's fetchForCheck from the running sandbox's emulation): the offline
+ *   shared suites leave it out, its own suite covers it
  * @property {{ id: string, name: string }} demoCredential the demo's signing credential
  * @property {true} [oneBareSignature] the signature header holds one bare hex HMAC, so two values
  *   joined into it (a header sent twice) are malformed
@@ -144,4 +147,12 @@ function sampleDefaults(kind, fields) {
 	};
 }
 
-module.exports = { bodyHmacSigner, hmacHex, newRsaKeyPair, sampleDefaults };
+/**
+ * The running sandbox's base URL, for signers whose provider the sandbox emulates (its certificate,
+ * its keys): SANDBOX_URL, which test:e2e and test:compat set to the sandbox they start, else
+ * `npm start`'s (http://127.0.0.1:$SANDBOX_PORT, 8787). Read at each signing.
+ */
+const runningSandboxUrl = () =>
+	process.env.SANDBOX_URL ?? `http://127.0.0.1:${process.env.SANDBOX_PORT ?? '8787'}`;
+
+module.exports = { bodyHmacSigner, hmacHex, newRsaKeyPair, runningSandboxUrl, sampleDefaults };

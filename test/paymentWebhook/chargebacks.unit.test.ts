@@ -29,8 +29,14 @@ const dispute = (provider: Provider, outcome: 'opened' | 'won' | 'lost') =>
 	}) as IDataObject;
 
 describe(scenario('paymentWebhook.chargebacks'), () => {
-	it('Stripe, Paddle, Airwallex and Dodo Payments report disputes', () => {
-		expect([...DISPUTING_PROVIDERS].sort()).toEqual(['airwallex', 'dodo', 'paddle', 'stripe']);
+	it('Stripe, Paddle, Airwallex, Dodo Payments and PayPal report disputes', () => {
+		expect([...DISPUTING_PROVIDERS].sort()).toEqual([
+			'airwallex',
+			'dodo',
+			'paddle',
+			'paypal',
+			'stripe',
+		]);
 	});
 
 	describe.each(DISPUTING_PROVIDERS)('%s', (provider) => {

@@ -68,6 +68,8 @@ const SENDS: Record<
 	dodo: { refundId: (key) => `ref_${key}`, refundedTotal: false, paid: false },
 	// No refund ID; orders.get's partial refund events (the total so far) and its total.
 	googlePlay: { refundId: null, refundedTotal: true, paid: true },
+	// The refund's own ID and seller_payable_breakdown.total_refunded_amount; not what was paid.
+	paypal: { refundId: (key) => `RF-${key}`, refundedTotal: true, paid: false },
 };
 
 describe(scenario('paymentWebhook.refundFields'), () => {

@@ -14,3 +14,4 @@ export { wechatPay } from './wechatPay/wechatPay';
 export { alipay } from './alipay/alipay';
 export { dodo } from './dodo/dodo';
 export { googlePlay } from './googlePlay/googlePlay';
+export { paypal } from './paypal/paypal';

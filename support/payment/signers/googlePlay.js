@@ -10,7 +10,7 @@
  * In this process (test:e2e, the unit tests) the emulation is the one the sandbox serves, so the
  * token is signed here with its key. From another process (`npm run send:webhook` beside
  * `npm start`), `viaSandbox` registers the purchase and mints the token over HTTP at the running
- * sandbox: its URL is SANDBOX_URL (default http://127.0.0.1:8787, `npm start`'s).
+ * sandbox (`runningSandboxUrl` in support/payment/signer.js).
  *
  * The "secret" names the key that signs the token: Google's, or an unpublished one under Google's
  * kid (a forger's). The Signing Secret of the endpoint's credential is empty; the Google Play

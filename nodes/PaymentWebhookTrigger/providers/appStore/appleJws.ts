@@ -9,6 +9,7 @@
  */
 import { verify, X509Certificate } from 'node:crypto';
 
+import { issued, validAt } from '../../certificates';
 import { objectAt, type JsonObject } from '../../provider';
 import { hasExtension } from './der';
 
@@ -26,15 +27,6 @@ const ES256_SIGNATURE_BYTES = 64;
 export type SignedData =
 	| { valid: true; payload: JsonObject; signedAtMs: number }
 	| { valid: false; reason: string };
-
-/** The certificate a PEM text holds; null when it holds none. */
-export function certificateOf(pem: string): X509Certificate | null {
-	try {
-		return new X509Certificate(pem);
-	} catch {
-		return null;
-	}
-}
 
 function jsonObjectOf(base64url: string): JsonObject | null {
 	try {
@@ -57,22 +49,6 @@ function chainOf(x5c: unknown): X509Certificate[] | null {
 		}
 	}
 	return chain;
-}
-
-/** `issuer` names and signed `certificate` (OpenSSL may throw on a key it cannot use: a no). */
-function issued(certificate: X509Certificate, issuer: X509Certificate): boolean {
-	try {
-		return certificate.checkIssued(issuer) && certificate.verify(issuer.publicKey);
-	} catch {
-		return false;
-	}
-}
-
-/** Valid from notBefore to notAfter, both included. */
-function validAt(certificate: X509Certificate, atMs: number): boolean {
-	const from = Date.parse(certificate.validFrom);
-	const to = Date.parse(certificate.validTo);
-	return from <= atMs && atMs <= to;
 }
 
 /**

@@ -8,8 +8,13 @@
  */
 import type { X509Certificate } from 'node:crypto';
 
+import {
+	certificateOf,
+	replacedRootOf as replacedOf,
+	replacedRootProblem,
+} from '../../certificates';
 import { objectAt, textAt, type JsonObject, type ReplacedRoot } from '../../provider';
-import { certificateOf, verifySignedData } from './appleJws';
+import { verifySignedData } from './appleJws';
 import { APPLE_ROOT_CA_G3_PEM } from './appleRootCaG3';
 
 /** The environments a notification names in `environment`, as Apple spells them. */
@@ -34,31 +39,19 @@ export function trustedRoot(rootCa: string): X509Certificate | null {
 	return rootCa === '' ? APPLE_ROOT : certificateOf(rootCa);
 }
 
-/**
- * SHA-256 fingerprints of the test roots this package's repository published with their private
- * keys (support/payment/appStoreTestChains.json until 29 November 2026): anyone can sign under
- * them, so no credential may trust them, in any environment. Tests make their own chains.
- */
-export const PUBLISHED_TEST_ROOTS: readonly string[] = [
-	'32:D8:73:F1:56:5D:B0:45:C3:12:A9:D7:6F:C8:9B:BF:E7:52:68:01:7F:F0:D8:56:8E:29:E5:93:1E:23:23:3D',
-	'7C:8C:C2:79:41:7A:89:54:E0:3B:51:1F:8F:85:01:95:54:C1:65:67:6E:22:2C:C0:7E:31:49:10:DE:F0:11:AB',
-];
+export { PUBLISHED_TEST_ROOTS } from '../../certificates';
 
 /**
  * Why the credential's root may not be trusted, or null: a test root whose private key is public,
- * always; any root that replaces Apple's, for Production notifications (`environment` known). A
- * warning cannot guard a workflow already active when its credential is edited, so it is refused.
+ * always; any root that replaces Apple's, for Production notifications (`environment` known).
  */
 export function rootProblem(rootCa: string, environment?: string): string | null {
 	const replaced = replacedRootOf(rootCa);
 	if (replaced === null) return null;
-	if (PUBLISHED_TEST_ROOTS.includes(replaced.fingerprint256)) {
-		return `The Root Certificate (SHA-256 ${replaced.fingerprint256}) is a test root this package's repository published with its private key: anyone can sign under it. Leave the field empty to trust ${APPLE_ROOT_NAME}`;
-	}
-	if (environment === 'Production') {
-		return `The Root Certificate replaces ${APPLE_ROOT_NAME}, which is for tests only: it is refused with Environment Production. Leave the field empty, or pick Environment Sandbox for tests`;
-	}
-	return null;
+	return replacedRootProblem(replaced, {
+		selected: environment === 'Production',
+		refusal: `The Root Certificate replaces ${APPLE_ROOT_NAME}, which is for tests only: it is refused with Environment Production. Leave the field empty, or pick Environment Sandbox for tests`,
+	});
 }
 
 /**
@@ -67,14 +60,10 @@ export function rootProblem(rootCa: string, environment?: string): string | null
  * certificate (a set-up error the provider reports).
  */
 export function replacedRootOf(rootCa: string): ReplacedRoot | null {
-	if (rootCa === '') return null;
-	const root = certificateOf(rootCa);
-	if (root === null || root.fingerprint256 === APPLE_ROOT?.fingerprint256) return null;
-	return {
-		pinned: APPLE_ROOT_NAME,
-		subject: root.subject.split('\n').join(', '),
-		fingerprint256: root.fingerprint256,
-	};
+	return replacedOf(rootCa, {
+		name: APPLE_ROOT_NAME,
+		fingerprints: APPLE_ROOT === null ? [] : [APPLE_ROOT.fingerprint256],
+	});
 }
 
 function jsonObjectOf(rawBody: Uint8Array): JsonObject | null {
