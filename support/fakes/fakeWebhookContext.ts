@@ -9,6 +9,7 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
+	IHookFunctions,
 	IHttpRequestOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -136,4 +137,29 @@ export async function testSigningSecret(signingSecret: unknown) {
 			data: { signingSecret },
 		} as ICredentialsDecrypted,
 	);
+}
+
+/**
+ * n8n's activation of a Payment Webhook Trigger for `provider`, named `nodeName`, whose credentials
+ * (by type) hold `credentials`: what it logged. The activation itself must say yes.
+ */
+export async function activateTrigger(
+	provider: string,
+	nodeName: string,
+	credentials: Record<string, IDataObject>,
+): Promise<LoggedLine[]> {
+	const logged: LoggedLine[] = [];
+	const hook = {
+		getNode: () => ({ name: nodeName }),
+		getWorkflow: () => ({ id: `wf-${provider}` }),
+		getNodeParameter: (name: string, fallback: unknown) =>
+			name === 'provider' ? provider : fallback,
+		getCredentials: async (type: string) => credentials[type] ?? {},
+		logger: {
+			warn: (message: string, meta?: unknown) => void logged.push({ level: 'warn', message, meta }),
+		},
+	} as unknown as IHookFunctions;
+	const activated = await new PaymentWebhookTrigger().webhookMethods.default.checkExists.call(hook);
+	if (!activated) throw new Error('the activation said no');
+	return logged;
 }

@@ -7,7 +7,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 
-import { NodeOperationError, type IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { appStore } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appStore';
@@ -29,7 +29,7 @@ import {
 	signJws,
 	type TestChain,
 } from '../../support/payment/appStoreChain';
-import { fakeWebhookContext, type LoggedLine } from '../../support/fakes/fakeWebhookContext';
+import { activateTrigger, fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import {
 	badDeliveriesOf,
 	encodeEvent,
@@ -443,22 +443,10 @@ describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
 		);
 
 	/** n8n's activation of a trigger for `provider` whose credential holds `rootCa`. */
-	const activate = async (rootCa: string, provider = 'appStore') => {
-		const logged: LoggedLine[] = [];
-		const hook = {
-			getNode: () => ({ name: 'App Store purchases' }),
-			getWorkflow: () => ({ id: 'wf-root' }),
-			getNodeParameter: (name: string, fallback: unknown) =>
-				name === 'provider' ? provider : fallback,
-			getCredentials: async () => ({ signingSecret: '', rootCa }),
-			logger: {
-				warn: (message: string, meta?: unknown) =>
-					void logged.push({ level: 'warn', message, meta }),
-			},
-		} as unknown as IHookFunctions;
-		await expect(trigger.webhookMethods.default.checkExists.call(hook)).resolves.toBe(true);
-		return logged;
-	};
+	const activate = async (rootCa: string, provider = 'appStore') =>
+		await activateTrigger(provider, 'App Store purchases', {
+			paymentWebhookSigningApi: { signingSecret: '', rootCa },
+		});
 
 	const deliverUnder = async (rootCa: string) =>
 		(await deliverToTrigger(notificationBody(chain, samples.oneTimeCharge), {}, rootCa)).result;
@@ -501,7 +489,7 @@ describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
 			`Payment Webhook Trigger "App Store purchases" (Apple App Store): its Root Certificate replaces Apple Root CA - G3, for tests only: deliveries signed under "CN=Affiliate Tracking Test Root CA - G3, O=Test, C=US" (SHA-256 ${rootOf(chain.rootPem).fingerprint256}) are taken as genuine. Each item it emits carries pinnedRootReplaced: true.`,
 		);
 		expect(logged[0].meta).toEqual({
-			workflowId: 'wf-root',
+			workflowId: 'wf-appStore',
 			node: 'App Store purchases',
 			provider: 'appStore',
 		});

@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
+import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/delivery';
 import { googlePlay } from '../../nodes/PaymentWebhookTrigger/providers/googlePlay/googlePlay';
 import {
 	clearAccessTokens,

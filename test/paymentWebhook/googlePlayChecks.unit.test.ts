@@ -4,8 +4,6 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 
-import type { IHookFunctions } from 'n8n-workflow';
-
 import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import type { NetworkRequest } from '../../nodes/PaymentWebhookTrigger/provider';
 import {
@@ -13,7 +11,7 @@ import {
 	keysFor,
 } from '../../nodes/PaymentWebhookTrigger/providers/googlePlay/pushToken';
 import { googlePlayEmulation as emulation } from '../../sandbox';
-import type { LoggedLine } from '../../support/fakes/fakeWebhookContext';
+import { activateTrigger } from '../../support/fakes/fakeWebhookContext';
 import { scenario } from '../../support/scenarios';
 
 const URL = 'https://www.googleapis.com/oauth2/v3/certs';
@@ -146,22 +144,13 @@ describe(scenario('paymentWebhook.googlePlay.credential'), () => {
 	});
 
 	it('activation with the test override warns once in the log', async () => {
-		const logged: LoggedLine[] = [];
-		const hook = {
-			getNode: () => ({ name: 'Play purchases' }),
-			getWorkflow: () => ({ id: 'wf-google' }),
-			getNodeParameter: (name: string, fallback: unknown) =>
-				name === 'provider' ? 'googlePlay' : fallback,
-			getCredentials: async (type: string) =>
-				type === 'googlePlayApi'
-					? { privateKeyJson: key, googleEndpoints: 'http://localhost:9/__providers/googlePlay' }
-					: { signingSecret: '' },
-			logger: {
-				warn: (message: string, meta?: unknown) =>
-					void logged.push({ level: 'warn', message, meta }),
+		const logged = await activateTrigger('googlePlay', 'Play purchases', {
+			googlePlayApi: {
+				privateKeyJson: key,
+				googleEndpoints: 'http://localhost:9/__providers/googlePlay',
 			},
-		} as unknown as IHookFunctions;
-		await expect(trigger.webhookMethods.default.checkExists.call(hook)).resolves.toBe(true);
+			paymentWebhookSigningApi: { signingSecret: '' },
+		});
 		expect(logged.map(({ message }) => message)).toEqual([
 			expect.stringContaining(
 				'Payment Webhook Trigger "Play purchases" (Google Play): its Google Endpoints (Tests Only) replaces',

@@ -8,12 +8,9 @@
  */
 import { X509Certificate } from 'node:crypto';
 
-import type { IDataObject, IHookFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import {
-	answerDelivery,
-	PaymentWebhookTrigger,
-} from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
+import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/delivery';
 import {
 	certificateCache,
 	NEW_FETCHES_PER_MINUTE,
@@ -28,7 +25,7 @@ import {
 	chainProblem,
 	crc32,
 } from '../../nodes/PaymentWebhookTrigger/providers/paypal/verification';
-import { fakeWebhookContext, type LoggedLine } from '../../support/fakes/fakeWebhookContext';
+import { activateTrigger, fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
 import { sampleEvent } from '../../support/payment/paymentSignatures';
 import {
 	createTestChain,
@@ -356,8 +353,6 @@ describe(scenario('paymentWebhook.paypal'), () => {
 });
 
 describe(scenario('paymentWebhook.paypal.testRoot'), () => {
-	const trigger = new PaymentWebhookTrigger();
-
 	it('a Root Certificate with Environment Live is a set-up error: every delivery fails, unfetched', async () => {
 		await expect(deliver({ environment: 'live' })).rejects.toThrow(
 			'The Root Certificate replaces DigiCert High Assurance EV Root CA and DigiCert Global Root G2, which is for tests only: it is refused with Environment Live',
@@ -432,19 +427,9 @@ describe(scenario('paymentWebhook.paypal.testRoot'), () => {
 			paypal.replacedRoot?.({ ...secrets, signingSecret: '', rootCa: trusted.rootPem }),
 		).toBeNull();
 
-		const logged: LoggedLine[] = [];
-		const hook = {
-			getNode: () => ({ name: 'PayPal payments' }),
-			getWorkflow: () => ({ id: 'wf-paypal' }),
-			getNodeParameter: (name: string, fallback: unknown) =>
-				name === 'provider' ? 'paypal' : fallback,
-			getCredentials: async (): Promise<IDataObject> => ({
-				signingSecret: WEBHOOK_ID,
-				rootCa: trusted.rootPem,
-			}),
-			logger: { warn: (message: string) => void logged.push({ level: 'warn', message }) },
-		} as unknown as IHookFunctions;
-		await trigger.webhookMethods.default.checkExists.call(hook);
+		const logged = await activateTrigger('paypal', 'PayPal payments', {
+			paymentWebhookSigningApi: { signingSecret: WEBHOOK_ID, rootCa: trusted.rootPem },
+		});
 		expect(logged.map(({ message }) => message)).toEqual([
 			`Payment Webhook Trigger "PayPal payments" (PayPal): its Root Certificate replaces DigiCert High Assurance EV Root CA and DigiCert Global Root G2, for tests only: deliveries signed under "CN=Affiliate Tracking PayPal Test Root, O=Test, C=US" (SHA-256 ${root.fingerprint256}) are taken as genuine. Each item it emits carries pinnedRootReplaced: true.`,
 		]);

@@ -8,7 +8,7 @@
  */
 import { NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
 
-import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
+import { answerDelivery } from '../../nodes/PaymentWebhookTrigger/delivery';
 import {
 	ProviderUnavailableError,
 	textAt,

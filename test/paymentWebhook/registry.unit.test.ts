@@ -63,7 +63,7 @@ const NAMED_ELSEWHERE: Partial<Record<string, string[]>> = {
 		'credentials/GooglePlayApi.credentials.ts',
 		'nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node.ts',
 	],
-		standardWebhooks: inTrigger(
+	standardWebhooks: inTrigger(
 		'events.ts',
 		'hmac.ts',
 		'provider.ts',
