@@ -7,7 +7,6 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PaymentWebhookTrigger } from '../../nodes/PaymentWebhookTrigger/PaymentWebhookTrigger.node';
 import { appStore } from '../../nodes/PaymentWebhookTrigger/providers/appStore/appStore';
 import {
 	checkNotification,
@@ -26,7 +25,7 @@ import {
 	signJws,
 	type TestChain,
 } from '../../support/payment/appStoreChain';
-import { fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
+import { deliverToAppStoreTrigger } from './appStoreHarness';
 import {
 	badDeliveriesOf,
 	encodeEvent,
@@ -301,28 +300,7 @@ const deliverToTrigger = async (
 	rawBody: string,
 	parameters: Record<string, string> = {},
 	rootCa = chain.rootPem,
-) => {
-	const fake = fakeWebhookContext({
-		rawBody,
-		secret: '',
-		credential: { rootCa },
-		headers: { 'content-type': 'application/json' },
-		parameters: {
-			provider: 'appStore',
-			events: Object.keys(appStore.events),
-			responseMode: 'onReceived',
-			options: {},
-			...SETTINGS,
-			...parameters,
-		},
-	});
-	return {
-		fake,
-		result: await new PaymentWebhookTrigger().webhook
-			.call(fake.context)
-			.catch((error: unknown) => error),
-	};
-};
+) => await deliverToAppStoreTrigger(rawBody, rootCa, parameters);
 
 describe(scenario('paymentWebhook.appStore.trigger'), () => {
 	const deliver = deliverToTrigger;

@@ -20,10 +20,11 @@ import {
 	notificationBody,
 	type TestChain,
 } from '../../support/payment/appStoreChain';
-import { activateTrigger, fakeWebhookContext } from '../../support/fakes/fakeWebhookContext';
+import { activateTrigger } from '../../support/fakes/fakeWebhookContext';
 import { withSigningSecret } from '../../support/payment/paymentSignatures';
 import { readRepoFile } from '../../support/testing/repoFile';
 import { scenario } from '../../support/scenarios';
+import { deliverToAppStoreTrigger } from './appStoreHarness';
 
 /** The two roots of support/payment/appStoreTestChains.json as it was published (no keys). */
 const PUBLISHED = Object.values(
@@ -115,23 +116,13 @@ describe(scenario('paymentWebhook.appStore.replacedRoot'), () => {
 		});
 
 	/** The trigger's answer to a signed one-time charge, its credential holding `rootCa`. */
-	const deliverUnder = async (rootCa: string) => {
-		const fake = fakeWebhookContext({
-			rawBody: notificationBody(chain, samples.notifications.oneTimeCharge),
-			secret: '',
-			credential: { rootCa },
-			headers: { 'content-type': 'application/json' },
-			parameters: {
-				provider: 'appStore',
-				events: Object.keys(appStore.events),
-				responseMode: 'onReceived',
-				options: {},
-				bundleId: samples.bundleId,
-				environment: samples.environment,
-			},
-		});
-		return await trigger.webhook.call(fake.context);
-	};
+	const deliverUnder = async (rootCa: string) =>
+		(
+			await deliverToAppStoreTrigger(
+				notificationBody(chain, samples.notifications.oneTimeCharge),
+				rootCa,
+			)
+		).result;
 
 	it('names the credential root by subject and SHA-256 fingerprint; none for Apple’s own or an empty one', () => {
 		const root = rootOf(chain.rootPem);
