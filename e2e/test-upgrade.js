@@ -53,6 +53,7 @@ const {
 } = require('../support/n8n/queueDeployment');
 const { requireNginx, startNginx } = require('../support/services/nginx');
 const { requireDnsmasq } = require('../support/services/dnsmasq');
+const { requireCaddy, startCaddy } = require('../support/services/caddy');
 const { startPostgres } = require('../support/services/services');
 const { freePort, signalProcess, stopProcess } = require('../support/services/processes');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
@@ -104,6 +105,7 @@ async function main() {
 	);
 	requireNginx();
 	requireDnsmasq();
+	requireCaddy();
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-upgrade-'));
 	const userFolder = path.join(folder, 'user');
 	const sandbox = new Sandbox({ port: 0 });
@@ -163,6 +165,9 @@ async function main() {
 
 		const door = await startNginx(folder, { processors: [port], rateLimit: TESTED_RATE_LIMIT });
 		stops.push(() => door.stop());
+		// docs/front-door.md's Caddy lines in front of the same n8n: its start probed through both.
+		const caddy = await startCaddy(folder, { n8nPort: port });
+		stops.push(() => caddy.stop());
 		const webhookPath = `/webhook/${REFUND_WEBHOOK.path}`;
 		const product = KEYS[DEMO_KEY].product;
 		const storm = planStorm(sandbox.instrumentation, product, {
@@ -189,6 +194,7 @@ async function main() {
 					{
 						directUrl: `http://127.0.0.1:${port}${webhookPath}`,
 						doorUrl: `${door.url}${webhookPath}`,
+						otherDoors: [{ name: 'Caddy', url: `${caddy.url}${webhookPath}` }],
 					},
 					async () => {
 						const started = await startN8nServing(
@@ -236,6 +242,7 @@ async function main() {
 				const ledger = sandbox.instrumentation.refundLedger;
 				const touchedPartials = storm.partialIds.filter((id) => ledger.has(id));
 				assert.deepEqual(touchedPartials, [], 'partial refunds reached the service');
+				assert.ok(startup.otherDoors[0].probes > 0, 'no probe went through Caddy');
 				assert.ok(
 					startup.direct.twoXx > 0,
 					`n8n ${TO.n8nVersion} answered no probe 200 while it migrated: the round saw no start-up window (did n8n stop answering "starting up"? then this round proves nothing and must change)`,

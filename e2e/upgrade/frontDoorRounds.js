@@ -37,8 +37,11 @@ const {
  * READINESS_TIMEOUT_SECONDS; the rest is margin for a loaded machine, far below nginx's 60 s.
  */
 const ANSWER_BOUND_SECONDS = 10;
-/** How long n8n stays SIGSTOPped. */
-const HUNG_MS = 8000;
+/**
+ * How long n8n stays SIGSTOPped: longer than the bound, so that without the check's timeouts the
+ * first attempts (waiting for SIGCONT) break it, and none is answered while n8n is stopped.
+ */
+const HUNG_MS = 12_000;
 /** The name n8n is reached by in the re-created round, and its two addresses. */
 const N8N_NAME = 'n8n.door.test';
 const ADDRESSES = ['127.0.0.2', '127.0.0.3'];

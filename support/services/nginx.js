@@ -194,7 +194,7 @@ function webhookProxyLines({
 		'    \'\' "";',
 		'}',
 	];
-	/** The public server, passing `/webhook/` to an upstream of several. @param {string} upstream @param {string} nextUpstream @param {ReturnType<typeof target>} main */
+	/** The public server, passing `/webhook/` to an upstream of several. @param {string} upstream @param {string} nextUpstream @param {{ pass: string, set: string[] }} main */
 	const balancingServer = (upstream, nextUpstream, main) => [
 		'server {',
 		`    listen ${listen};`,
@@ -212,7 +212,7 @@ function webhookProxyLines({
 		return [
 			...head,
 			...upstreamLines('n8n_webhooks', /** @type {number[]} */ (processors)),
-			...balancingServer('n8n_webhooks', 'error timeout', target(editor ?? processors[0], 'n8n')),
+			...balancingServer('n8n_webhooks', 'error timeout', { pass: 'n8n_webhooks', set: [] }),
 		];
 	if (processors.length === 1) {
 		const n8n = target(processors[0], 'n8n');

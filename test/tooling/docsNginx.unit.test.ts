@@ -13,6 +13,7 @@ import {
 	webhookProxyLines,
 } from '../../support/services/nginx';
 import { DEPLOY_ONE_N8N, DEPLOY_QUEUE } from '../../support/services/deployConfig';
+import { caddyfileLines } from '../../support/services/caddy';
 import { readRepoFile } from '../../support/testing/repoFile';
 import { scenario } from '../../support/scenarios';
 
@@ -261,6 +262,15 @@ describe(scenario('tooling.docsNginx'), () => {
 					expect(line).toMatch(/^server 127\.0\.0\.1:/);
 		}
 		expect(() => webhookProxyLines({ processors: ['n8n:5678'], listen: '80' })).toThrow(/resolver/);
+	});
+
+	it('docs/front-door.md shows the Caddy lines test:upgrade runs, for one n8n on 127.0.0.1:5678', () => {
+		const blocks = [...readRepoFile('docs/front-door.md').matchAll(/```caddy\n([\s\S]*?)\n```/g)];
+		const lines = caddyfileLines({ n8n: '127.0.0.1:5678', listen: ':80' });
+		expect(blocks.map((match) => match[1])).toEqual([lines.join('\n')]);
+		// Every /webhook/ delivery is checked first; the editor's catch-all comes after.
+		expect(lines).toContain('\t@webhook path /webhook/*');
+		expect(lines.indexOf('\thandle @webhook {')).toBeLessThan(lines.indexOf('\thandle {'));
 	});
 
 	it("docs/queue-mode.md links the processors' lines instead of its own copy", () => {
