@@ -39,7 +39,7 @@ const RETRY_AFTER_SECONDS = 5;
  * timeout nginx waits its default 60 s. Past this, the check fails and the delivery gets 503 (or
  * goes to the next processor's gate) instead.
  */
-const READINESS_TIMEOUT_SECONDS = 2;
+const READINESS_TIMEOUT_SECONDS = 3;
 /** How long nginx keeps an idle connection to n8n: below Node's own 5 s (no 502 on a reused one). */
 const UPSTREAM_KEEPALIVE_SECONDS = 4;
 /**
