@@ -17,10 +17,12 @@
  * the `STARTUP WINDOW upgrade:` line (support/payment/startupProber.js). The round then checks the
  * sandbox's refund ledger: every delivery got a 2xx, each from the workflow (`answered without a
  * run` otherwise, naming the delivery), every refund applied exactly once. Prints
- * `FAULT upgrade: …` and `UPGRADE: N passed, N failed`.
+ * `FAULT upgrade: …`. Then, on the upgraded n8n, the front door's rounds (e2e/upgrade/frontDoorRounds.js):
+ * spellings of /webhook/, n8n SIGSTOPped behind its gate, n8n re-created at a new address behind a
+ * name (dnsmasq), each printing its `FRONT DOOR …:` line. Last, `UPGRADE: N passed, N failed`.
  *
- * Needs PostgreSQL and nginx from scripts/setup-system.sh; installs n8n 2.35.7 and 2.41.1 into the
- * cache when missing (support/n8n/n8nInstall.js), or waits for the install under way.
+ * Needs PostgreSQL, nginx and dnsmasq from scripts/setup-system.sh; installs n8n 2.35.7 and 2.41.1
+ * into the cache when missing (support/n8n/n8nInstall.js), or waits for the install under way.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -45,8 +47,13 @@ const {
 	paymentTriggerWebhook,
 	readExample,
 } = require('../support/n8n/n8nDemoData');
-const { EXPRESSION_ENGINE_ENVIRONMENT } = require('../support/n8n/queueDeployment');
+const {
+	EXPRESSION_ENGINE_ENVIRONMENT,
+	TESTED_RATE_LIMIT,
+} = require('../support/n8n/queueDeployment');
 const { requireNginx, startNginx } = require('../support/services/nginx');
+const { requireDnsmasq } = require('../support/services/dnsmasq');
+const { requireCaddy, startCaddy } = require('../support/services/caddy');
 const { startPostgres } = require('../support/services/services');
 const { freePort, signalProcess, stopProcess } = require('../support/services/processes');
 const { deliverAll, planStorm } = require('../support/payment/paymentProvider');
@@ -60,6 +67,7 @@ const {
 	stormOutcome,
 } = require('./queue/faultRounds');
 const { createChecks } = require('./checks');
+const { runCaseRound, runHungRound, runRecreatedRound } = require('./upgrade/frontDoorRounds');
 const { scenario } = require('../support/scenarios');
 const { Sandbox, KEYS } = require('../sandbox');
 
@@ -96,6 +104,8 @@ async function main() {
 		`UPGRADE: ${PACKAGE.name}@${PACKAGE.version}, n8n ${FROM.n8nVersion} → ${TO.n8nVersion} on PostgreSQL while refunds arrive through the front door`,
 	);
 	requireNginx();
+	requireDnsmasq();
+	requireCaddy();
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-upgrade-'));
 	const userFolder = path.join(folder, 'user');
 	const sandbox = new Sandbox({ port: 0 });
@@ -153,14 +163,21 @@ async function main() {
 			},
 		);
 
-		const door = await startNginx(folder, { processors: [port] });
+		const door = await startNginx(folder, { processors: [port], rateLimit: TESTED_RATE_LIMIT });
 		stops.push(() => door.stop());
+		// docs/front-door.md's Caddy lines in front of the same n8n: its start probed through both.
+		const caddy = await startCaddy(folder, { n8nPort: port });
+		stops.push(() => caddy.stop());
 		const webhookPath = `/webhook/${REFUND_WEBHOOK.path}`;
 		const product = KEYS[DEMO_KEY].product;
 		const storm = planStorm(sandbox.instrumentation, product, {
 			...ROUND,
 			prefix: `upgrade${Date.now().toString(36)}`,
 		});
+		/** Every refund the rounds send: nothing else may be refunded. */
+		const refundIds = new Set(storm.refundIds);
+		/** n8n 2.41.1, once started. @type {import('node:child_process').ChildProcess | undefined} */
+		let upgraded;
 
 		await check(
 			`${scenario('e2e.upgrade')}: n8n ${TO.n8nVersion} starts on ${FROM.n8nVersion}'s database while ${storm.events.length} signed refunds arrive through the front door (${IN_FLIGHT} in flight); no 2xx without a run through it, each refund applied exactly once`,
@@ -177,6 +194,7 @@ async function main() {
 					{
 						directUrl: `http://127.0.0.1:${port}${webhookPath}`,
 						doorUrl: `${door.url}${webhookPath}`,
+						otherDoors: [{ name: 'Caddy', url: `${caddy.url}${webhookPath}` }],
 					},
 					async () => {
 						const started = await startN8nServing(
@@ -184,6 +202,7 @@ async function main() {
 							{ port, logFile, webhooks: [REFUND_WEBHOOK], release: TO },
 						);
 						stops.push(() => stopN8n(started.child));
+						upgraded = started.child;
 						return started;
 					},
 				).catch(async (/** @type {unknown} */ error) => {
@@ -199,7 +218,7 @@ async function main() {
 				);
 				const failed = settled.count("status <> 'success'");
 				const toMigrations = migrationsRun(postgres);
-				const outcome = stormOutcome(sandbox, storm, delivered, new Set(storm.refundIds), postgres);
+				const outcome = stormOutcome(sandbox, storm, delivered, refundIds, postgres);
 				const { genuine, all2xx, withoutRun, fallbacks, applied, repeats, notOnce, strays } =
 					outcome;
 				const exactlyOnce = notOnce.length === 0 && strays.length === 0;
@@ -223,12 +242,51 @@ async function main() {
 				const ledger = sandbox.instrumentation.refundLedger;
 				const touchedPartials = storm.partialIds.filter((id) => ledger.has(id));
 				assert.deepEqual(touchedPartials, [], 'partial refunds reached the service');
+				assert.ok(startup.otherDoors[0].probes > 0, 'no probe went through Caddy');
 				assert.ok(
 					startup.direct.twoXx > 0,
 					`n8n ${TO.n8nVersion} answered no probe 200 while it migrated: the round saw no start-up window (did n8n stop answering "starting up"? then this round proves nothing and must change)`,
 				);
 				assert.ok(toMigrations.length > fromMigrations, `n8n ${TO.n8nVersion} ran no migration`);
 				return `the new migrations: ${toMigrations.slice(fromMigrations).join(', ')}`;
+			},
+		);
+		if (!upgraded || counts.failed > 0)
+			throw new Error('no upgraded n8n for the front-door rounds');
+		const running = upgraded;
+		const context = {
+			sandbox,
+			postgres,
+			folder,
+			product,
+			refundIds,
+			webhookPath,
+			retry: RETRY,
+			stops,
+		};
+		await check(
+			`${scenario('e2e.frontDoorCase')}: spellings of /webhook/ straight to n8n and through the door while n8n starts; none reaches n8n past the gate`,
+			() => runCaseRound(context, port),
+		);
+		await check(
+			`${scenario('e2e.frontDoorHung')}: n8n SIGSTOPped behind its gate while refunds arrive through the door`,
+			() => runHungRound(context, door.url, running),
+		);
+		await check(
+			`${scenario('e2e.frontDoorRecreated')}: n8n re-created at a new address behind a name while refunds arrive through a door that re-resolves it`,
+			async () => {
+				await stopN8n(running);
+				const recreated = await runRecreatedRound(
+					context,
+					(host) =>
+						startN8nServing(
+							{ ...env, N8N_LISTEN_ADDRESS: host },
+							{ port, logFile, webhooks: [REFUND_WEBHOOK], release: TO },
+						),
+					stopN8n,
+					port,
+				);
+				return recreated.detail;
 			},
 		);
 	} catch (error) {

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Installs the system packages the end-to-end tests need, once, on Debian or Ubuntu (as root, or
 # with sudo): Chromium, which drives n8n's editor (npm run test:e2e); PostgreSQL and Redis, n8n's
-# database and queue in queue mode; and nginx, the load balancer in front of n8n's webhook
-# processors (npm run test:queue and npm run bench:flood start their own servers on free loopback
-# ports). `.ci/run` calls this; tests never install anything and fail at once naming this
-# script when a part is missing. Set CHROMIUM_PATH to use a browser you already have instead.
+# database and queue in queue mode; nginx, the front door in front of n8n and its webhook
+# processors (npm run test:queue, test:upgrade and bench:flood start their own servers on free
+# loopback ports); dnsmasq (dnsmasq-base: the program, no system service), the name server
+# test:upgrade's re-created round moves n8n behind; and Caddy, the other front door it tests.
+# `.ci/run` calls this; tests never install anything and fail at once naming this script when a
+# part is missing. Set CHROMIUM_PATH to use a browser you already have instead.
 #
 # Usage: scripts/setup-system.sh [browser] [servers]: both parts, or only those named. `browser` is
-# Chromium; `servers` are PostgreSQL, Redis and nginx (CI's queue job, which needs no browser).
+# Chromium; `servers` are PostgreSQL, Redis, nginx, dnsmasq and Caddy (CI's queue job, which needs
+# no browser).
 set -euo pipefail
 
-declare -A parts=([browser]="chromium" [servers]="postgresql redis-server nginx")
+declare -A parts=([browser]="chromium" [servers]="postgresql redis-server nginx dnsmasq-base caddy")
 
 packages=()
 for part in "${@:-browser servers}"; do

@@ -160,6 +160,7 @@ const SCENARIOS = [
 	// tooling
 	'tooling.demoCommands | unit | the demo commands',
 	"tooling.docsNginx | unit | docs/front-door.md's nginx configuration",
+	"tooling.composeDeploy | unit | deploy/'s Compose files: the Compose specification, only nginx published, WEBHOOK_URL the door, one container per gate",
 	'tooling.heartbeat | unit | the install heartbeat',
 	'tooling.waitUntil | unit | waitUntil',
 	'tooling.sendWebhook | package | npm run send:webhook',
@@ -198,6 +199,9 @@ const SCENARIOS = [
 	"e2e.queueSecrets | e2e | queue mode: the API secret in no log, answer or stored execution | n8n's processes and PostgreSQL",
 	"e2e.interrupt | e2e | Ctrl-C on test:queue leaves no process and no port behind | the processes are n8n's",
 	"e2e.upgrade | e2e | n8n 2.35.7's PostgreSQL database upgraded by 2.41.1 while refunds arrive through the front door: none lost | n8n's migrations and its start-up answers",
+	"e2e.frontDoorCase | e2e | every spelling of /webhook/ (case, %2F, dot segments) passes the front door's gate; none reaches n8n ungated | n8n's Express routes and nginx's normalisation",
+	'e2e.frontDoorHung | e2e | n8n SIGSTOPped behind its gate: deliveries answered within seconds, each applied once after SIGCONT | a hung n8n process',
+	'e2e.frontDoorRecreated | e2e | n8n re-created at a new address behind a name: the door re-resolves it, each delivery applied once, no reload | n8n restarted behind nginx and a name server',
 	'e2e.releases | e2e | each supported n8n release loads and runs the package | the releases',
 	// doors
 	"doors.strangers | e2e | shut to a stranger: no API call, no model call, nothing for promoters only | n8n's webhook, chat and MCP servers answer",

@@ -308,10 +308,11 @@ async function startN8n(
 ) {
 	const child = spawnN8n(release, args, env, true);
 	forEachOutputLine(child, onOutput);
+	const host = env.N8N_LISTEN_ADDRESS ?? '127.0.0.1';
 	try {
 		await waitUntil(
 			() =>
-				fetch(`http://127.0.0.1:${port}/healthz/readiness`).then(
+				fetch(`http://${host}:${port}/healthz/readiness`).then(
 					(answer) => answer.ok,
 					() => false, // not listening yet
 				),
@@ -319,7 +320,7 @@ async function startN8n(
 				timeoutMs,
 				intervalMs: 250,
 				child,
-				what: `n8n ${args.join(' ')} answering /healthz/readiness on port ${port}`,
+				what: `n8n ${args.join(' ')} answering /healthz/readiness on ${host}:${port}`,
 			},
 		);
 	} catch (error) {
@@ -372,11 +373,12 @@ async function assertPackageLoaded(base, cookie) {
  * activated. A CORS preflight asks without running the workflow; n8n answers it with the
  * webhook's methods once the webhook is registered.
  * @param {number} port @param {{ method: string, path: string }[]} webhooks @param {number} [timeoutMs]
+ * @param {string} [host] the address n8n listens on
  */
-async function waitForWebhooks(port, webhooks, timeoutMs = 60_000) {
+async function waitForWebhooks(port, webhooks, timeoutMs = 60_000, host = '127.0.0.1') {
 	/** @param {{ method: string, path: string }} webhook */
 	const registered = async (webhook) => {
-		const answer = await fetch(`http://127.0.0.1:${port}/webhook/${webhook.path}`, {
+		const answer = await fetch(`http://${host}:${port}/webhook/${webhook.path}`, {
 			method: 'OPTIONS',
 			headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': webhook.method },
 		});
@@ -450,7 +452,7 @@ async function startN8nServing(env, { port, logFile, webhooks, release, publish 
 			await restApiUp(base);
 			await publishOverRest({ base, cookie: await publish.signIn(base) }, publish.ids);
 		}
-		await waitForWebhooks(port, webhooks);
+		await waitForWebhooks(port, webhooks, undefined, env.N8N_LISTEN_ADDRESS);
 		// The last refused probe's error can reach the pipe after its answer reached us.
 		await sleep(500);
 	} catch (error) {

@@ -73,29 +73,38 @@ function statusSummary({ statuses, refused }) {
 }
 
 /**
- * Probes `directUrl` (the process itself) and `doorUrl` (the front door) while `during` runs, then
- * prints the STARTUP WINDOW line for `processName` and fails when the front door answered a 2xx.
- * Returns both counts.
- * @template T @param {string} processName @param {{ directUrl: string, doorUrl: string }} urls
+ * Probes `directUrl` (the process itself) and `doorUrl` (the front door), and each of `otherDoors`
+ * (another proxy in front of the same process, such as Caddy), while `during` runs, then prints
+ * the STARTUP WINDOW line for `processName` (and `<processName> (<door>)` for each other door) and
+ * fails when a front door answered a 2xx. Returns the counts.
+ * @template T @param {string} processName
+ * @param {{ directUrl: string, doorUrl: string, otherDoors?: { name: string, url: string }[] }} urls
  * @param {() => Promise<T>} during
  */
-async function probeStartupWindow(processName, { directUrl, doorUrl }, during) {
+async function probeStartupWindow(processName, { directUrl, doorUrl, otherDoors = [] }, during) {
+	const doors = [{ name: '', url: doorUrl }, ...otherDoors];
 	const direct = startProber(directUrl);
-	const door = startProber(doorUrl);
-	const stopBoth = () => Promise.all([direct.stop(), door.stop()]);
+	const probers = doors.map((door) => startProber(door.url));
+	const stopAll = () => Promise.all([direct.stop(), ...probers.map((prober) => prober.stop())]);
 	const result = await during().catch(async (/** @type {unknown} */ error) => {
-		await stopBoth();
+		await stopAll();
 		throw error;
 	});
-	const [directCounts, doorCounts] = await stopBoth();
-	console.log(
-		`STARTUP WINDOW ${processName}: direct ${directCounts.twoXx} 2xx answers with no run in ${directCounts.windowMs} ms; through the front door ${doorCounts.twoXx} (probes: direct ${directCounts.probes}, ${statusSummary(directCounts)}; front door ${doorCounts.probes}, ${statusSummary(doorCounts)})`,
-	);
-	if (doorCounts.twoXx > 0)
-		throw new Error(
-			`the front door answered ${doorCounts.twoXx} probes of ${processName}'s start with a 2xx and no run: ${JSON.stringify(doorCounts.bodies.slice(0, 3))}`,
+	const [directCounts, ...doorCounts] = await stopAll();
+	doors.forEach((door, i) => {
+		const counts = doorCounts[i];
+		const name = door.name ? `${processName} (${door.name})` : processName;
+		console.log(
+			`STARTUP WINDOW ${name}: direct ${directCounts.twoXx} 2xx answers with no run in ${directCounts.windowMs} ms; through the front door ${counts.twoXx} (probes: direct ${directCounts.probes}, ${statusSummary(directCounts)}; front door ${counts.probes}, ${statusSummary(counts)})`,
 		);
-	return { result, direct: directCounts, door: doorCounts };
+	});
+	doors.forEach((door, i) => {
+		if (doorCounts[i].twoXx > 0)
+			throw new Error(
+				`the front door${door.name ? ` (${door.name})` : ''} answered ${doorCounts[i].twoXx} probes of ${processName}'s start with a 2xx and no run: ${JSON.stringify(doorCounts[i].bodies.slice(0, 3))}`,
+			);
+	});
+	return { result, direct: directCounts, door: doorCounts[0], otherDoors: doorCounts.slice(1) };
 }
 
 module.exports = { STARTUP_ANSWER, probeStartupWindow, startProber };

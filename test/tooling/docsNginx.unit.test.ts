@@ -7,15 +7,21 @@
  */
 import {
 	DEFAULT_RATE_LIMIT,
+	READINESS_TIMEOUT_SECONDS,
 	RETRY_AFTER_SECONDS,
+	WEBHOOK_LOCATION,
 	webhookProxyLines,
 } from '../../support/services/nginx';
+import { DEPLOY_ONE_N8N, DEPLOY_QUEUE } from '../../support/services/deployConfig';
+import { caddyfileLines } from '../../support/services/caddy';
 import { readRepoFile } from '../../support/testing/repoFile';
 import { scenario } from '../../support/scenarios';
 
 /** The ports docs/front-door.md names: n8n's default port, two processors after it, nginx on 80. */
 const ONE_N8N = { processors: [5678], listen: '80' };
-const PROCESSORS = { processors: [5679, 5680], gates: [8081, 8082], listen: '80' };
+const PROCESSORS = { processors: [5679, 5680], gates: [8081, 8082], listen: '80', editor: 5678 };
+/** The gated location's head, as a block's head reads. */
+const WEBHOOK = WEBHOOK_LOCATION.replace(/^location /, 'location ');
 
 /** One nginx block: its head (`server`, `location /webhook/`, …), directives and inner blocks. */
 interface Block {
@@ -58,21 +64,29 @@ const directive = (block: Block, name: string): string | undefined => {
 	return found[0]?.slice(name.length + 1);
 };
 const servers = (config: Block) => config.blocks.filter((block) => block.head === 'server');
-/** The ports an upstream block sends to. */
-const upstreamPorts = (config: Block, name: string) =>
-	only(config.blocks, `upstream ${name}`)
+/**
+ * Where `pass` (`proxy_pass http://<pass>`) sends: the ports of its upstream block, or the one
+ * `name:port` its server sets the variable to (re-resolved per request).
+ */
+function addresses(config: Block, server: Block, pass: string): (number | string)[] {
+	if (pass.startsWith('$'))
+		return server.directives
+			.filter((line) => line.startsWith(`set ${pass} `))
+			.map((line) => line.split(' ')[2]);
+	return only(config.blocks, `upstream ${pass}`)
 		.directives.filter((line) => line.startsWith('server '))
 		.map((line) => Number(/^server 127\.0\.0\.1:(\d+)\b/.exec(line)?.[1]));
-/** The upstream a `proxy_pass http://<name>[path]` names. */
+}
+/** The upstream or variable a `proxy_pass http://<name>[path]` names. */
 const passedTo = (location: Block) =>
-	/^http:\/\/([\w]+)/.exec(directive(location, 'proxy_pass') ?? '')?.[1];
+	/^http:\/\/([\w$]+)/.exec(directive(location, 'proxy_pass') ?? '')?.[1];
 
 /**
  * A gated server: `/webhook/` passes to `upstream` only after that same upstream's readiness
  * answered, never twice, and answers 503 with Retry-After otherwise.
  */
 function expectGate(server: Block, upstream: string) {
-	const webhook = only(server.blocks, 'location /webhook/');
+	const webhook = only(server.blocks, WEBHOOK);
 	const check = directive(webhook, 'auth_request');
 	expect(check).toBeDefined();
 	expect(passedTo(webhook)).toBe(upstream);
@@ -82,6 +96,10 @@ function expectGate(server: Block, upstream: string) {
 	expect(readiness.directives).toContain('internal');
 	expect(directive(readiness, 'proxy_pass')).toBe(`http://${upstream}/healthz/readiness`);
 	expect(directive(readiness, 'proxy_method')).toBe('GET');
+	// A hung process accepts connections: the check gives up after seconds, not nginx's 60.
+	for (const timeout of ['proxy_connect_timeout', 'proxy_send_timeout', 'proxy_read_timeout'])
+		expect(directive(readiness, timeout)).toBe(`${READINESS_TIMEOUT_SECONDS}s`);
+	expect(READINESS_TIMEOUT_SECONDS).toBeLessThanOrEqual(3);
 
 	// auth_request answers 500 when the readiness check says no, or its process does not answer.
 	const [, named] = /^500 = (@\w+)$/.exec(directive(webhook, 'error_page') ?? '') ?? [];
@@ -97,57 +115,85 @@ function expectRateLimit(config: Block, publicServer: Block) {
 		`limit_req_zone $binary_remote_addr zone=webhooks:10m rate=${DEFAULT_RATE_LIMIT.perSecond}r/s`,
 	);
 	expect(config.directives).toContain('limit_req_status 429');
-	const webhook = only(publicServer.blocks, 'location /webhook/');
+	const webhook = only(publicServer.blocks, WEBHOOK);
 	expect(directive(webhook, 'limit_req')).toBe(
 		`zone=webhooks burst=${DEFAULT_RATE_LIMIT.burst} nodelay`,
 	);
 	expect(directive(publicServer, 'client_max_body_size')).toBe('16m');
 }
 
+/** The public server's catch-all goes to `editor`; only the gated location matches `/webhook/`. */
+function expectCatchAll(config: Block, server: Block, editor: number | string) {
+	const catchAll = only(server.blocks, 'location /');
+	expect(addresses(config, server, passedTo(catchAll) ?? '')).toEqual([editor]);
+	const locations = server.blocks.filter((block) => block.head.startsWith('location '));
+	const webhookLike = locations.filter((block) => /webhook/i.test(block.head));
+	expect(webhookLike.map((block) => block.head)).toEqual([WEBHOOK]);
+	// Case-insensitive, anchored at the start: every spelling nginx normalises to /webhook/.
+	const pattern = new RegExp(WEBHOOK.replace(/^location ~\* /, ''), 'i');
+	for (const uri of ['/webhook/x', '/WEBHOOK/x', '/Webhook/x'])
+		expect(pattern.test(uri)).toBe(true);
+	expect(pattern.test('/x/webhook/')).toBe(false);
+}
+
 /** One n8n: a single gated server on the public port. */
-function expectOneN8n(lines: string[]) {
+function expectOneN8n(
+	lines: string[],
+	expected: { processors: (number | string)[]; listen: string } = ONE_N8N,
+) {
 	const config = parseNginx(lines);
 	const [server] = servers(config);
 	expect(servers(config)).toHaveLength(1);
-	expect(directive(server, 'listen')).toBe(ONE_N8N.listen);
-	const webhook = only(server.blocks, 'location /webhook/');
+	expect(directive(server, 'listen')).toBe(expected.listen);
+	const webhook = only(server.blocks, WEBHOOK);
 	const upstream = passedTo(webhook) ?? '';
-	expect(upstreamPorts(config, upstream)).toEqual(ONE_N8N.processors);
+	expect(addresses(config, server, upstream)).toEqual(expected.processors);
 	expectGate(server, upstream);
 	expectRateLimit(config, server);
+	expectCatchAll(config, server, expected.processors[0]);
 }
 
 /**
  * Webhook processors: the public server balances over the gates and sends a delivery on only when
  * a gate answered 503; each gate, on loopback, asks its own processor and passes only to it.
  */
-function expectProcessors(lines: string[]) {
+function expectProcessors(
+	lines: string[],
+	expected: {
+		processors: (number | string)[];
+		gates: number[];
+		listen: string;
+		editor: number | string;
+	} = PROCESSORS,
+) {
 	const config = parseNginx(lines);
 	const [publicServer, ...gates] = servers(config);
-	expect(directive(publicServer, 'listen')).toBe(PROCESSORS.listen);
-	const webhook = only(publicServer.blocks, 'location /webhook/');
+	expect(directive(publicServer, 'listen')).toBe(expected.listen);
+	const webhook = only(publicServer.blocks, WEBHOOK);
 	expect(directive(webhook, 'auth_request')).toBeUndefined();
 	expect(directive(webhook, 'proxy_next_upstream')).toBe('http_503 non_idempotent');
 	const balanced = passedTo(webhook) ?? '';
-	expect(upstreamPorts(config, balanced)).toEqual(PROCESSORS.gates);
+	expect(addresses(config, publicServer, balanced)).toEqual(expected.gates);
 	// A gate that answered 503 is asked again at the next delivery, not set aside.
 	expect(
 		only(config.blocks, `upstream ${balanced}`).directives.filter((line) =>
 			line.startsWith('server '),
 		),
-	).toEqual(PROCESSORS.gates.map((port) => `server 127.0.0.1:${port} max_fails=0`));
+	).toEqual(expected.gates.map((port) => `server 127.0.0.1:${port} max_fails=0`));
 	expectRateLimit(config, publicServer);
+	expectCatchAll(config, publicServer, expected.editor);
 
-	expect(gates).toHaveLength(PROCESSORS.processors.length);
-	PROCESSORS.processors.forEach((processor, i) => {
+	expect(gates).toHaveLength(expected.processors.length);
+	expected.processors.forEach((processor, i) => {
 		const gate = gates.find(
-			(server) => directive(server, 'listen') === `127.0.0.1:${PROCESSORS.gates[i]}`,
+			(server) => directive(server, 'listen') === `127.0.0.1:${expected.gates[i]}`,
 		);
 		expect(gate).toBeDefined();
-		const upstream = passedTo(only(gate!.blocks, 'location /webhook/')) ?? '';
-		expect(upstreamPorts(config, upstream)).toEqual([processor]);
+		const upstream = passedTo(only(gate!.blocks, WEBHOOK)) ?? '';
+		// Exactly one address per gate: the check and the delivery reach the same process.
+		expect(addresses(config, gate!, upstream)).toEqual([processor]);
 		expectGate(gate!, upstream);
-		expect(directive(only(gate!.blocks, 'location /webhook/'), 'limit_req')).toBeUndefined();
+		expect(directive(only(gate!.blocks, WEBHOOK), 'limit_req')).toBeUndefined();
 	});
 }
 
@@ -197,6 +243,34 @@ describe(scenario('tooling.docsNginx'), () => {
 		expect(() => webhookProxyLines({ ...PROCESSORS, gates: [8081] })).toThrow(
 			/2 webhook processors need as many gate ports/,
 		);
+	});
+
+	it("deploy/nginx/ holds the harness lines with the Compose services' names, re-resolved through Docker's DNS", () => {
+		const one = webhookProxyLines({ ...DEPLOY_ONE_N8N, rateLimit: DEFAULT_RATE_LIMIT });
+		const queue = webhookProxyLines({ ...DEPLOY_QUEUE, rateLimit: DEFAULT_RATE_LIMIT });
+		expect(readRepoFile(DEPLOY_ONE_N8N.file)).toBe(`${one.join('\n')}\n`);
+		expect(readRepoFile(DEPLOY_QUEUE.file)).toBe(`${queue.join('\n')}\n`);
+		expectOneN8n(one, DEPLOY_ONE_N8N);
+		expectProcessors(queue, DEPLOY_QUEUE);
+		for (const lines of [one, queue]) {
+			const config = parseNginx(lines);
+			expect(directive(config, 'resolver')).toBe('127.0.0.11 valid=10s');
+			// No upstream block names a container: nginx 1.22 would resolve it once, at start.
+			const upstreams = config.blocks.filter((block) => block.head.startsWith('upstream '));
+			for (const upstream of upstreams)
+				for (const line of upstream.directives.filter((l) => l.startsWith('server ')))
+					expect(line).toMatch(/^server 127\.0\.0\.1:/);
+		}
+		expect(() => webhookProxyLines({ processors: ['n8n:5678'], listen: '80' })).toThrow(/resolver/);
+	});
+
+	it('docs/front-door.md shows the Caddy lines test:upgrade runs, for one n8n on 127.0.0.1:5678', () => {
+		const blocks = [...readRepoFile('docs/front-door.md').matchAll(/```caddy\n([\s\S]*?)\n```/g)];
+		const lines = caddyfileLines({ n8n: '127.0.0.1:5678', listen: ':80' });
+		expect(blocks.map((match) => match[1])).toEqual([lines.join('\n')]);
+		// Every /webhook/ delivery is checked first; the editor's catch-all comes after.
+		expect(lines).toContain('\t@webhook path /webhook/*');
+		expect(lines.indexOf('\thandle @webhook {')).toBeLessThan(lines.indexOf('\thandle {'));
 	});
 
 	it("docs/queue-mode.md links the processors' lines instead of its own copy", () => {
