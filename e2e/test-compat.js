@@ -63,7 +63,11 @@ const {
 } = require('../support/n8n/n8nInstall');
 const { createChecks } = require('./checks');
 const { TRIGGER_NODE, triggerWorkflow } = require('../support/n8n/workflowBuilders');
-const { PROVIDERS, TEST_SIGNING_SECRETS } = require('../support/payment/paymentSignatures');
+const {
+	PROVIDERS,
+	TEST_SIGNING_SECRETS,
+	apiCredentialsFor,
+} = require('../support/payment/paymentSignatures');
 const { ScriptedModel } = require('../support/services/scriptedModel');
 const { Sandbox, KEYS, WRONG_SECRET } = require('../sandbox');
 const {
@@ -178,6 +182,7 @@ async function runRelease(version, tarball, install) {
 						photopalCredential(sandbox.url),
 						modelCredential(model.url),
 						...PROVIDERS.map(signingCredential),
+						...apiCredentialsFor(sandbox.url),
 						promoterCenterJwtCredential(),
 						chatLoginCredential(),
 					],
